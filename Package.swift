@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// BlurKit: the blur effects of Apple interfaces, rendered in software on any platform Swift runs on.
+//
+// No `unsafeFlags` here, so the package stays consumable by version. The Makefile passes
+// `-Xcc -mavx2` for our own builds, tests and benchmarks (see ARCHITECTURE.md, "Speed").
+let package = Package(
+    name: "BlurKit",
+    products: [
+        .library(name: "BlurKit", targets: ["BlurKit"]),
+        .library(name: "BlurCore", targets: ["BlurCore"]),
+        .library(name: "BlurIO", targets: ["BlurIO"]),
+        .executable(name: "blurkit", targets: ["blurkit"]),
+    ],
+    targets: [
+        // System libraries (C). `make` installs the Debian packages named in the providers.
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(
+            name: "CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        // libjpeg reports errors by calling a function that must not return; this shim owns the
+        // setjmp so that no longjmp ever crosses a Swift frame.
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+
+        .target(name: "BlurCore"),
+        .target(name: "BlurIO", dependencies: ["BlurCore", "CPNG", "CJPEGShim"]),
+        .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO"]),
+        .executableTarget(name: "blurkit", dependencies: ["BlurKit"]),
+        .executableTarget(name: "BlurBench", dependencies: ["BlurKit"]),
+
+        .testTarget(name: "BlurCoreTests", dependencies: ["BlurCore", "BlurIO"]),
+        .testTarget(name: "BlurIOTests", dependencies: ["BlurIO"]),
+        .testTarget(name: "BlurCLITests", dependencies: ["BlurIO"]),
+    ]
+)

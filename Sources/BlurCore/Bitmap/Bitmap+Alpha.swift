@@ -1,0 +1,49 @@
+// Conversions between premultiplied storage and straight (unassociated) alpha, as files keep it.
+//
+// premultiply:   p = round(c · a / 255)
+// unpremultiply: c = min(255, round(p · 255 / a)), and 0 where a = 0
+// Unpremultiplying then premultiplying gives back the same bytes, so a bitmap survives a round
+// trip through a straight-alpha file format bit for bit.
+extension Bitmap {
+    /// A bitmap from straight-alpha RGBA bytes (tightly packed, `width * 4` a row).
+    /// - Throws: ``BitmapError`` for an invalid size or byte count.
+    public init(width: Int, height: Int, straightRGBA bytes: [UInt8], scale: Double = 1) throws {
+        try Bitmap.validate(width: width, height: height, scale: scale)
+        guard bytes.count >= width * height * 4 else {
+            throw BitmapError.byteCountMismatch(expected: width * height * 4, got: bytes.count)
+        }
+        var premultiplied = bytes
+        premultiplied.withUnsafeMutableBufferPointer { Bitmap.premultiply($0, count: width * height) }
+        self = try Bitmap(width: width, height: height, premultipliedRGBA: premultiplied, scale: scale)
+    }
+
+    /// The pixels with straight alpha, tightly packed (`width * 4` a row).
+    public var straightRGBA: [UInt8] {
+        var bytes = premultipliedRGBA
+        bytes.withUnsafeMutableBufferPointer { p in
+            for i in stride(from: 0, to: width * height * 4, by: 4) {
+                let a = Int(p[i + 3])
+                if a == 255 { continue }
+                if a == 0 {
+                    p[i] = 0; p[i + 1] = 0; p[i + 2] = 0
+                    continue
+                }
+                for c in 0..<3 {
+                    p[i + c] = UInt8(min(255, (Int(p[i + c]) * 255 + a / 2) / a))
+                }
+            }
+        }
+        return bytes
+    }
+
+    static func premultiply(_ p: UnsafeMutableBufferPointer<UInt8>, count: Int) {
+        for i in stride(from: 0, to: count * 4, by: 4) {
+            let a = UInt32(p[i + 3])
+            if a == 255 { continue }
+            for c in 0..<3 {
+                let t = UInt32(p[i + c]) &* a &+ 128
+                p[i + c] = UInt8(truncatingIfNeeded: (t &+ (t >> 8)) >> 8)
+            }
+        }
+    }
+}

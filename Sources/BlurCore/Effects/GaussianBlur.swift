@@ -1,0 +1,45 @@
+/// A Gaussian blur: every pixel becomes the Gaussian-weighted average of its neighbourhood,
+/// computed on premultiplied values (no dark halos around transparent regions).
+///
+/// - `sigma`: the standard deviation in **pixels**, 0…2000. σ ≤ 0.2 returns the input unchanged.
+///   Component APIs speak radii in points; convert once at the edge: σ = radius × scale.
+/// - `edges`: ``EdgeMode/clamp`` (default) or ``EdgeMode/transparent``.
+///
+/// The result stays within a tested bound of ``GaussianBlur/reference(_:)`` (a plain float64
+/// implementation): PSNR ≥ 58 dB and no byte more than 3 away, for σ from 0.5 to 100.
+/// Cost is O(width × height), independent of σ beyond a constant; work is spread over all cores
+/// and the bytes are the same whatever the thread count.
+public struct GaussianBlur: Sendable, Hashable {
+    public static let sigmaSpec = ParameterSpec(
+        name: "sigma", unit: "px", range: 0...2000, defaultValue: nil,
+        summary: "standard deviation of the Gaussian in pixels; 0.2 or less leaves the image unchanged")
+
+    /// Below this σ the blur is an identity: the kernel's side weights are under 1e-5.
+    public static let identityThreshold = 0.2
+
+    public let sigma: Double
+    public let edges: EdgeMode
+
+    /// - Throws: ``ParameterError`` naming `sigma` when it is NaN, ±∞, negative or over 2000.
+    public init(sigma: Double, edges: EdgeMode = .clamp) throws(ParameterError) {
+        self.sigma = try GaussianBlur.sigmaSpec.validate(sigma)
+        self.edges = edges
+    }
+
+    /// The blurred image, same size and scale.
+    /// - Parameter threads: how many parts the work is split into; nil = as many as suit the cores.
+    ///   The bytes do not depend on it.
+    public func apply(to image: Bitmap, threads: Int? = nil) -> Bitmap {
+        if sigma <= GaussianBlur.identityThreshold { return image }
+        if KernelSwitch.useReference { return reference(image) }
+        return GaussianFastPath(sigma: sigma, edges: edges).run(image, parts: threads)
+    }
+}
+
+extension Bitmap {
+    /// This image blurred with a Gaussian of `sigma` pixels. See ``GaussianBlur``.
+    /// - Throws: ``ParameterError`` for an invalid `sigma`.
+    public func gaussianBlurred(sigma: Double, edges: EdgeMode = .clamp) throws(ParameterError) -> Bitmap {
+        try GaussianBlur(sigma: sigma, edges: edges).apply(to: self)
+    }
+}

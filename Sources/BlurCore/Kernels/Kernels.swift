@@ -1,0 +1,132 @@
+// The inner loops of the fast paths. Plain loops over pointers with no edge cases (the tables and
+// padding have dealt with edges), written so that the compiler vectorises them: one statement per
+// element, no overflow checks, the same operations in the same order for every channel.
+enum Kernels {
+    /// Elements per block of the row loops: an accumulator this long stays in L1.
+    static let chunk = 2048
+
+    /// `acc[i] = Σ_t w(o, t) · rows[start(o) + t][i]` for `i < count`, reading bytes.
+    static func accumulateRows(
+        _ taps: FilterTaps, output o: Int, source: UnsafePointer<UInt8>, bytesPerRow: Int,
+        into acc: UnsafeMutablePointer<Float>, count: Int
+    ) {
+        taps.weights.withUnsafeBufferPointer { weights in
+            let w = weights.baseAddress! + o * taps.width
+            let first = source + taps.starts[o] * bytesPerRow
+            var begin = 0
+            while begin < count {
+                let n = min(chunk, count - begin)
+                let a = acc + begin
+                for i in 0..<n { a[i] = 0 }
+                for t in 0..<taps.width where w[t] != 0 {
+                    let weight = w[t], row = first + t * bytesPerRow + begin
+                    for i in 0..<n { a[i] += weight * Float(row[i]) }
+                }
+                begin += n
+            }
+        }
+    }
+
+    /// Fills `padding` pixels on each side of the `width` pixels that start `padding` pixels into
+    /// `line`: copies of the edge pixels for `.clamp`, zeros for `.transparent`.
+    static func pad(_ line: UnsafeMutablePointer<Float>, width: Int, padding: Int, edges: EdgeMode) {
+        let left = line, right = line + (padding + width) * 4
+        let first = line + padding * 4, last = line + (padding + width - 1) * 4
+        for p in 0..<padding {
+            for c in 0..<4 {
+                switch edges {
+                case .clamp:
+                    left[p * 4 + c] = first[c]
+                    right[p * 4 + c] = last[c]
+                case .transparent:
+                    left[p * 4 + c] = 0
+                    right[p * 4 + c] = 0
+                }
+            }
+        }
+    }
+
+    /// `out[i] = k[0]·c[i] + Σ_{t≥1} k[t]·(c[i − 4t] + c[i + 4t])`, rounded to bytes: a symmetric
+    /// horizontal convolution of interleaved RGBA floats. `centre` must have `4·(k.count − 1)`
+    /// readable floats before it and after `count`.
+    static func convolveSymmetric(
+        _ centre: UnsafePointer<Float>, count: Int, kernel: [Float],
+        into out: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<Float>
+    ) {
+        kernel.withUnsafeBufferPointer { k in
+            var begin = 0
+            while begin < count {
+                let n = min(chunk, count - begin)
+                let c = centre + begin
+                let k0 = k[0]
+                for i in 0..<n { scratch[i] = k0 * c[i] }
+                for t in 1..<k.count {
+                    let weight = k[t], l = c - 4 * t, r = c + 4 * t
+                    for i in 0..<n { scratch[i] += weight * (l[i] + r[i]) }
+                }
+                storeBytes(scratch, count: n, into: out + begin)
+                begin += n
+            }
+        }
+    }
+
+    /// `out[i] = Σ_t k[t] · source(t)[i]` for `i < count`, in floats.
+    static func convolve(
+        count: Int, kernel: [Float], into out: UnsafeMutablePointer<Float>,
+        source: (Int) -> UnsafePointer<Float>
+    ) {
+        for i in 0..<count { out[i] = 0 }
+        for t in kernel.indices {
+            let weight = kernel[t], s = source(t)
+            for i in 0..<count { out[i] += weight * s[i] }
+        }
+    }
+
+    /// Resamples a line of RGBA float pixels through `taps` (pixel indices), one SIMD4 a pixel.
+    static func resamplePixels(_ line: UnsafePointer<Float>, taps: FilterTaps, into out: UnsafeMutablePointer<Float>) {
+        let raw = UnsafeRawPointer(line), width = taps.width
+        taps.weights.withUnsafeBufferPointer { weights in
+            taps.starts.withUnsafeBufferPointer { starts in
+                for o in 0..<starts.count {
+                    let w = weights.baseAddress! + o * width
+                    var acc = SIMD4<Float>()
+                    var at = starts[o] * 16
+                    for t in 0..<width {
+                        acc += w[t] * raw.loadUnaligned(fromByteOffset: at, as: SIMD4<Float>.self)
+                        at += 16
+                    }
+                    UnsafeMutableRawPointer(out).storeBytes(of: acc, toByteOffset: o * 16, as: SIMD4<Float>.self)
+                }
+            }
+        }
+    }
+
+    /// `out[i] = Σ_t weights[t] · lines[t][i]`, rounded to bytes.
+    static func blendLines(
+        _ lines: [UnsafePointer<Float>], weights: ArraySlice<Float>, count: Int,
+        into out: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<Float>
+    ) {
+        var begin = 0
+        let base = weights.startIndex
+        while begin < count {
+            let n = min(chunk, count - begin)
+            for i in 0..<n { scratch[i] = 0 }
+            for t in lines.indices {
+                let weight = weights[base + t], line = lines[t] + begin
+                for i in 0..<n { scratch[i] += weight * line[i] }
+            }
+            storeBytes(scratch, count: n, into: out + begin)
+            begin += n
+        }
+    }
+
+    /// Rounds to nearest (ties to even) and clamps to 0…255. Adding 2²³ puts the integer part in
+    /// the low mantissa bits, which vectorises where a checked conversion would not.
+    @inline(__always)
+    static func storeBytes(_ values: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        for i in 0..<count {
+            let v = min(max(values[i], 0), 255) + 8_388_608
+            out[i] = UInt8(truncatingIfNeeded: v.bitPattern)
+        }
+    }
+}

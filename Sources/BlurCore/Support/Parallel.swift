@@ -1,0 +1,22 @@
+import Dispatch
+
+/// A pointer that may cross into `concurrentPerform`: the one place where the kernels promise the
+/// compiler that concurrent writers touch disjoint parts of the memory.
+struct SharedPointer<Element>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Element>
+    init(_ base: UnsafeMutablePointer<Element>) { self.base = base }
+}
+
+enum Parallel {
+    /// Splits `0..<count` into `parts` contiguous bands (nil: a default that keeps every core busy)
+    /// and runs `body` on each, concurrently unless `parts` is 1. Callers make every band's result
+    /// independent of the split, so the output does not depend on `parts`.
+    static func forEachBand(count: Int, parts: Int?, _ body: @Sendable (Range<Int>) -> Void) {
+        guard count > 0 else { return }
+        let bands = max(1, min(count, parts ?? 16))
+        if bands == 1 { return body(0..<count) }
+        DispatchQueue.concurrentPerform(iterations: bands) { b in
+            body((count * b / bands)..<(count * (b + 1) / bands))
+        }
+    }
+}

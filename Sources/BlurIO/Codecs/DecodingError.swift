@@ -1,0 +1,56 @@
+import BlurCore
+
+/// Why an image could not be read.
+public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No bytes at all.
+    case empty
+    /// The bytes are not any format BlurKit reads.
+    case unknownFormat
+    /// The data ends before the image does.
+    case truncated(format: ImageFormat)
+    /// The decoder rejected the data; `message` is its own words.
+    case corrupt(format: ImageFormat, message: String)
+    /// A valid file using a feature BlurKit does not read.
+    case unsupported(format: ImageFormat, feature: String)
+    /// The header announces more pixels than ``ImageLimits/maximumPixelCount``.
+    case tooLarge(format: ImageFormat, width: Int, height: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .empty: return "the input is empty"
+        case .unknownFormat: return "the input is not a PNG, JPEG, PAM or PPM/PGM image"
+        case let .truncated(format): return "the \(format.name) data is truncated"
+        case let .corrupt(format, message): return "the \(format.name) data is corrupt: \(message)"
+        case let .unsupported(format, feature): return "unsupported \(format.name): \(feature)"
+        case let .tooLarge(format, w, h, limit):
+            return "the \(format.name) image is \(w)×\(h), over the limit of \(limit) pixels"
+        }
+    }
+}
+
+/// Why an image could not be written.
+public enum EncodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    case failed(format: ImageFormat, message: String)
+    case invalidQuality(Int)
+
+    public var description: String {
+        switch self {
+        case let .failed(format, message): return "could not encode \(format.name): \(message)"
+        case let .invalidQuality(q): return "quality must be between 1 and 100, got \(q)"
+        }
+    }
+}
+
+extension DecodingError {
+    /// Checks a size a header announced, before anything is allocated for it.
+    static func checkSize(_ format: ImageFormat, width: Int, height: Int) throws(DecodingError) {
+        guard width > 0, height > 0 else {
+            throw .corrupt(format: format, message: "image size \(width)×\(height) is invalid")
+        }
+        let limit = ImageLimits.maximumPixelCount
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > limit {
+            throw .tooLarge(format: format, width: width, height: height, limit: limit)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// The file formats BlurKit reads and writes.
+public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
+    case png, jpeg, pam, ppm
+
+    /// Human name for messages.
+    public var name: String {
+        switch self {
+        case .png: return "PNG"
+        case .jpeg: return "JPEG"
+        case .pam: return "PAM"
+        case .ppm: return "PPM"
+        }
+    }
+
+    /// The format a file name's suffix asks for (`.png`, `.jpg`/`.jpeg`, `.pam`, `.ppm`), or nil.
+    public init?(pathExtension: String) {
+        switch pathExtension.lowercased() {
+        case "png": self = .png
+        case "jpg", "jpeg": self = .jpeg
+        case "pam": self = .pam
+        case "ppm", "pnm": self = .ppm
+        default: return nil
+        }
+    }
+
+    /// The format named on a command line (`png`, `jpeg`/`jpg`, `pam`, `ppm`), or nil.
+    public init?(name: String) {
+        self.init(pathExtension: name)
+    }
+
+    /// The format the first bytes of a file show, or nil. PGM and PPM both count as `.ppm`.
+    public init?(sniffing bytes: [UInt8]) {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { self = .png }
+        else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { self = .jpeg }
+        else if bytes.starts(with: Array("P7".utf8)) { self = .pam }
+        else if bytes.starts(with: Array("P6".utf8)) || bytes.starts(with: Array("P5".utf8)) { self = .ppm }
+        else { return nil }
+    }
+}

@@ -1,0 +1,64 @@
+import BlurCore
+import CJPEGShim
+
+/// JPEG through libjpeg-turbo, behind a C shim that owns libjpeg's setjmp.
+///
+/// Reads baseline and progressive JPEG in gray, YCbCr/RGB, CMYK and YCCK (Adobe-inverted or not);
+/// applies the EXIF orientation so the picture comes out upright. A truncated file is an error.
+/// Writes baseline JPEG with optimised Huffman tables at a quality of 1…100 (default 90); JPEG has
+/// no alpha, so a translucent image is composited over white.
+public enum JPEGCodec {
+    public static let defaultQuality = 90
+
+    /// - Parameter reduction: decode at 1/1, 1/2, 1/4 or 1/8 of the size through libjpeg's DCT
+    ///   scaling (much faster than decoding in full and shrinking). Other values mean 1.
+    public static func decode(_ bytes: [UInt8], reduction: Int = 1, applyOrientation: Bool = true) throws(DecodingError) -> Bitmap {
+        guard !bytes.isEmpty else { throw .empty }
+        var width: Int32 = 0, height: Int32 = 0, model: Int32 = 0
+        var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
+        let header = bytes.withUnsafeBufferPointer {
+            bk_jpeg_read_header($0.baseAddress, $0.count, Int32(reduction), &width, &height, &model, &message)
+        }
+        guard header == 0 else { throw failure(message) }
+        try DecodingError.checkSize(.jpeg, width: Int(width), height: Int(height))
+        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+        let decoded = bytes.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                bk_jpeg_decode(src.baseAddress, src.count, Int32(reduction), dst.baseAddress, Int(width) * 4, width, height, &message)
+            }
+        }
+        guard decoded == 0 else { throw failure(message) }
+        let bitmap: Bitmap
+        do {
+            bitmap = try Bitmap(width: Int(width), height: Int(height), premultipliedRGBA: pixels)
+        } catch {
+            throw .corrupt(format: .jpeg, message: "\(error)")
+        }
+        guard applyOrientation, let orientation = EXIF.orientation(inJPEG: bytes) else { return bitmap }
+        return bitmap.oriented(orientation)
+    }
+
+    /// JPEG bytes at `quality` 1…100.
+    public static func encode(_ bitmap: Bitmap, quality: Int = defaultQuality) throws(EncodingError) -> [UInt8] {
+        guard (1...100).contains(quality) else { throw .invalidQuality(quality) }
+        let rgb = bitmap.flattenedRGB()
+        var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let rc = rgb.withUnsafeBufferPointer {
+            bk_jpeg_encode($0.baseAddress, Int32(bitmap.width), Int32(bitmap.height), bitmap.width * 3, 3,
+                           Int32(quality), &output, &size, &message)
+        }
+        guard rc == 0, let output else {
+            throw .failed(format: .jpeg, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        defer { bk_jpeg_free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+
+    private static func failure(_ message: [CChar]) -> DecodingError {
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if text.contains("Premature end") { return .truncated(format: .jpeg) }
+        return .corrupt(format: .jpeg, message: text)
+    }
+}

@@ -1,0 +1,105 @@
+import BlurCore
+import CPNG
+
+/// PNG through libpng's simplified API (`png_image_*`), which keeps its setjmp inside libpng:
+/// every error comes back as a return code and a message, never as a jump.
+///
+/// Reads every colour type and bit depth (palette, gray, gray + alpha, RGB, RGBA, tRNS, 1–16
+/// bits). 16-bit samples are taken as sRGB-encoded and scaled to 8 bits. Writes 8-bit RGBA, or
+/// RGB when the image is opaque.
+public enum PNGCodec {
+    // Composite macros that Swift does not import.
+    private static let formatRGBA = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+    private static let formatRGB = UInt32(PNG_FORMAT_FLAG_COLOR)
+
+    public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Bitmap {
+        guard !bytes.isEmpty else { throw .empty }
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        let begun = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
+        guard begun != 0 else { throw failure(&image) }
+        let width = Int(image.width), height = Int(image.height)
+        do {
+            try DecodingError.checkSize(.png, width: width, height: height)
+        } catch {
+            png_image_free(&image)
+            throw error
+        }
+        image.format = formatRGBA
+        image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let finished = bytes.withUnsafeBytes { _ in
+            pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * 4), nil) }
+        }
+        guard finished != 0 else { throw failure(&image) }
+        do {
+            return try Bitmap(width: width, height: height, straightRGBA: pixels)
+        } catch {
+            throw .corrupt(format: .png, message: "\(error)")
+        }
+    }
+
+    /// PNG bytes for `bitmap`: RGB when it is opaque, RGBA (straight alpha) otherwise.
+    public static func encode(_ bitmap: Bitmap) throws(EncodingError) -> [UInt8] {
+        let opaque = bitmap.isOpaque
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(bitmap.width)
+        image.height = UInt32(bitmap.height)
+        image.format = opaque ? formatRGB : formatRGBA
+        let pixels = opaque ? bitmap.packedRGB() : bitmap.straightRGBA
+        let stride = Int32(bitmap.width * (opaque ? 3 : 4))
+        var size = 0
+        // First call measures, second writes.
+        var ok = pixels.withUnsafeBytes { png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, stride, nil) }
+        guard ok != 0 else { throw .failed(format: .png, message: message(of: &image)) }
+        var out = [UInt8](repeating: 0, count: size)
+        ok = pixels.withUnsafeBytes { src in
+            out.withUnsafeMutableBytes { png_image_write_to_memory(&image, $0.baseAddress, &size, 0, src.baseAddress, stride, nil) }
+        }
+        guard ok != 0 else { throw .failed(format: .png, message: message(of: &image)) }
+        out.removeLast(out.count - size)
+        return out
+    }
+
+    private static func failure(_ image: inout png_image) -> DecodingError {
+        let text = message(of: &image)
+        png_image_free(&image)
+        if text.contains("end of") || text.contains("Read Error") || text.contains("truncated") {
+            return .truncated(format: .png)
+        }
+        return .corrupt(format: .png, message: text)
+    }
+
+    private static func message(of image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}
+
+extension Bitmap {
+    /// RGB bytes, 3 a pixel, of an opaque bitmap (alpha is dropped: it is 255).
+    func packedRGB() -> [UInt8] {
+        let rgba = premultipliedRGBA
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for p in 0..<(width * height) {
+            rgb[p * 3] = rgba[p * 4]
+            rgb[p * 3 + 1] = rgba[p * 4 + 1]
+            rgb[p * 3 + 2] = rgba[p * 4 + 2]
+        }
+        return rgb
+    }
+
+    /// RGB bytes of this image composited over white: a transparent pixel becomes white.
+    /// (Premultiplied colour over white is c + 255 − a.)
+    func flattenedRGB() -> [UInt8] {
+        let rgba = premultipliedRGBA
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for p in 0..<(width * height) {
+            let a = rgba[p * 4 + 3]
+            for c in 0..<3 { rgb[p * 3 + c] = rgba[p * 4 + c] &+ (255 &- a) }
+        }
+        return rgb
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file reads and atomic writes.
+///
+/// A write goes to a temporary file in the destination's folder, is flushed to disk (`fsync`) and
+/// then renamed over the destination: readers see the old file or the new one, never a part.
+/// On any failure the temporary file is removed and the destination is untouched.
+public enum AtomicFile {
+    public static func read(_ path: String) throws(FileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .cannotRead(path: path, reason: lastError()) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, reason: lastError()) }
+        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw .cannotRead(path: path, reason: "it is a directory") }
+        var bytes = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .cannotRead(path: path, reason: lastError())
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return bytes
+    }
+
+    public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var template = Array("\(folder)/.\(url.lastPathComponent).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .cannotWrite(path: path, reason: lastError()) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: String?
+        bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = lastError()
+                    return
+                }
+                done += n
+            }
+        }
+        if failure == nil, fchmod(fd, 0o644) != 0 || fsync(fd) != 0 { failure = lastError() }
+        if close(fd) != 0, failure == nil { failure = lastError() }
+        if failure == nil, rename(temporary, path) != 0 { failure = lastError() }
+        if let failure {
+            unlink(temporary)
+            throw .cannotWrite(path: path, reason: failure)
+        }
+    }
+
+    /// True when both paths name the same existing file (after symbolic links, or as hard links).
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        var sa = stat(), sb = stat()
+        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+
+    private static func lastError() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,41 @@
+import BlurCore
+
+/// Reading and writing images as files or byte buffers, with the format chosen by content (reads)
+/// or by name (writes).
+public enum ImageFile {
+    /// Decodes any supported format, recognised by its first bytes.
+    public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Bitmap {
+        guard !bytes.isEmpty else { throw .empty }
+        switch ImageFormat(sniffing: bytes) {
+        case .png: return try PNGCodec.decode(bytes)
+        case .jpeg: return try JPEGCodec.decode(bytes)
+        case .pam, .ppm: return try NetpbmCodec.decode(bytes)
+        case nil: throw .unknownFormat
+        }
+    }
+
+    /// Encodes in `format`; `quality` (1…100) applies to JPEG.
+    public static func encode(_ bitmap: Bitmap, as format: ImageFormat, quality: Int = JPEGCodec.defaultQuality) throws(EncodingError) -> [UInt8] {
+        switch format {
+        case .png: return try PNGCodec.encode(bitmap)
+        case .jpeg: return try JPEGCodec.encode(bitmap, quality: quality)
+        case .pam: return NetpbmCodec.encodePAM(bitmap)
+        case .ppm: return NetpbmCodec.encodePPM(bitmap)
+        }
+    }
+
+    /// Reads and decodes the file at `path`.
+    public static func read(_ path: String) throws -> Bitmap {
+        try decode(try AtomicFile.read(path))
+    }
+
+    /// Encodes and writes atomically; the format comes from the suffix unless given.
+    public static func write(_ bitmap: Bitmap, to path: String, format: ImageFormat? = nil, quality: Int = JPEGCodec.defaultQuality) throws {
+        let url = path.split(separator: "/").last.map(String.init) ?? path
+        let suffix = url.contains(".") ? String(url.split(separator: ".").last!) : ""
+        guard let format = format ?? ImageFormat(pathExtension: suffix) else {
+            throw FileError.unknownOutputFormat(path: path)
+        }
+        try AtomicFile.write(try encode(bitmap, as: format, quality: quality), to: path)
+    }
+}

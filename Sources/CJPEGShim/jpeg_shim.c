@@ -1,0 +1,180 @@
+// libjpeg's error manager must not return from error_exit; this file keeps the setjmp/longjmp
+// pair inside C so no jump ever crosses a Swift frame. Warnings are counted, not printed:
+// a "premature end of data" warning (a truncated file) is turned into an error; other corrupt-data
+// warnings (extraneous bytes, a bad Huffman code) are tolerated, as browsers and Pillow do.
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <jpeglib.h>
+#include <jerror.h>
+#include "jpeg_shim.h"
+
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    char *message;
+} shim_error;
+
+static void shim_error_exit(j_common_ptr cinfo) {
+    shim_error *err = (shim_error *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    snprintf(err->message, BK_JPEG_MESSAGE_SIZE, "%s", text);
+    longjmp(err->jump, 1);
+}
+
+static void shim_emit_message(j_common_ptr cinfo, int level) {
+    // level < 0 is a warning. Truncation becomes an error: libjpeg would otherwise fill the rest
+    // of the picture with grey and call it a success.
+    if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF) {
+        shim_error_exit(cinfo);
+    }
+}
+
+static void shim_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static void shim_install(struct jpeg_decompress_struct *cinfo, shim_error *err, char *message) {
+    cinfo->err = jpeg_std_error(&err->pub);
+    err->pub.error_exit = shim_error_exit;
+    err->pub.emit_message = shim_emit_message;
+    err->pub.output_message = shim_output_message;
+    err->message = message;
+}
+
+static int color_model(J_COLOR_SPACE space) {
+    switch (space) {
+    case JCS_GRAYSCALE: return BK_JPEG_GRAY;
+    case JCS_CMYK:
+    case JCS_YCCK: return BK_JPEG_CMYK;
+    default: return BK_JPEG_RGB;
+    }
+}
+
+static void set_scale(struct jpeg_decompress_struct *cinfo, int scale_denom) {
+    cinfo->scale_num = 1;
+    cinfo->scale_denom = (unsigned)(scale_denom == 2 || scale_denom == 4 || scale_denom == 8 ? scale_denom : 1);
+}
+
+int bk_jpeg_read_header(const uint8_t *data, size_t size, int scale_denom,
+                        int *width, int *height, int *model, char message[BK_JPEG_MESSAGE_SIZE]) {
+    struct jpeg_decompress_struct cinfo;
+    shim_error err;
+    message[0] = 0;
+    shim_install(&cinfo, &err, message);
+    if (setjmp(err.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return 1;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_read_header(&cinfo, TRUE);
+    *model = color_model(cinfo.jpeg_color_space);
+    set_scale(&cinfo, scale_denom);
+    if (*model == BK_JPEG_CMYK) cinfo.out_color_space = JCS_CMYK;
+    jpeg_calc_output_dimensions(&cinfo);
+    *width = (int)cinfo.output_width;
+    *height = (int)cinfo.output_height;
+    jpeg_destroy_decompress(&cinfo);
+    return 0;
+}
+
+int bk_jpeg_decode(const uint8_t *data, size_t size, int scale_denom,
+                   uint8_t *rgba, size_t stride, int width, int height,
+                   char message[BK_JPEG_MESSAGE_SIZE]) {
+    struct jpeg_decompress_struct cinfo;
+    shim_error err;
+    uint8_t *volatile cmyk_row = NULL;
+    message[0] = 0;
+    shim_install(&cinfo, &err, message);
+    if (setjmp(err.jump)) {
+        free(cmyk_row);
+        jpeg_destroy_decompress(&cinfo);
+        return 1;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, data, (unsigned long)size);
+    jpeg_read_header(&cinfo, TRUE);
+    set_scale(&cinfo, scale_denom);
+    int cmyk = color_model(cinfo.jpeg_color_space) == BK_JPEG_CMYK;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    jpeg_start_decompress(&cinfo);
+    if ((int)cinfo.output_width != width || (int)cinfo.output_height != height) {
+        snprintf(message, BK_JPEG_MESSAGE_SIZE, "JPEG size changed between header and decode");
+        jpeg_destroy_decompress(&cinfo);
+        return 1;
+    }
+    // Adobe writes CMYK inverted (an APP14 marker says so); others store it plain.
+    int inverted = cinfo.saw_Adobe_marker;
+    if (cmyk) {
+        cmyk_row = malloc((size_t)width * 4);
+        if (!cmyk_row) {
+            snprintf(message, BK_JPEG_MESSAGE_SIZE, "out of memory");
+            jpeg_destroy_decompress(&cinfo);
+            return 1;
+        }
+    }
+    while (cinfo.output_scanline < cinfo.output_height) {
+        uint8_t *row = rgba + (size_t)cinfo.output_scanline * stride;
+        if (!cmyk) {
+            JSAMPROW rows[1] = {row};
+            jpeg_read_scanlines(&cinfo, rows, 1);
+            continue;
+        }
+        JSAMPROW rows[1] = {cmyk_row};
+        jpeg_read_scanlines(&cinfo, rows, 1);
+        for (int x = 0; x < width; x++) {
+            unsigned c = cmyk_row[4 * x], m = cmyk_row[4 * x + 1], y = cmyk_row[4 * x + 2], k = cmyk_row[4 * x + 3];
+            if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+            // Stored (inverted) values: ink-free white is 255, so R = C' * K' / 255.
+            row[4 * x] = (uint8_t)((c * k + 127) / 255);
+            row[4 * x + 1] = (uint8_t)((m * k + 127) / 255);
+            row[4 * x + 2] = (uint8_t)((y * k + 127) / 255);
+            row[4 * x + 3] = 255;
+        }
+    }
+    jpeg_finish_decompress(&cinfo);
+    free(cmyk_row);
+    jpeg_destroy_decompress(&cinfo);
+    return 0;
+}
+
+int bk_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int components,
+                   int quality, uint8_t **output, size_t *output_size,
+                   char message[BK_JPEG_MESSAGE_SIZE]) {
+    struct jpeg_compress_struct cinfo;
+    shim_error err;
+    unsigned char *volatile buffer = NULL;
+    unsigned long buffer_size = 0;
+    message[0] = 0;
+    cinfo.err = jpeg_std_error(&err.pub);
+    err.pub.error_exit = shim_error_exit;
+    err.pub.output_message = shim_output_message;
+    err.message = message;
+    if (setjmp(err.jump)) {
+        jpeg_destroy_compress(&cinfo);
+        free(buffer);
+        return 1;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, (unsigned char **)&buffer, &buffer_size);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = components;
+    cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    cinfo.optimize_coding = TRUE;
+    jpeg_start_compress(&cinfo, TRUE);
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW rows[1] = {(JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride)};
+        jpeg_write_scanlines(&cinfo, rows, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    *output = buffer;
+    *output_size = buffer_size;
+    return 0;
+}
+
+void bk_jpeg_free(void *buffer) { free(buffer); }
