@@ -1,1 +1,43 @@
-print("blurkit")
+import BlurKit
+import Foundation
+
+/// The commands, in the order `blurkit --help` lists them.
+let commands: [(name: String, summary: String, run: (ArraySlice<String>) throws -> String?)] = [
+    ("blur", "Gaussian blur of a whole image", BlurCommand.run),
+    ("demo", "render the built-in sample picture and its blurs into a folder", DemoCommand.run),
+]
+
+let overview = """
+    usage: blurkit COMMAND [options] …
+
+    The blur effects of Apple interfaces for image files.
+
+    commands:
+    \(commands.map { "  " + $0.name.padding(toLength: 8, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+
+    Run blurkit COMMAND --help for a command's options. Exit status: 0 success, 1 failure, 2 usage error.
+    """
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("blurkit: \(message)\n".utf8))
+    exit(status)
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let first = arguments.first else { fail("no command given; try blurkit --help", status: 2) }
+if first == "-h" || first == "--help" || first == "help" {
+    print(overview)
+    exit(0)
+}
+guard let command = commands.first(where: { $0.name == first }) else {
+    fail("unknown command \"\(first)\"; try blurkit --help", status: 2)
+}
+do {
+    if let text = try command.run(arguments.dropFirst()) { print(text) }
+} catch let error as CLIError {
+    fail(error.description, status: error.exitStatus)
+} catch let error as ParameterError {
+    fail(error.description, status: 2)
+} catch {
+    fail("\(error)", status: 1)
+}

@@ -120,7 +120,8 @@ struct GaussianFastPath {
                 Parallel.forEachBand(count: ay.decimatedCount, parts: parts) { band in
                     for j in band {
                         let from = source.base + j * ax.decimatedCount * 4, to = target.base + j * rowFloats
-                        Kernels.convolve(count: rowFloats, kernel: coarseKernel, into: to) { t in UnsafePointer(from + t * 4) }
+                        let sources = coarseKernel.indices.map { UnsafePointer(from + $0 * 4) }
+                        Kernels.convolve(count: rowFloats, kernel: coarseKernel, sources: sources, into: to)
                     }
                 }
             }
@@ -131,9 +132,8 @@ struct GaussianFastPath {
                 let target = SharedPointer(b.baseAddress!)
                 Parallel.forEachBand(count: ay.blurredCount, parts: parts) { band in
                     for j in band {
-                        Kernels.convolve(count: rowFloats, kernel: coarseKernel, into: target.base + j * rowFloats) { t in
-                            UnsafePointer(source.base + (j + t) * rowFloats)
-                        }
+                        let sources = coarseKernel.indices.map { UnsafePointer(source.base + (j + $0) * rowFloats) }
+                        Kernels.convolve(count: rowFloats, kernel: coarseKernel, sources: sources, into: target.base + j * rowFloats)
                     }
                 }
             }

@@ -1,0 +1,21 @@
+/// What ends a command early. The library throws its own errors; this type adds the two kinds the
+/// command line knows: usage mistakes (exit status 2) and everything else (exit status 1).
+enum CLIError: Error, CustomStringConvertible {
+    /// The command line itself is wrong: unknown option, missing value, wrong number of files.
+    case usage(String)
+    /// The command could not do its work.
+    case failure(String)
+
+    var description: String {
+        switch self {
+        case let .usage(text), let .failure(text): return text
+        }
+    }
+
+    var exitStatus: Int32 {
+        switch self {
+        case .usage: return 2
+        case .failure: return 1
+        }
+    }
+}

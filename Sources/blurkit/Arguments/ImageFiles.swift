@@ -1,0 +1,65 @@
+import BlurKit
+import Foundation
+
+/// Options every image-producing command shares, and the reading and writing they steer.
+enum CommonOptions {
+    static let quality = ParameterSpec(
+        name: "quality", unit: "", range: 1...100, defaultValue: Double(JPEGCodec.defaultQuality),
+        summary: "JPEG quality")
+    static let threads = ParameterSpec(
+        name: "threads", unit: "", range: 1...1024, defaultValue: nil,
+        summary: "split the work into this many parts; the output is the same for any value (default: all cores)")
+    static let maxPixels = ParameterSpec(
+        name: "max-pixels", unit: "px", range: 1...Double(1 << 40), defaultValue: Double(ImageLimits.defaultMaximumPixelCount),
+        summary: "refuse images with more pixels than this, checked before decoding")
+
+    static let specs: [OptionSpec] = [
+        OptionSpec(name: "format", value: "FMT", help: "output format: png, jpeg, pam or ppm (default: from OUT's suffix; needed when OUT is -)"),
+        OptionSpec(quality, value: "Q"),
+        OptionSpec(threads, value: "N"),
+        OptionSpec(maxPixels, value: "N"),
+    ]
+
+    /// Applies `--max-pixels` and reads IN (a path, or - for standard input).
+    static func readInput(_ path: String, _ arguments: ParsedArguments) throws -> Bitmap {
+        if let limit = try arguments.integer(maxPixels) { ImageLimits.maximumPixelCount = limit }
+        let bytes: [UInt8]
+        if path == "-" {
+            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        } else {
+            bytes = try AtomicFile.read(path)
+        }
+        do {
+            return try ImageFile.decode(bytes)
+        } catch {
+            throw CLIError.failure("\(path == "-" ? "standard input" : path): \(error)")
+        }
+    }
+
+    /// Encodes and writes OUT (atomically; - for standard output), never over IN.
+    static func writeOutput(_ image: Bitmap, to path: String, input: String, _ arguments: ParsedArguments) throws {
+        let format: ImageFormat
+        if let name = arguments.values["format"] {
+            guard let named = ImageFormat(name: name) else {
+                throw CLIError.usage("--format must be one of png, jpeg, pam, ppm, got \"\(name)\"")
+            }
+            format = named
+        } else if path == "-" {
+            throw CLIError.usage("writing to standard output needs --format")
+        } else if let bySuffix = ImageFormat(pathExtension: URL(fileURLWithPath: path).pathExtension) {
+            format = bySuffix
+        } else {
+            throw FileError.unknownOutputFormat(path: path)
+        }
+        let quality = try arguments.integer(quality) ?? JPEGCodec.defaultQuality
+        let bytes = try ImageFile.encode(image, as: format, quality: quality)
+        if path == "-" {
+            FileHandle.standardOutput.write(Data(bytes))
+            return
+        }
+        if input != "-" && (input == path || AtomicFile.sameFile(input, path)) {
+            throw FileError.wouldOverwriteInput(path: path)
+        }
+        try AtomicFile.write(bytes, to: path)
+    }
+}
