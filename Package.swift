@@ -32,7 +32,8 @@ let package = Package(
         .executableTarget(name: "BlurBench", dependencies: ["BlurKit"]),
 
         .testTarget(name: "BlurCoreTests", dependencies: ["BlurCore", "BlurIO"]),
-        .testTarget(name: "BlurIOTests", dependencies: ["BlurIO"]),
-        .testTarget(name: "BlurCLITests", dependencies: ["BlurIO"]),
+        .testTarget(name: "BlurIOTests", dependencies: ["BlurIO", "CJPEGShim"]),
+        // Depends on the executable so that `swift test` builds it; the tests run it as a process.
+        .testTarget(name: "BlurCLITests", dependencies: ["BlurIO", "blurkit"]),
     ]
 )

@@ -161,7 +161,12 @@ int bk_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, 
     cinfo.image_width = (JDIMENSION)width;
     cinfo.image_height = (JDIMENSION)height;
     cinfo.input_components = components;
-    cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : components == 4 ? JCS_CMYK : JCS_RGB;
+    if (components != 1 && components != 3 && components != 4) {
+        snprintf(message, BK_JPEG_MESSAGE_SIZE, "JPEG encoding takes 1, 3 or 4 components, not %d", components);
+        jpeg_destroy_compress(&cinfo);
+        return 1;
+    }
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
     cinfo.optimize_coding = TRUE;

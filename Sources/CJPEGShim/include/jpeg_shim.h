@@ -28,7 +28,8 @@ int bk_jpeg_decode(const uint8_t *data, size_t size, int scale_denom,
                    uint8_t *rgba, size_t stride, int width, int height,
                    char message[BK_JPEG_MESSAGE_SIZE]);
 
-/// Encodes 8-bit RGB (3 bytes a pixel) or gray (1 byte) with `stride` bytes a row at `quality`
+/// Encodes 8-bit gray (1 byte a pixel), RGB (3) or CMYK (4, written with an Adobe marker, so
+/// the values are taken as Adobe stores them: inverted) with `stride` bytes a row at `quality`
 /// 1...100. On success returns 0 and a buffer to release with `bk_jpeg_free`.
 int bk_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int components,
                    int quality, uint8_t **output, size_t *output_size,

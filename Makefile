@@ -1,0 +1,54 @@
+# BlurKit: `make demo` and `make test` do all set-up on a fresh Debian/Ubuntu machine.
+#
+#   make demo    build, then render the sample gallery into ./demo-output
+#   make test    build and run every test (release build: pixel loops are slow in debug)
+#   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
+#   make peers   pip-install the benchmark peers (Pillow, OpenCV, pyvips)
+#   make deps    install the system libraries only
+
+SWIFT ?= swift
+# AVX2 for our own builds when the CPU has it (the package itself sets no unsafe flags).
+CPU_FLAGS := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo "-Xcc -mavx2")
+BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
+
+# pkg-config module → Debian package that provides it.
+DEB_PACKAGES = pkg-config libpng-dev libjpeg-dev
+PKG_MODULES = libpng libjpeg
+
+.PHONY: deps demo test bench peers clean
+
+deps:
+	@missing=""; \
+	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
+	for m in $(PKG_MODULES); do pkg-config --exists $$m 2>/dev/null || missing="$$missing $$m"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "missing:$$missing"; \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing: $(DEB_PACKAGES)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEB_PACKAGES) >/dev/null || exit 1; \
+		elif command -v apt-get >/dev/null 2>&1; then \
+			echo "run: sudo apt-get install -y $(DEB_PACKAGES)"; exit 1; \
+		else \
+			echo "run: brew install pkg-config libpng jpeg-turbo"; exit 1; \
+		fi; \
+	fi
+	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "Swift 6 is needed: https://www.swift.org/install/"; exit 1; }
+
+demo: deps
+	$(BUILD) --product blurkit
+	@.build/release/blurkit demo demo-output --quiet
+	@echo "Demo images are in $(CURDIR)/demo-output:"; ls -1 demo-output | sed 's/^/  /'
+
+test: deps
+	$(SWIFT) test -c release $(CPU_FLAGS)
+
+bench: deps
+	$(BUILD) --product BlurBench
+	@python3 -c "import numpy" 2>/dev/null || echo "(numpy missing: peers are skipped; run make peers)"
+	.build/release/BlurBench --markdown bench-output.md
+
+peers:
+	python3 -m pip install --quiet numpy pillow opencv-python-headless pyvips pyvips-binary
+
+clean:
+	rm -rf .build demo-output bench-output.md

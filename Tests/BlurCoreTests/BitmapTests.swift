@@ -1,0 +1,102 @@
+import Testing
+import BlurCore
+
+@Suite struct BitmapTests {
+    @Test func rejectsInvalidSizesAndScales() {
+        #expect(throws: BitmapError.invalidSize(width: 0, height: 5)) { try Bitmap(width: 0, height: 5) }
+        #expect(throws: BitmapError.invalidSize(width: 3, height: -1)) { try Bitmap(width: 3, height: -1) }
+        #expect(throws: BitmapError.self) { try Bitmap(width: 3, height: 3, scale: .nan) }
+        #expect(throws: BitmapError.self) { try Bitmap(width: 3, height: 3, scale: 0) }
+        #expect(throws: BitmapError.tooLarge(width: 1 << 20, height: 1 << 20, limit: ImageLimits.maximumPixelCount)) {
+            try Bitmap(width: 1 << 20, height: 1 << 20)
+        }
+        #expect(throws: BitmapError.self) { try Bitmap(width: Int.max, height: 2) }
+    }
+
+    @Test func defaultLimitIs268Megapixels() {
+        #expect(ImageLimits.defaultMaximumPixelCount == 268_435_456)
+        #expect(throws: BitmapError.self) { try Bitmap(width: 16385, height: 16384) }
+    }
+
+    @Test func rejectsBytesThatAreNotPremultiplied() {
+        #expect(throws: BitmapError.notPremultiplied(x: 1, y: 0)) {
+            try Bitmap(width: 2, height: 1, premultipliedRGBA: [10, 10, 10, 10, 200, 0, 0, 100])
+        }
+        #expect(throws: BitmapError.byteCountMismatch(expected: 8, got: 4)) {
+            try Bitmap(width: 2, height: 1, premultipliedRGBA: [0, 0, 0, 0])
+        }
+    }
+
+    @Test func copiesAreIndependent() throws {
+        var a = try Bitmap(width: 2, height: 2)
+        a[0, 0] = RGBA8(r: 1, g: 2, b: 3, a: 4)
+        var b = a
+        b[0, 0] = RGBA8(r: 9, g: 9, b: 9, a: 9)
+        #expect(a[0, 0] == RGBA8(r: 1, g: 2, b: 3, a: 4))
+        #expect(b[0, 0] == RGBA8(r: 9, g: 9, b: 9, a: 9))
+        #expect(a != b)
+    }
+
+    @Test func straightAlphaRoundTripsEveryPremultipliedValue() throws {
+        // Every (colour, alpha) pair with colour ≤ alpha: premultiplied → straight → premultiplied.
+        var bytes: [UInt8] = []
+        for a in 0...255 {
+            for c in 0...a { bytes += [UInt8(c), UInt8(a - c), UInt8(c / 2), UInt8(a)] }
+        }
+        let image = try Bitmap(width: bytes.count / 4, height: 1, premultipliedRGBA: bytes)
+        let back = try Bitmap(width: image.width, height: 1, straightRGBA: image.straightRGBA)
+        #expect(back == image)
+    }
+
+    @Test func premultipliesWithRounding() throws {
+        let image = try Bitmap(width: 3, height: 1, straightRGBA: [255, 128, 1, 128, 200, 100, 50, 0, 9, 9, 9, 255])
+        #expect(image[0, 0] == RGBA8(r: 128, g: 64, b: 1, a: 128))
+        #expect(image[1, 0] == RGBA8(r: 0, g: 0, b: 0, a: 0))
+        #expect(image[2, 0] == RGBA8(r: 9, g: 9, b: 9, a: 255))
+        #expect(image.straightRGBA[0...3] == [255, 128, 2, 128])
+    }
+
+    @Test func cropsAndChecksBounds() throws {
+        let image = TestImages.noise(width: 7, height: 5, seed: 1)
+        let crop = try image.cropped(x: 2, y: 1, width: 4, height: 3)
+        #expect(crop.width == 4 && crop.height == 3)
+        for y in 0..<3 { for x in 0..<4 { #expect(crop[x, y] == image[x + 2, y + 1]) } }
+        #expect(throws: BitmapError.self) { try image.cropped(x: 5, y: 0, width: 3, height: 1) }
+        #expect(throws: BitmapError.self) { try image.cropped(x: 0, y: 0, width: 0, height: 1) }
+        #expect(throws: BitmapError.self) { try image.cropped(x: -1, y: 0, width: 1, height: 1) }
+    }
+
+    @Test(arguments: ImageOrientation.allCases)
+    func orientationsMoveTheCornersWhereEXIFSays(_ orientation: ImageOrientation) throws {
+        // Stored 3 × 2; mark the stored top-left and top-right pixels.
+        var stored = try Bitmap(width: 3, height: 2)
+        let tl = RGBA8(r: 255, g: 0, b: 0, a: 255), tr = RGBA8(r: 0, g: 255, b: 0, a: 255)
+        stored[0, 0] = tl
+        stored[2, 0] = tr
+        let shown = stored.oriented(orientation)
+        #expect(shown.width == (orientation.swapsAxes ? 2 : 3))
+        let (w, h) = (shown.width - 1, shown.height - 1)
+        // Where the stored top-left and top-right end up (EXIF 2.3, tag 0x0112).
+        let expected: ((Int, Int), (Int, Int)) = switch orientation {
+        case .up: ((0, 0), (w, 0))
+        case .upMirrored: ((w, 0), (0, 0))
+        case .down: ((w, h), (0, h))
+        case .downMirrored: ((0, h), (w, h))
+        case .leftMirrored: ((0, 0), (0, h))
+        case .right: ((w, 0), (w, h))
+        case .rightMirrored: ((w, h), (w, 0))
+        case .left: ((0, h), (0, 0))
+        }
+        #expect(shown[expected.0.0, expected.0.1] == tl)
+        #expect(shown[expected.1.0, expected.1.1] == tr)
+    }
+
+    @Test func limitIsConfigurable() throws {
+        let saved = ImageLimits.maximumPixelCount
+        defer { ImageLimits.maximumPixelCount = saved }
+        ImageLimits.maximumPixelCount = 2_000_000
+        #expect(throws: BitmapError.tooLarge(width: 2000, height: 1001, limit: 2_000_000)) {
+            try Bitmap(width: 2000, height: 1001)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Testing
+import BlurCore
+
+/// The fast path against the float64 reference, and the behaviour the contract promises.
+@Suite struct GaussianBlurTests {
+    static let bar = (psnr: 58.0, maximum: 3)
+
+    // Ring 1: every tiny size, a grid of σ, both edge modes. A rounding difference at most.
+    @Test(arguments: EdgeMode.allCases)
+    func tinyImagesMatchTheReference(_ edges: EdgeMode) throws {
+        for w in 1...8 {
+            for h in 1...8 {
+                let image = TestImages.noise(width: w, height: h, seed: UInt64(w * 10 + h))
+                for sigma in [0.3, 0.5, 1, 1.7, 3.5, 4, 6, 9.5, 25, 100] {
+                    let blur = try GaussianBlur(sigma: sigma, edges: edges)
+                    let d = ImageDifference(blur.reference(image), blur.apply(to: image))
+                    #expect(d.maximum <= 1, "\(w)×\(h) σ \(sigma) \(edges): \(d)")
+                }
+            }
+        }
+    }
+
+    // Ring 2: photos, σ 0.5…100, both edge modes: the published accuracy bar.
+    @Test(arguments: [0.5, 1, 2, 3, 3.9, 4, 6, 8, 13, 24, 40, 64, 100])
+    func photoMeetsTheAccuracyBar(_ sigma: Double) throws {
+        for (edges, image) in [(EdgeMode.clamp, TestImages.photo), (.transparent, TestImages.photo), (.clamp, TestImages.translucentPhoto)] {
+            let blur = try GaussianBlur(sigma: sigma, edges: edges)
+            let d = ImageDifference(blur.reference(image), blur.apply(to: image))
+            #expect(d.psnr >= Self.bar.psnr && d.maximum <= Self.bar.maximum, "σ \(sigma) \(edges): \(d)")
+        }
+    }
+
+    @Test(arguments: [1.5, 5, 30])
+    func sameBytesWhateverTheThreadCount(_ sigma: Double) throws {
+        let image = TestImages.noise(width: 301, height: 199, seed: 7)
+        for edges in EdgeMode.allCases {
+            let blur = try GaussianBlur(sigma: sigma, edges: edges)
+            let serial = blur.apply(to: image, threads: 1)
+            for parts in [2, 3, 7, 64, 1000] {
+                #expect(blur.apply(to: image, threads: parts) == serial, "σ \(sigma) \(edges) parts \(parts)")
+            }
+            #expect(blur.apply(to: image) == serial)
+        }
+    }
+
+    @Test func tinySigmaIsACopy() throws {
+        let image = TestImages.noise(width: 9, height: 4, seed: 3)
+        for sigma in [0, 0.1, 0.2] {
+            #expect(try image.gaussianBlurred(sigma: sigma) == image)
+        }
+        #expect(try image.gaussianBlurred(sigma: 0.4) != image)
+    }
+
+    @Test func invalidSigmaNamesTheParameter() {
+        for bad in [Double.nan, .infinity, -.infinity, -1, 2000.5, 1e300] {
+            #expect {
+                _ = try GaussianBlur(sigma: bad)
+            } throws: { error in
+                let text = "\(error)"
+                return text.hasPrefix("sigma must be") && (bad.isFinite ? text.contains("between 0 and 2000 px") : text.contains("finite"))
+            }
+        }
+    }
+
+    @Test(arguments: [0.7, 3, 12, 60])
+    func clampKeepsAnOpaqueImageOpaqueAndConstantsConstant(_ sigma: Double) throws {
+        let photo = try TestImages.photo.gaussianBlurred(sigma: sigma)
+        #expect(photo.isOpaque)
+        let flat = try Bitmap(width: 37, height: 23, straightRGBA: [UInt8](repeating: 0, count: 37 * 23).flatMap { _ in [200, 100, 50, 255] })
+        #expect(try flat.gaussianBlurred(sigma: sigma) == flat)
+    }
+
+    @Test(arguments: [0.7, 3, 12, 60])
+    func transparentEdgesFadeOutAndConserveCoverage(_ sigma: Double) throws {
+        let opaque = try Bitmap(width: 64, height: 48, straightRGBA: [UInt8](repeating: 255, count: 64 * 48 * 4))
+        let faded = try opaque.gaussianBlurred(sigma: sigma, edges: .transparent)
+        #expect(faded[0, 0].a < 255)
+        #expect(faded[0, 0].a < faded[32, 0].a || sigma > 30)
+        // An opaque square in a wide transparent field spreads but keeps its total alpha.
+        var square = try Bitmap(width: 401, height: 401)
+        for y in 170..<230 { for x in 170..<230 { square[x, y] = RGBA8(r: 255, g: 128, b: 0, a: 255) } }
+        let spread = try square.gaussianBlurred(sigma: sigma, edges: .transparent)
+        let alpha = spread.premultipliedRGBA.enumerated().filter { $0.offset % 4 == 3 }.map { Int($0.element) }
+        #expect(spread[170, 200].a < 255 && spread[169, 200].a > 0)
+        let total = Double(alpha.reduce(0, +)), expected = 60.0 * 60 * 255
+        #expect(abs(total - expected) / expected < 0.01)
+        // Symmetric, and premultiplied colour never exceeds alpha.
+        #expect(spread[160, 200] == spread[239, 200] && spread[200, 160] == spread[200, 239])
+        _ = try Bitmap(width: 401, height: 401, premultipliedRGBA: spread.premultipliedRGBA)
+    }
+
+    @Test func referenceBlursAStepLikeTheErrorFunction() throws {
+        // A vertical edge, black | white, clamp: the reference at distance d from it is 255·Φ(d/σ).
+        let w = 200, sigma = 10.0
+        var straight = [UInt8]()
+        for _ in 0..<3 { for x in 0..<w { straight += x < w / 2 ? [0, 0, 0, 255] : [255, 255, 255, 255] } }
+        let edge = try Bitmap(width: w, height: 3, straightRGBA: straight)
+        let blurred = try GaussianBlur(sigma: sigma).reference(edge)
+        for x in stride(from: 70, to: 130, by: 5) {
+            let d = Double(x) - Double(w / 2) + 0.5
+            let expected = 255 * 0.5 * (1 + erf(d / (sigma * 2.0.squareRoot())))
+            #expect(abs(Double(blurred[x, 1].r) - expected) <= 1.5, "x \(x)")
+        }
+    }
+}
+
+import Foundation
