@@ -1,0 +1,98 @@
+import BlurCore
+import BlurIO
+import Testing
+
+@Suite struct PNGCodecTests {
+    /// Expected straight RGBA for a gray level of `depth` bits.
+    static func scale(_ v: Int, depth: Int) -> UInt8 { UInt8((v * 255 + ((1 << depth) - 1) / 2) / ((1 << depth) - 1)) }
+
+    @Test(arguments: [1, 2, 4, 8, 16])
+    func readsGrayAtEveryDepth(_ depth: Int) throws {
+        let w = 13, h = 3, top = (1 << depth) - 1
+        // 16-bit samples are multiples of 257, which scale to 8 bits exactly.
+        let samples = (0..<h).map { y in (0..<w).map { x in depth == 16 ? (x * 37 + y * 91) % 256 * 257 : (x * 7 + y * 3) % (top + 1) } }
+        let png = PNGFixtureWriter(width: w, height: h, bitDepth: UInt8(depth), colourType: 0,
+                                   rows: samples.map { pack($0, depth: depth) }).encode()
+        let image = try PNGCodec.decode(png)
+        for y in 0..<h {
+            for x in 0..<w {
+                let v = PNGCodecTests.scale(samples[y][x], depth: depth)
+                #expect(image[x, y] == RGBA8(r: v, g: v, b: v, a: 255), "(\(x), \(y)) depth \(depth)")
+            }
+        }
+    }
+
+    @Test(arguments: [1, 2, 4, 8])
+    func readsPalettesWithTransparency(_ depth: Int) throws {
+        let w = 9, h = 2, entries = 1 << depth
+        var palette: [UInt8] = [], alpha: [UInt8] = []
+        for i in 0..<entries {
+            let red: Int = i * 255 / max(1, entries - 1), green: Int = 255 - i * 10 % 256
+            palette += [UInt8(red), UInt8(green), 40]
+            alpha.append(i == 0 ? 0 : UInt8(255 - i * 7 % 200))
+        }
+        let indices: [[Int]] = (0..<h).map { y in (0..<w).map { x in (x + y) % entries } }
+        let png = PNGFixtureWriter(width: w, height: h, bitDepth: UInt8(depth), colourType: 3, palette: palette,
+                                   transparency: alpha, rows: indices.map { pack($0, depth: depth) }).encode()
+        let image = try PNGCodec.decode(png)
+        var straight: [UInt8] = []
+        for i in indices.joined() { straight += [palette[i * 3], palette[i * 3 + 1], palette[i * 3 + 2], alpha[i]] }
+        let expected = try Bitmap(width: w, height: h, straightRGBA: straight)
+        #expect(image == expected)
+    }
+
+    @Test func readsSixteenBitRGBAAndGrayAlpha() throws {
+        // 16-bit samples v·257 scale exactly to v.
+        let rgba = [[10, 20, 30, 255], [200, 100, 0, 128], [255, 255, 255, 0]]
+        let png = PNGFixtureWriter(width: 3, height: 1, bitDepth: 16, colourType: 6,
+                                   rows: [pack(rgba.flatMap { $0.map { $0 * 257 } }, depth: 16)]).encode()
+        let expected = try Bitmap(width: 3, height: 1, straightRGBA: rgba.flatMap { $0.map(UInt8.init) })
+        #expect(try PNGCodec.decode(png) == expected)
+
+        let ga = [[0, 255], [128, 64], [255, 1]]
+        let gray = PNGFixtureWriter(width: 3, height: 1, bitDepth: 8, colourType: 4, rows: [pack(ga.flatMap { $0 }, depth: 8)]).encode()
+        let expectedGray = try Bitmap(width: 3, height: 1, straightRGBA: ga.flatMap { [UInt8($0[0]), UInt8($0[0]), UInt8($0[0]), UInt8($0[1])] })
+        #expect(try PNGCodec.decode(gray) == expectedGray)
+    }
+
+    @Test func readsRGBWithAColourKey() throws {
+        // tRNS on an RGB image marks one colour as fully transparent.
+        let png = PNGFixtureWriter(width: 2, height: 1, bitDepth: 8, colourType: 2, transparency: [0, 1, 0, 2, 0, 3],
+                                   rows: [[1, 2, 3, 9, 9, 9]]).encode()
+        let image = try PNGCodec.decode(png)
+        #expect(image[0, 0].a == 0)
+        #expect(image[1, 0] == RGBA8(r: 9, g: 9, b: 9, a: 255))
+    }
+
+    @Test func roundTripsBitExactly() throws {
+        for seed in 1...3 {
+            let translucent = IOTestImages.noise(width: 31, height: 17, seed: UInt64(seed))
+            #expect(try PNGCodec.decode(PNGCodec.encode(translucent)) == translucent)
+            let opaque = IOTestImages.noise(width: 16, height: 9, seed: UInt64(seed), opaque: true)
+            let bytes = try PNGCodec.encode(opaque)
+            #expect(bytes[25] == 2, "an opaque image is written as RGB")
+            #expect(try PNGCodec.decode(bytes) == opaque)
+        }
+    }
+
+    @Test func badInputGivesErrors() throws {
+        let good = try PNGCodec.encode(IOTestImages.noise(width: 40, height: 30, seed: 9))
+        #expect(throws: DecodingError.empty) { try PNGCodec.decode([]) }
+        #expect(throws: DecodingError.self) { try PNGCodec.decode(Array(good.prefix(good.count / 2))) }
+        #expect(throws: DecodingError.self) { try PNGCodec.decode(Array(good.prefix(40))) }
+        var flipped = good
+        flipped[good.count / 2] ^= 0x55
+        #expect(throws: DecodingError.self) { try PNGCodec.decode(flipped) }
+        #expect(throws: DecodingError.self) { try PNGCodec.decode([0x89, 0x50, 0x4E, 0x47] + [UInt8](repeating: 7, count: 100)) }
+    }
+
+    @Test func refusesADecompressionBombFromItsHeader() throws {
+        // A valid 1 × 1 file whose IHDR claims 100000 × 100000 (CRC fixed up).
+        var png = PNGFixtureWriter(width: 1, height: 1, bitDepth: 8, colourType: 0, rows: [[0]]).encode()
+        png.replaceSubrange(16..<24, with: be32(100_000) + be32(100_000))
+        png.replaceSubrange(29..<33, with: be32(Int(PNGFixtureWriter.crc32(Array(png[12..<29])))))
+        #expect(throws: DecodingError.tooLarge(format: .png, width: 100_000, height: 100_000, limit: ImageLimits.maximumPixelCount)) {
+            try PNGCodec.decode(png)
+        }
+    }
+}
