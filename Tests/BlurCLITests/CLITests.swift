@@ -1,0 +1,164 @@
+import BlurCore
+import BlurIO
+import Foundation
+import Testing
+
+/// The `blurkit` executable, run as a process on real files.
+struct CLI {
+    static let executable: URL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("blurkit")
+
+    struct Result {
+        let status: Int32
+        let stdout: Data
+        let stderr: String
+    }
+
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+@Suite struct CLITests {
+    let folder: String
+    let input: String
+    let photo: Bitmap
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/chelsea.png").path
+        photo = try ImageFile.read(fixture).cropped(x: 100, y: 50, width: 160, height: 120)
+        input = folder + "/in.png"
+        try ImageFile.write(photo, to: input)
+    }
+
+    /// Exit status 1 or 2 with exactly one `blurkit: …` line on standard error.
+    func expectFailure(_ r: CLI.Result, status: Int32, mentioning words: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(r.status == status, "\(r.stderr)", sourceLocation: sourceLocation)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && r.stderr.hasPrefix("blurkit: "), "\(r.stderr)", sourceLocation: sourceLocation)
+        for word in words { #expect(r.stderr.contains(word), "\(r.stderr) lacks \(word)", sourceLocation: sourceLocation) }
+    }
+
+    @Test func blursAFile() throws {
+        let r = try CLI.run(["blur", input, folder + "/out.png", "--sigma", "3"])
+        #expect(r.status == 0 && r.stderr.isEmpty && r.stdout.isEmpty)
+        let out = try ImageFile.read(folder + "/out.png")
+        #expect(out == (try GaussianBlur(sigma: 3).apply(to: photo)))
+    }
+
+    @Test func radiusTimesScaleIsSigma() throws {
+        _ = try CLI.run(["blur", input, folder + "/a.pam", "--radius", "4", "--scale", "2"])
+        _ = try CLI.run(["blur", input, folder + "/b.pam", "--sigma=8", "--edges", "transparent"])
+        _ = try CLI.run(["blur", input, folder + "/c.pam", "--sigma", "8", "--edges", "clamp"])
+        let a = try AtomicFile.read(folder + "/a.pam"), b = try AtomicFile.read(folder + "/b.pam"), c = try AtomicFile.read(folder + "/c.pam")
+        #expect(a == c && a != b)
+        #expect(try ImageFile.decode(b) == GaussianBlur(sigma: 8, edges: .transparent).apply(to: photo))
+    }
+
+    @Test func writesJPEGAtTheGivenQuality() throws {
+        #expect(try CLI.run(["blur", input, folder + "/hi.jpg", "--sigma", "1", "--quality", "95"]).status == 0)
+        #expect(try CLI.run(["blur", input, folder + "/lo.jpeg", "--sigma", "1", "--quality", "10"]).status == 0)
+        let hi = try AtomicFile.read(folder + "/hi.jpg"), lo = try AtomicFile.read(folder + "/lo.jpeg")
+        #expect(ImageFormat(sniffing: hi) == .jpeg && lo.count < hi.count)
+    }
+
+    @Test func pipesThroughStandardInputAndOutput() throws {
+        let r = try CLI.run(["blur", "-", "-", "--sigma", "2", "--format", "ppm"], stdin: Data(try AtomicFile.read(input)))
+        #expect(r.status == 0)
+        #expect(try NetpbmCodec.decode([UInt8](r.stdout)) == GaussianBlur(sigma: 2).apply(to: photo))
+        expectFailure(try CLI.run(["blur", input, "-", "--sigma", "2"]), status: 2, mentioning: ["--format"])
+    }
+
+    @Test func theReferenceSwitchAgreesWithTheFastPath() throws {
+        _ = try CLI.run(["blur", input, folder + "/fast.png", "--sigma", "20"])
+        let r = try CLI.run(["blur", input, folder + "/ref.png", "--sigma", "20"], environment: ["BLURKIT_REFERENCE": "1"])
+        #expect(r.status == 0)
+        let fast = try ImageFile.read(folder + "/fast.png"), reference = try ImageFile.read(folder + "/ref.png")
+        #expect(reference == (try GaussianBlur(sigma: 20).reference(photo)))
+        let d = ImageDifference(fast, reference)
+        #expect(d.psnr >= 58 && d.maximum <= 3, "\(d)")
+    }
+
+    @Test func helpListsEveryOptionWithUnitRangeAndDefault() throws {
+        let r = try CLI.run(["blur", "--help"])
+        #expect(r.status == 0)
+        let help = String(decoding: r.stdout, as: UTF8.self)
+        for text in ["--sigma S", "px", "0…2000", "--radius R", "pt", "--scale K", "default 1", "--edges", "default clamp",
+                     "--quality Q", "default 90", "--format", "--threads", "--max-pixels", "default 268435456"] {
+            #expect(help.contains(text), "help lacks \(text)")
+        }
+        #expect(try CLI.run(["--help"]).stdout.count > 100)
+    }
+
+    @Test func usageErrorsExitWithTwo() throws {
+        expectFailure(try CLI.run([]), status: 2, mentioning: ["no command"])
+        expectFailure(try CLI.run(["sharpen"]), status: 2, mentioning: ["unknown command"])
+        expectFailure(try CLI.run(["blur", input]), status: 2, mentioning: ["IN and OUT"])
+        expectFailure(try CLI.run(["blur", input, folder + "/o.png"]), status: 2, mentioning: ["--sigma", "--radius"])
+        expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma"]), status: 2, mentioning: ["needs a value"])
+        expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", "2", "--bogus"]), status: 2, mentioning: ["--bogus"])
+        expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", "2", "--radius", "2"]), status: 2, mentioning: ["not both"])
+        expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", "two"]), status: 2, mentioning: ["number"])
+        for bad in ["nan", "inf", "-1", "1e9"] {
+            expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", bad]), status: 2, mentioning: ["sigma"])
+        }
+        expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--radius", "1500", "--scale", "3"]), status: 2, mentioning: ["radius × scale"])
+        expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", "2", "--edges", "wrap"]), status: 2, mentioning: ["edges", "clamp"])
+        expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", "2", "--quality", "0"]), status: 2, mentioning: ["quality"])
+        expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", "2", "--threads", "1.5"]), status: 2, mentioning: ["threads"])
+        #expect(!FileManager.default.fileExists(atPath: folder + "/o.png"))
+    }
+
+    @Test func failuresExitWithOneAndWriteNothing() throws {
+        expectFailure(try CLI.run(["blur", folder + "/none.png", folder + "/o.png", "--sigma", "2"]), status: 1, mentioning: ["cannot read", "none.png"])
+        try AtomicFile.write(Array(try AtomicFile.read(input).prefix(300)), to: folder + "/cut.png")
+        expectFailure(try CLI.run(["blur", folder + "/cut.png", folder + "/o.png", "--sigma", "2"]), status: 1, mentioning: ["cut.png", "PNG"])
+        try AtomicFile.write(Array("not an image".utf8), to: folder + "/text.png")
+        expectFailure(try CLI.run(["blur", folder + "/text.png", folder + "/o.png", "--sigma", "2"]), status: 1, mentioning: ["not a PNG"])
+        expectFailure(try CLI.run(["blur", input, folder + "/o.tiff", "--sigma", "2"]), status: 1, mentioning: ["format"])
+        expectFailure(try CLI.run(["blur", input, folder + "/no/such/dir/o.png", "--sigma", "2"]), status: 1, mentioning: ["cannot write"])
+        expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", "2", "--max-pixels", "1000"]), status: 1, mentioning: ["limit of 1000 pixels"])
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(left == ["cut.png", "in.png", "text.png"])
+    }
+
+    @Test func neverOverwritesItsInput() throws {
+        let before = try AtomicFile.read(input)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.png", withDestinationPath: input)
+        try FileManager.default.linkItem(atPath: input, toPath: folder + "/hard.png")
+        for target in [input, folder + "/link.png", folder + "/hard.png", folder + "/./in.png"] {
+            expectFailure(try CLI.run(["blur", input, target, "--sigma", "2"]), status: 1, mentioning: ["overwrite"])
+        }
+        #expect(try AtomicFile.read(input) == before)
+    }
+
+    @Test func demoWritesItsGallery() throws {
+        let r = try CLI.run(["demo", folder + "/demo"])
+        #expect(r.status == 0)
+        let printed = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(printed.count == 7)
+        for path in printed {
+            let image = try ImageFile.read(path)
+            #expect(image.width >= 960)
+        }
+        let sample = try ImageFile.read(folder + "/demo/sample.png"), blurred = try ImageFile.read(folder + "/demo/blur-sigma-8.png")
+        #expect(blurred == (try GaussianBlur(sigma: 8).apply(to: sample)))
+    }
+}
