@@ -15,3 +15,18 @@ func profile(sigma: Double, seconds: Double, tile: Bitmap, threads: Int?) throws
     }
     print("σ \(sigma): \(count) runs, best \(String(format: "%.1f", best)) ms")
 }
+
+/// `BlurBench --accuracy`: the fast path against the reference on the fixture photo, σ 0.5…100,
+/// both edge modes; prints each result and the worst.
+func accuracySweep(tile: Bitmap) throws {
+    var worst = (psnr: Double.infinity, maximum: 0)
+    for edges in EdgeMode.allCases {
+        for sigma in [0.5, 0.8, 1, 1.5, 2, 2.5, 3, 3.5, 3.9, 4, 5, 6, 7, 8, 10, 12, 16, 20, 24, 32, 40, 50, 64, 80, 100] {
+            let blur = try GaussianBlur(sigma: sigma, edges: edges)
+            let d = ImageDifference(blur.reference(tile), blur.apply(to: tile))
+            print(edges, sigma, d)
+            worst = (min(worst.psnr, d.psnr), max(worst.maximum, d.maximum))
+        }
+    }
+    print("worst: PSNR \(String(format: "%.1f", worst.psnr)) dB, max \(worst.maximum)")
+}

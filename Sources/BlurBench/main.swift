@@ -16,6 +16,7 @@ struct Options {
     var markdown: String?
     var sigmas: [Double] = [2, 8, 24, 64]
     var profileSigma: Double?
+    var accuracy = false
     var threads: Int?
 
     init(_ arguments: [String]) {
@@ -26,6 +27,7 @@ struct Options {
             case "--runs": runs = Int(it.next() ?? "") ?? runs
             case "--no-peers": peers = false
             case "--markdown": markdown = it.next()
+            case "--accuracy": accuracy = true
             case "--profile": profileSigma = Double(it.next() ?? "")
             case "--threads": threads = Int(it.next() ?? "")
             case "--sigmas": sigmas = (it.next() ?? "").split(separator: ",").compactMap { Double($0) }
@@ -70,6 +72,10 @@ func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)
 let options = Options(CommandLine.arguments)
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let tile = try ImageFile.read(root.appendingPathComponent("Tests/Fixtures/chelsea.png").path)
+if options.accuracy {
+    try accuracySweep(tile: tile)
+    exit(0)
+}
 if let sigma = options.profileSigma {
     try profile(sigma: sigma, seconds: 5, tile: tile, threads: options.threads)
     exit(0)

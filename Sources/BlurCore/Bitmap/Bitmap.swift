@@ -33,7 +33,8 @@ public struct Bitmap: Sendable, Hashable {
         self.height = height
         self.bytesPerRow = width * 4
         self.scale = scale
-        self.storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { _, count in
+        self.storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            Memory.preferHugePages(buffer.baseAddress, byteCount: buffer.count)
             count = width * height * 4
         }
     }

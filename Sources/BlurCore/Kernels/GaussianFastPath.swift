@@ -3,7 +3,7 @@
 /// Two schedules, chosen by σ:
 /// - **direct** (σ < ``pyramidThreshold``): for each output row, a vertical pass over the rows in
 ///   reach (u8 → float) and a horizontal pass with the symmetric kernel (float → u8). One trip
-///   through memory; the kernel reaches ±3.5σ.
+///   through memory; the kernel reaches ±3σ.
 /// - **pyramid** (larger σ): decimate by an integer factor k with a Gaussian prefilter (σd = 0.8k,
 ///   so nothing aliases), blur the small image with the remaining σc, and upsample with a cubic
 ///   B-spline. Variances add: σ² = σd² + k²(σc² + ⅓). k grows with σ, so the cost per pixel is
@@ -22,7 +22,7 @@ struct GaussianFastPath {
     /// The decimation prefilter: σd = k × this.
     static let prefilterPerFactor = 0.8
     /// The direct kernel's reach in σ.
-    static let directReach = 3.5
+    static let directReach = 3.0
 
     func run(_ image: Bitmap, parts: Int?) -> Bitmap {
         if sigma < GaussianFastPath.pyramidThreshold { return direct(image, parts: parts) }
@@ -87,7 +87,7 @@ struct GaussianFastPath {
         let ay = PyramidAxis(count: h, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
 
         // 1. Decimate: rows, then columns, into D (ay.decimated × ax.decimated pixels).
-        var decimated = [Float](repeating: 0, count: ay.decimatedCount * ax.decimatedCount * 4)
+        var decimated = [Float].unfilled(count: ay.decimatedCount * ax.decimatedCount * 4)
         image.withUnsafePixels { src in
             decimated.withUnsafeMutableBufferPointer { d in
                 let source = SharedPointer(UnsafeMutablePointer(mutating: src.baseAddress!))
@@ -111,8 +111,8 @@ struct GaussianFastPath {
         // 2. Blur the small image: rows (D → E), then columns (E → B). No edge cases: D reaches
         //    `coarseRadius` beyond every sample the upsampling reads.
         let rowFloats = ax.blurredCount * 4
-        var across = [Float](repeating: 0, count: ay.decimatedCount * rowFloats)
-        var blurred = [Float](repeating: 0, count: ay.blurredCount * rowFloats)
+        var across = [Float].unfilled(count: ay.decimatedCount * rowFloats)
+        var blurred = [Float].unfilled(count: ay.blurredCount * rowFloats)
         decimated.withUnsafeBufferPointer { d in
             across.withUnsafeMutableBufferPointer { e in
                 let source = SharedPointer(UnsafeMutablePointer(mutating: d.baseAddress!))
@@ -147,25 +147,32 @@ struct GaussianFastPath {
                 let target = SharedPointer(dst.baseAddress!)
                 Parallel.forEachBand(count: h, parts: parts) { band in
                     var ring = [Float](repeating: 0, count: 4 * w * 4)
-                    var scratch = [Float](repeating: 0, count: Kernels.chunk)
                     var held = [-1, -1, -1, -1]
+                    var scratch = [Float](repeating: 0, count: Kernels.chunk)
                     ring.withUnsafeMutableBufferPointer { ring in
                         scratch.withUnsafeMutableBufferPointer { scratch in
                             for y in band {
                                 let start = ay.upsample.starts[y]
-                                var lines: [UnsafePointer<Float>] = []
-                                for t in 0..<ay.upsample.width {
+                                var lines = (ring.baseAddress!, ring.baseAddress!, ring.baseAddress!, ring.baseAddress!)
+                                var weights = SIMD4<Float>()
+                                for t in 0..<min(4, ay.upsample.width) {
                                     let j = start + t, slot = j & 3
                                     let line = ring.baseAddress! + slot * w * 4
                                     if held[slot] != j {
                                         Kernels.resamplePixels(source.base + j * rowFloats, taps: ax.upsample, into: line)
                                         held[slot] = j
                                     }
-                                    lines.append(UnsafePointer(line))
+                                    weights[t] = ay.upsample.weights[y * ay.upsample.width + t]
+                                    switch t {
+                                    case 0: lines.0 = line
+                                    case 1: lines.1 = line
+                                    case 2: lines.2 = line
+                                    default: lines.3 = line
+                                    }
                                 }
-                                Kernels.blendLines(
-                                    lines, weights: ay.upsample.weights[(y * ay.upsample.width)...],
-                                    count: w * 4, into: target.base + y * stride, scratch: scratch.baseAddress!)
+                                Kernels.blendFour(
+                                    lines, weights: weights, count: w * 4, into: target.base + y * stride,
+                                    scratch: scratch.baseAddress!)
                             }
                         }
                     }
@@ -195,7 +202,7 @@ struct PyramidAxis: Sendable {
         let first = u0 - coarseRadius
         decimate = FilterTaps(
             inputCount: n, positions: (0..<decimatedCount).map { Double(first + $0) * k + offset },
-            support: 4 * sigmaD, edges: edges, normalise: true) { gaussian($0, sigma: sigmaD) }
+            support: 3.5 * sigmaD, edges: edges, normalise: true) { gaussian($0, sigma: sigmaD) }
         upsample = FilterTaps(
             inputCount: blurredCount, positions: (0..<n).map { (Double($0) - offset) / k - Double(u0) },
             support: 1.999_999, edges: .clamp, normalise: false, kernel: cubicBSpline)

@@ -17,10 +17,20 @@ enum Kernels {
             while begin < count {
                 let n = min(chunk, count - begin)
                 let a = acc + begin
-                for i in 0..<n { a[i] = 0 }
-                for t in 0..<taps.width where w[t] != 0 {
-                    let weight = w[t], row = first + t * bytesPerRow + begin
-                    for i in 0..<n { a[i] += weight * Float(row[i]) }
+                // Two rows a pass halves the accumulator traffic.
+                var t = 0
+                if taps.width % 2 == 1 {
+                    let weight = w[0], row = first + begin
+                    for i in 0..<n { a[i] = weight * Float(row[i]) }
+                    t = 1
+                } else {
+                    for i in 0..<n { a[i] = 0 }
+                }
+                while t < taps.width {
+                    let w0 = w[t], w1 = w[t + 1]
+                    let r0 = first + t * bytesPerRow + begin, r1 = r0 + bytesPerRow
+                    for i in 0..<n { a[i] += w0 * Float(r0[i]) + w1 * Float(r1[i]) }
+                    t += 2
                 }
                 begin += n
             }
@@ -58,11 +68,29 @@ enum Kernels {
             while begin < count {
                 let n = min(chunk, count - begin)
                 let c = centre + begin
-                // Eight lanes at a time, the sum kept in registers across the taps.
+                // 32 lanes at a time in four independent sums (so additions overlap), kept in
+                // registers across the taps.
+                let taps = k.count, weights = k.baseAddress!
                 var i = 0
+                while i + 32 <= n {
+                    let p = c + i, k0 = weights[0]
+                    var a0 = k0 * load8(p), a1 = k0 * load8(p + 8), a2 = k0 * load8(p + 16), a3 = k0 * load8(p + 24)
+                    for t in 1..<taps {
+                        let wt = weights[t], l = p - 4 * t, r = p + 4 * t
+                        a0 += wt * (load8(l) + load8(r))
+                        a1 += wt * (load8(l + 8) + load8(r + 8))
+                        a2 += wt * (load8(l + 16) + load8(r + 16))
+                        a3 += wt * (load8(l + 24) + load8(r + 24))
+                    }
+                    store8(a0, scratch + i)
+                    store8(a1, scratch + i + 8)
+                    store8(a2, scratch + i + 16)
+                    store8(a3, scratch + i + 24)
+                    i += 32
+                }
                 while i + 8 <= n {
                     var acc = k[0] * load8(c + i)
-                    for t in 1..<k.count {
+                    for t in 1..<taps {
                         acc += k[t] * (load8(c + i - 4 * t) + load8(c + i + 4 * t))
                     }
                     store8(acc, scratch + i)
@@ -120,16 +148,27 @@ enum Kernels {
         }
     }
 
-    /// `out[i] = Σ_t weights[t] · lines[t][i]`, rounded to bytes.
-    static func blendLines(
-        _ lines: [UnsafePointer<Float>], weights: ArraySlice<Float>, count: Int,
-        into out: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<Float>
+    /// `out[i] = Σ_t weights[t] · lines[t][i]` over four lines, rounded to bytes.
+    static func blendFour(
+        _ lines: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
+        weights: SIMD4<Float>, count: Int, into out: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<Float>
     ) {
-        let w = Array(weights.prefix(lines.count))
+        let (a, b, c, d) = lines
+        let (wa, wb, wc, wd) = (weights[0], weights[1], weights[2], weights[3])
         var begin = 0
         while begin < count {
             let n = min(chunk, count - begin)
-            convolve(count: n, kernel: w, sources: lines.map { $0 + begin }, into: scratch)
+            var i = 0
+            while i + 8 <= n {
+                let at = begin + i
+                store8(wa * load8(a + at) + wb * load8(b + at) + wc * load8(c + at) + wd * load8(d + at), scratch + i)
+                i += 8
+            }
+            while i < n {
+                let at = begin + i
+                scratch[i] = wa * a[at] + wb * b[at] + wc * c[at] + wd * d[at]
+                i += 1
+            }
             storeBytes(scratch, count: n, into: out + begin)
             begin += n
         }
