@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "BlurKit", targets: ["BlurKit"]),
         .library(name: "BlurCore", targets: ["BlurCore"]),
         .library(name: "BlurIO", targets: ["BlurIO"]),
+        .library(name: "BlurScene", targets: ["BlurScene"]),
         .executable(name: "blurkit", targets: ["blurkit"]),
     ],
     targets: [
@@ -27,12 +28,14 @@ let package = Package(
 
         .target(name: "BlurCore"),
         .target(name: "BlurIO", dependencies: ["BlurCore", "CPNG", "CJPEGShim"]),
-        .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO"]),
+        .target(name: "BlurScene", dependencies: ["BlurCore"]),
+        .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO", "BlurScene"]),
         .executableTarget(name: "blurkit", dependencies: ["BlurKit"]),
         .executableTarget(name: "BlurBench", dependencies: ["BlurKit"]),
 
         .testTarget(name: "BlurCoreTests", dependencies: ["BlurCore", "BlurIO"]),
         .testTarget(name: "BlurIOTests", dependencies: ["BlurIO", "CJPEGShim"]),
+        .testTarget(name: "BlurSceneTests", dependencies: ["BlurScene", "BlurIO"]),
         // Depends on the executable so that `swift test` builds it; the tests run it as a process.
         .testTarget(name: "BlurCLITests", dependencies: ["BlurIO", "blurkit"]),
     ]

@@ -30,3 +30,4 @@ func accuracySweep(tile: Bitmap) throws {
     }
     print("worst: PSNR \(String(format: "%.1f", worst.psnr)) dB, max \(worst.maximum)")
 }
+

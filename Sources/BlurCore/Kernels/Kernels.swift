@@ -194,3 +194,15 @@ enum Kernels {
         }
     }
 }
+
+extension Kernels {
+    /// `out[i] = round(t·a[i] + (1 − t)·b[i])`: the same operations for every channel, so a mix of
+    /// premultiplied pixels stays premultiplied.
+    static func mix(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, weight t: Float, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let u = 1 - t
+        for i in 0..<count {
+            let v = t * Float(a[i]) + u * Float(b[i]) + 8_388_608
+            out[i] = UInt8(truncatingIfNeeded: v.bitPattern)
+        }
+    }
+}

@@ -16,3 +16,7 @@ func gaussian(_ t: Double, sigma: Double) -> Double {
 
 @inline(__always)
 func log10(of value: Double) -> Double { log10(value) }
+
+/// The sine ease-in-out ½(1 − cos πt).
+@inline(__always)
+func easeInOutSine(_ t: Double) -> Double { (1 - cos(.pi * t)) / 2 }

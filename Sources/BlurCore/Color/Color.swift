@@ -1,0 +1,54 @@
+/// A colour with straight (not premultiplied) alpha, sRGB-encoded components 0…1.
+public struct Color: Sendable, Hashable, CustomStringConvertible {
+    public var red: Double, green: Double, blue: Double, alpha: Double
+
+    /// Components are clamped to 0…1; NaN counts as 0.
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        func unit(_ v: Double) -> Double { v.isNaN ? 0 : min(1, max(0, v)) }
+        self.red = unit(red); self.green = unit(green); self.blue = unit(blue); self.alpha = unit(alpha)
+    }
+
+    public init(white: Double, alpha: Double = 1) { self.init(red: white, green: white, blue: white, alpha: alpha) }
+
+    public static let white = Color(white: 1)
+    public static let black = Color(white: 0)
+    public static let clear = Color(white: 0, alpha: 0)
+
+    /// `#RGB`, `#RRGGBB` or `#RRGGBBAA` (the `#` is optional), or nil.
+    public init?(hex: String) {
+        var digits = Substring(hex)
+        if digits.hasPrefix("#") { digits = digits.dropFirst() }
+        guard [3, 6, 8].contains(digits.count), let value = UInt32(digits, radix: 16) else { return nil }
+        switch digits.count {
+        case 3:
+            let r = Double((value >> 8) & 0xF), g = Double((value >> 4) & 0xF), b = Double(value & 0xF)
+            self.init(red: r / 15, green: g / 15, blue: b / 15)
+        case 6:
+            self.init(red: Double((value >> 16) & 0xFF) / 255, green: Double((value >> 8) & 0xFF) / 255, blue: Double(value & 0xFF) / 255)
+        default:
+            self.init(red: Double(value >> 24) / 255, green: Double((value >> 16) & 0xFF) / 255,
+                      blue: Double((value >> 8) & 0xFF) / 255, alpha: Double(value & 0xFF) / 255)
+        }
+    }
+
+    /// The colour with its alpha multiplied by `factor` (clamped to 0…1).
+    public func withAlphaMultiplied(by factor: Double) -> Color {
+        Color(red: red, green: green, blue: blue, alpha: alpha * factor)
+    }
+
+    public var description: String {
+        func byte(_ v: Double) -> String {
+            let s = String(Int((v * 255).rounded()), radix: 16, uppercase: true)
+            return s.count == 1 ? "0" + s : s
+        }
+        return "#" + byte(red) + byte(green) + byte(blue) + (alpha < 1 ? byte(alpha) : "")
+    }
+}
+
+/// Light or dark interface style: picks the adaptive colours and alphas of the components.
+public enum Appearance: String, Sendable, Hashable, CaseIterable {
+    case light, dark
+
+    /// `.systemBackground` at the base elevation: white in light, black in dark.
+    public var backgroundColor: Color { self == .light ? .white : .black }
+}
