@@ -36,7 +36,7 @@ deps:
 
 demo: deps
 	$(BUILD) --product blurkit
-	@.build/release/blurkit demo demo-output --quiet
+	@.build/release/blurkit demo demo-output --photo Tests/Fixtures/chelsea.png --quiet
 	@echo "Demo images are in $(CURDIR)/demo-output:"; ls -1 demo-output | sed 's/^/  /'
 
 test: deps

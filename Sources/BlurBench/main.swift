@@ -28,6 +28,7 @@ struct Options {
             case "--no-peers": peers = false
             case "--markdown": markdown = it.next()
             case "--accuracy": accuracy = true
+            case "--profile-progressive": break
             case "--profile": profileSigma = Double(it.next() ?? "")
             case "--threads": threads = Int(it.next() ?? "")
             case "--sigmas": sigmas = (it.next() ?? "").split(separator: ",").compactMap { Double($0) }
@@ -72,6 +73,10 @@ func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)
 let options = Options(CommandLine.arguments)
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let tile = try ImageFile.read(root.appendingPathComponent("Tests/Fixtures/chelsea.png").path)
+if CommandLine.arguments.contains("--profile-progressive") {
+    try profileProgressive(tile: tile, threads: options.threads)
+    exit(0)
+}
 if options.accuracy {
     try accuracySweep(tile: tile)
     exit(0)
@@ -184,6 +189,28 @@ for (w, h, image) in images {
     emit("| \(w)×\(h) | copy floor | \(fmt(floor, 1)) | \(fmt(Double(w * h) / 1e6 / floor * 1000, 0)) |" + peerNames.map { _ in " |" }.joined() + " | |")
 }
 if !missing.isEmpty { emit("\nNot installed, not measured: \(missing.joined(separator: ", ")).") }
+
+// Progressive blur against the uniform blur of its maximum σ, same run.
+emit("")
+emit("Progressive blur, full frame, `.down`, maximum σ 24 px (radius 24 pt at scale 1), no dimming; against a uniform σ 24 blur.")
+emit("")
+emit("| image | uniform σ 24 ms | progressive ms | ratio | with dimming ms | mask, cached µs |")
+emit("|---|---|---|---|---|---|")
+for (w, h, image) in images {
+    let uniform = try GaussianBlur(sigma: 24)
+    let frame = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
+    var plain = VariableBlurEffect(direction: .down)
+    plain.maximumBlurRadius = 24
+    plain.dimmingTintColor = nil
+    var dimmed = plain
+    dimmed.dimmingTintColor = .systemBackground
+    let u = median(runs: options.runs) { blackHole(uniform.apply(to: image)) }
+    let p = median(runs: options.runs) { blackHole(plain.render(over: image, frame: frame)) }
+    let d = median(runs: options.runs) { blackHole(dimmed.render(over: image, frame: frame)) }
+    let layout = plain.layout(width: frame.width, height: frame.height)!
+    let mask = median(runs: options.runs) { blackHole(GradientMaskCache.shared.mask(for: layout.blurMask)) }
+    emit("| \(w)×\(h) | \(fmt(u)) | \(fmt(p)) | \(fmt(p / u, 2))× | \(fmt(d)) | \(fmt(mask * 1000, 1)) |")
+}
 if let path = options.markdown {
     try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
 }

@@ -4,6 +4,7 @@ import Foundation
 /// The commands, in the order `blurkit --help` lists them.
 let commands: [(name: String, summary: String, run: (ArraySlice<String>) throws -> String?)] = [
     ("blur", "Gaussian blur of a whole image", BlurCommand.run),
+    ("progressive", "progressive (variable) blur with a dimming gradient", ProgressiveCommand.run),
     ("demo", "render the built-in sample picture and its blurs into a folder", DemoCommand.run),
 ]
 

@@ -25,43 +25,20 @@ struct GaussianFastPath {
     static let directReach = 3.0
 
     func run(_ image: Bitmap, parts: Int?) -> Bitmap {
-        if sigma < GaussianFastPath.pyramidThreshold { return direct(image, parts: parts) }
-        return pyramid(image, parts: parts)
-    }
-
-    // MARK: Direct
-
-    private func direct(_ image: Bitmap, parts: Int?) -> Bitmap {
         let w = image.width, h = image.height, stride = image.bytesPerRow
-        let radius = max(1, Int((GaussianFastPath.directReach * sigma).rounded(.up)))
-        let half = (0...radius).map { gaussian(Double($0), sigma: sigma) }
-        let total = half[0] + 2 * half.dropFirst().reduce(0, +)
-        let kernel = half.map { Float($0 / total) }
-        let rows = FilterTaps(
-            inputCount: h, positions: (0..<h).map(Double.init), support: Double(radius),
-            edges: edges, normalise: true) { gaussian($0, sigma: sigma) }
-        let edges = self.edges
-
         var out = image.makeUninitializedLike()
         image.withUnsafePixels { src in
+            let source = SharedPointer(UnsafeMutablePointer(mutating: src.baseAddress!))
+            let rows = GaussianRows(sigma: sigma, edges: edges, image: image, source: source.base, rows: 0..<h, parts: parts)
             out.withUnsafeMutablePixels { dst in
-                let source = SharedPointer(UnsafeMutablePointer(mutating: src.baseAddress!))
                 let target = SharedPointer(dst.baseAddress!)
                 Parallel.forEachBand(count: h, parts: parts) { band in
-                    var line = [Float](repeating: 0, count: (w + 2 * radius) * 4)
-                    var scratch = [Float](repeating: 0, count: Kernels.chunk)
+                    var scratch = rows.makeScratch()
+                    var line = [Float].unfilled(count: w * 4)
                     line.withUnsafeMutableBufferPointer { line in
-                        scratch.withUnsafeMutableBufferPointer { scratch in
-                            let centre = line.baseAddress! + radius * 4
-                            for y in band {
-                                Kernels.accumulateRows(
-                                    rows, output: y, source: source.base, bytesPerRow: stride,
-                                    into: centre, count: w * 4)
-                                Kernels.pad(line.baseAddress!, width: w, padding: radius, edges: edges)
-                                Kernels.convolveSymmetric(
-                                    centre, count: w * 4, kernel: kernel,
-                                    into: target.base + y * stride, scratch: scratch.baseAddress!)
-                            }
+                        for y in band {
+                            rows.row(y, source: source.base, scratch: &scratch, into: line.baseAddress!)
+                            Kernels.storeBytes(line.baseAddress!, count: w * 4, into: target.base + y * stride)
                         }
                     }
                 }
@@ -69,117 +46,152 @@ struct GaussianFastPath {
         }
         return out
     }
+}
 
-    // MARK: Pyramid
+/// Rows of an image blurred by a Gaussian, produced one at a time as floats, for any subset of rows
+/// chosen up front: the uniform blur writes every row, the variable blur only the rows that use
+/// a given σ. A row's values do not depend on which other rows were asked for.
+struct GaussianRows: Sendable {
+    private enum Schedule: Sendable {
+        case direct(radius: Int, kernel: [Float], rows: FilterTaps, edges: EdgeMode)
+        case pyramid(x: PyramidAxis, y: PyramidAxis, blurred: [Float], firstBlurred: Int)
+    }
 
-    private func pyramid(_ image: Bitmap, parts: Int?) -> Bitmap {
-        let w = image.width, h = image.height, stride = image.bytesPerRow
+    private let schedule: Schedule
+    private let width: Int, bytesPerRow: Int
+
+    /// Per-thread working memory for ``row(_:source:scratch:into:)``.
+    struct Scratch {
+        fileprivate var line: [Float]
+        fileprivate var held = [-1, -1, -1, -1]
+    }
+
+    /// Prepares the rows in `rows` of `image` blurred by `sigma` (pixels). `source` points at the
+    /// image's pixels and must stay valid while rows are produced.
+    init(sigma: Double, edges: EdgeMode, image: Bitmap, source: UnsafePointer<UInt8>, rows: Range<Int>, parts: Int?) {
+        width = image.width
+        bytesPerRow = image.bytesPerRow
+        let h = image.height
+        if sigma < GaussianFastPath.pyramidThreshold {
+            let radius = max(1, Int((GaussianFastPath.directReach * sigma).rounded(.up)))
+            let half = (0...radius).map { gaussian(Double($0), sigma: sigma) }
+            let total = half[0] + 2 * half.dropFirst().reduce(0, +)
+            let taps = FilterTaps(
+                inputCount: h, positions: (0..<h).map(Double.init), support: Double(radius),
+                edges: edges, normalise: true) { gaussian($0, sigma: sigma) }
+            schedule = .direct(radius: radius, kernel: half.map { Float($0 / total) }, rows: taps, edges: edges)
+            return
+        }
         let factor = max(2, Int(sigma / GaussianFastPath.sigmaPerFactor))
-        let sigmaD = GaussianFastPath.prefilterPerFactor * Double(factor)
-        let k = Double(factor)
+        let k = Double(factor), sigmaD = GaussianFastPath.prefilterPerFactor * k
         let sigmaC = ((sigma * sigma - sigmaD * sigmaD) / (k * k) - 1.0 / 3).squareRoot()
         let coarseRadius = max(1, Int((4 * sigmaC).rounded(.up)))
         let coarse = (-coarseRadius...coarseRadius).map { gaussian(Double($0), sigma: sigmaC) }
         let coarseSum = coarse.reduce(0, +)
         let coarseKernel = coarse.map { Float($0 / coarseSum) }
-
-        let ax = PyramidAxis(count: w, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
+        let ax = PyramidAxis(count: image.width, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
         let ay = PyramidAxis(count: h, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
 
-        // 1. Decimate: rows, then columns, into D (ay.decimated × ax.decimated pixels).
-        var decimated = [Float].unfilled(count: ay.decimatedCount * ax.decimatedCount * 4)
-        image.withUnsafePixels { src in
-            decimated.withUnsafeMutableBufferPointer { d in
-                let source = SharedPointer(UnsafeMutablePointer(mutating: src.baseAddress!))
-                let target = SharedPointer(d.baseAddress!)
-                Parallel.forEachBand(count: ay.decimatedCount, parts: parts) { band in
-                    var row = [Float](repeating: 0, count: w * 4)
-                    row.withUnsafeMutableBufferPointer { row in
-                        for j in band {
-                            Kernels.accumulateRows(
-                                ay.decimate, output: j, source: source.base, bytesPerRow: stride,
-                                into: row.baseAddress!, count: w * 4)
-                            Kernels.resamplePixels(
-                                row.baseAddress!, taps: ax.decimate,
-                                into: target.base + j * ax.decimatedCount * 4)
-                        }
+        // The blurred coarse rows the requested rows read, and the decimated rows those read.
+        let firstBlurred = ay.upsample.starts[rows.lowerBound]
+        let lastBlurred = ay.upsample.starts[rows.upperBound - 1] + ay.upsample.width - 1
+        let decimatedRows = lastBlurred - firstBlurred + 1 + 2 * coarseRadius
+        let blurredRows = lastBlurred - firstBlurred + 1
+        let rowFloats = ax.blurredCount * 4, stride = image.bytesPerRow, w = image.width
+
+        // 1. Decimate: rows, then columns.
+        var decimated = [Float].unfilled(count: decimatedRows * ax.decimatedCount * 4)
+        decimated.withUnsafeMutableBufferPointer { d in
+            let target = SharedPointer(d.baseAddress!), source = SharedPointer(UnsafeMutablePointer(mutating: source))
+            Parallel.forEachBand(count: decimatedRows, parts: parts) { band in
+                var row = [Float].unfilled(count: w * 4)
+                row.withUnsafeMutableBufferPointer { row in
+                    for r in band {
+                        Kernels.accumulateRows(
+                            ay.decimate, output: firstBlurred + r, source: source.base, bytesPerRow: stride,
+                            into: row.baseAddress!, count: w * 4)
+                        Kernels.resamplePixels(row.baseAddress!, taps: ax.decimate, into: target.base + r * ax.decimatedCount * 4)
                     }
                 }
             }
         }
-
-        // 2. Blur the small image: rows (D → E), then columns (E → B). No edge cases: D reaches
+        // 2. Blur the small image: rows, then columns. No edge cases: the decimated image reaches
         //    `coarseRadius` beyond every sample the upsampling reads.
-        let rowFloats = ax.blurredCount * 4
-        var across = [Float].unfilled(count: ay.decimatedCount * rowFloats)
-        var blurred = [Float].unfilled(count: ay.blurredCount * rowFloats)
+        var across = [Float].unfilled(count: decimatedRows * rowFloats)
+        var blurred = [Float].unfilled(count: blurredRows * rowFloats)
         decimated.withUnsafeBufferPointer { d in
             across.withUnsafeMutableBufferPointer { e in
-                let source = SharedPointer(UnsafeMutablePointer(mutating: d.baseAddress!))
-                let target = SharedPointer(e.baseAddress!)
-                Parallel.forEachBand(count: ay.decimatedCount, parts: parts) { band in
-                    for j in band {
-                        let from = source.base + j * ax.decimatedCount * 4, to = target.base + j * rowFloats
+                let source = SharedPointer(UnsafeMutablePointer(mutating: d.baseAddress!)), target = SharedPointer(e.baseAddress!)
+                Parallel.forEachBand(count: decimatedRows, parts: parts) { band in
+                    for r in band {
+                        let from = source.base + r * ax.decimatedCount * 4
                         let sources = coarseKernel.indices.map { UnsafePointer(from + $0 * 4) }
-                        Kernels.convolve(count: rowFloats, kernel: coarseKernel, sources: sources, into: to)
+                        Kernels.convolve(count: rowFloats, kernel: coarseKernel, sources: sources, into: target.base + r * rowFloats)
                     }
                 }
             }
         }
         across.withUnsafeBufferPointer { e in
             blurred.withUnsafeMutableBufferPointer { b in
-                let source = SharedPointer(UnsafeMutablePointer(mutating: e.baseAddress!))
-                let target = SharedPointer(b.baseAddress!)
-                Parallel.forEachBand(count: ay.blurredCount, parts: parts) { band in
-                    for j in band {
-                        let sources = coarseKernel.indices.map { UnsafePointer(source.base + (j + $0) * rowFloats) }
-                        Kernels.convolve(count: rowFloats, kernel: coarseKernel, sources: sources, into: target.base + j * rowFloats)
+                let source = SharedPointer(UnsafeMutablePointer(mutating: e.baseAddress!)), target = SharedPointer(b.baseAddress!)
+                Parallel.forEachBand(count: blurredRows, parts: parts) { band in
+                    for r in band {
+                        let sources = coarseKernel.indices.map { UnsafePointer(source.base + (r + $0) * rowFloats) }
+                        Kernels.convolve(count: rowFloats, kernel: coarseKernel, sources: sources, into: target.base + r * rowFloats)
                     }
                 }
             }
         }
+        schedule = .pyramid(x: ax, y: ay, blurred: blurred, firstBlurred: firstBlurred)
+    }
 
-        // 3. Upsample: columns of each coarse row as needed (a ring of the last four), then rows.
-        var out = image.makeUninitializedLike()
-        blurred.withUnsafeBufferPointer { b in
-            out.withUnsafeMutablePixels { dst in
-                let source = SharedPointer(UnsafeMutablePointer(mutating: b.baseAddress!))
-                let target = SharedPointer(dst.baseAddress!)
-                Parallel.forEachBand(count: h, parts: parts) { band in
-                    var ring = [Float](repeating: 0, count: 4 * w * 4)
-                    var held = [-1, -1, -1, -1]
-                    var scratch = [Float](repeating: 0, count: Kernels.chunk)
-                    ring.withUnsafeMutableBufferPointer { ring in
-                        scratch.withUnsafeMutableBufferPointer { scratch in
-                            for y in band {
-                                let start = ay.upsample.starts[y]
-                                var lines = (ring.baseAddress!, ring.baseAddress!, ring.baseAddress!, ring.baseAddress!)
-                                var weights = SIMD4<Float>()
-                                for t in 0..<min(4, ay.upsample.width) {
-                                    let j = start + t, slot = j & 3
-                                    let line = ring.baseAddress! + slot * w * 4
-                                    if held[slot] != j {
-                                        Kernels.resamplePixels(source.base + j * rowFloats, taps: ax.upsample, into: line)
-                                        held[slot] = j
-                                    }
-                                    weights[t] = ay.upsample.weights[y * ay.upsample.width + t]
-                                    switch t {
-                                    case 0: lines.0 = line
-                                    case 1: lines.1 = line
-                                    case 2: lines.2 = line
-                                    default: lines.3 = line
-                                    }
-                                }
-                                Kernels.blendFour(
-                                    lines, weights: weights, count: w * 4, into: target.base + y * stride,
-                                    scratch: scratch.baseAddress!)
-                            }
+    func makeScratch() -> Scratch {
+        switch schedule {
+        case let .direct(radius, _, _, _): return Scratch(line: [Float](repeating: 0, count: (width + 2 * radius) * 4))
+        case .pyramid: return Scratch(line: [Float].unfilled(count: 4 * width * 4))
+        }
+    }
+
+    /// Writes row `y` (one of the rows prepared for) as `width × 4` floats into `out`.
+    func row(_ y: Int, source: UnsafePointer<UInt8>, scratch: inout Scratch, into out: UnsafeMutablePointer<Float>) {
+        let w = width
+        switch schedule {
+        case let .direct(radius, kernel, rows, edges):
+            scratch.line.withUnsafeMutableBufferPointer { line in
+                let centre = line.baseAddress! + radius * 4
+                Kernels.accumulateRows(rows, output: y, source: source, bytesPerRow: bytesPerRow, into: centre, count: w * 4)
+                Kernels.pad(line.baseAddress!, width: w, padding: radius, edges: edges)
+                Kernels.convolveSymmetric(centre, count: w * 4, kernel: kernel, into: out)
+            }
+        case let .pyramid(ax, ay, blurred, firstBlurred):
+            // Upsample: columns of each coarse row as needed (a ring of the last four), then rows.
+            let start = ay.upsample.starts[y], rowFloats = ax.blurredCount * 4
+            var held = scratch.held
+            scratch.line.withUnsafeMutableBufferPointer { ring in
+                blurred.withUnsafeBufferPointer { b in
+                    let base = ring.baseAddress!
+                    var lines = (base, base, base, base)
+                    var weights = SIMD4<Float>()
+                    for t in 0..<min(4, ay.upsample.width) {
+                        let j = start + t, slot = j & 3
+                        let line = base + slot * w * 4
+                        if held[slot] != j {
+                            Kernels.resamplePixels(b.baseAddress! + (j - firstBlurred) * rowFloats, taps: ax.upsample, into: line)
+                            held[slot] = j
+                        }
+                        weights[t] = ay.upsample.weights[y * ay.upsample.width + t]
+                        switch t {
+                        case 0: lines.0 = line
+                        case 1: lines.1 = line
+                        case 2: lines.2 = line
+                        default: lines.3 = line
                         }
                     }
+                    Kernels.blendFour(lines, weights: weights, count: w * 4, into: out)
                 }
             }
+            scratch.held = held
         }
-        return out
     }
 }
 

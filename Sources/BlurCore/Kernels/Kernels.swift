@@ -56,54 +56,36 @@ enum Kernels {
         }
     }
 
-    /// `out[i] = k[0]·c[i] + Σ_{t≥1} k[t]·(c[i − 4t] + c[i + 4t])`, rounded to bytes: a symmetric
-    /// horizontal convolution of interleaved RGBA floats. `centre` must have `4·(k.count − 1)`
-    /// readable floats before it and after `count`.
-    static func convolveSymmetric(
-        _ centre: UnsafePointer<Float>, count: Int, kernel: [Float],
-        into out: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<Float>
-    ) {
+    /// `out[i] = k[0]·c[i] + Σ_{t≥1} k[t]·(c[i − 4t] + c[i + 4t])`: a symmetric horizontal
+    /// convolution of interleaved RGBA floats. `centre` must have `4·(k.count − 1)` readable floats
+    /// before it and after `count`.
+    static func convolveSymmetric(_ centre: UnsafePointer<Float>, count: Int, kernel: [Float], into out: UnsafeMutablePointer<Float>) {
         kernel.withUnsafeBufferPointer { k in
-            var begin = 0
-            while begin < count {
-                let n = min(chunk, count - begin)
-                let c = centre + begin
-                // 32 lanes at a time in four independent sums (so additions overlap), kept in
-                // registers across the taps.
-                let taps = k.count, weights = k.baseAddress!
-                var i = 0
-                while i + 32 <= n {
-                    let p = c + i, k0 = weights[0]
-                    var a0 = k0 * load8(p), a1 = k0 * load8(p + 8), a2 = k0 * load8(p + 16), a3 = k0 * load8(p + 24)
-                    for t in 1..<taps {
-                        let wt = weights[t], l = p - 4 * t, r = p + 4 * t
-                        a0 += wt * (load8(l) + load8(r))
-                        a1 += wt * (load8(l + 8) + load8(r + 8))
-                        a2 += wt * (load8(l + 16) + load8(r + 16))
-                        a3 += wt * (load8(l + 24) + load8(r + 24))
-                    }
-                    store8(a0, scratch + i)
-                    store8(a1, scratch + i + 8)
-                    store8(a2, scratch + i + 16)
-                    store8(a3, scratch + i + 24)
-                    i += 32
+            // 32 lanes at a time in four independent sums (so the additions overlap), kept in
+            // registers across the taps.
+            let taps = k.count, weights = k.baseAddress!
+            var i = 0
+            while i + 32 <= count {
+                let p = centre + i, k0 = weights[0]
+                var a0 = k0 * load8(p), a1 = k0 * load8(p + 8), a2 = k0 * load8(p + 16), a3 = k0 * load8(p + 24)
+                for t in 1..<taps {
+                    let wt = weights[t], l = p - 4 * t, r = p + 4 * t
+                    a0 += wt * (load8(l) + load8(r))
+                    a1 += wt * (load8(l + 8) + load8(r + 8))
+                    a2 += wt * (load8(l + 16) + load8(r + 16))
+                    a3 += wt * (load8(l + 24) + load8(r + 24))
                 }
-                while i + 8 <= n {
-                    var acc = k[0] * load8(c + i)
-                    for t in 1..<taps {
-                        acc += k[t] * (load8(c + i - 4 * t) + load8(c + i + 4 * t))
-                    }
-                    store8(acc, scratch + i)
-                    i += 8
-                }
-                while i < n {
-                    var acc = k[0] * c[i]
-                    for t in 1..<k.count { acc += k[t] * (c[i - 4 * t] + c[i + 4 * t]) }
-                    scratch[i] = acc
-                    i += 1
-                }
-                storeBytes(scratch, count: n, into: out + begin)
-                begin += n
+                store8(a0, out + i)
+                store8(a1, out + i + 8)
+                store8(a2, out + i + 16)
+                store8(a3, out + i + 24)
+                i += 32
+            }
+            while i < count {
+                var acc = weights[0] * centre[i]
+                for t in 1..<taps { acc += weights[t] * (centre[i - 4 * t] + centre[i + 4 * t]) }
+                out[i] = acc
+                i += 1
             }
         }
     }
@@ -148,30 +130,34 @@ enum Kernels {
         }
     }
 
-    /// `out[i] = Σ_t weights[t] · lines[t][i]` over four lines, rounded to bytes.
+    /// `out[i] = Σ_t weights[t] · lines[t][i]` over four lines.
     static func blendFour(
         _ lines: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
-        weights: SIMD4<Float>, count: Int, into out: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<Float>
+        weights: SIMD4<Float>, count: Int, into out: UnsafeMutablePointer<Float>
     ) {
         let (a, b, c, d) = lines
         let (wa, wb, wc, wd) = (weights[0], weights[1], weights[2], weights[3])
-        var begin = 0
-        while begin < count {
-            let n = min(chunk, count - begin)
-            var i = 0
-            while i + 8 <= n {
-                let at = begin + i
-                store8(wa * load8(a + at) + wb * load8(b + at) + wc * load8(c + at) + wd * load8(d + at), scratch + i)
-                i += 8
-            }
-            while i < n {
-                let at = begin + i
-                scratch[i] = wa * a[at] + wb * b[at] + wc * c[at] + wd * d[at]
-                i += 1
-            }
-            storeBytes(scratch, count: n, into: out + begin)
-            begin += n
+        var i = 0
+        while i + 8 <= count {
+            store8(wa * load8(a + i) + wb * load8(b + i) + wc * load8(c + i) + wd * load8(d + i), out + i)
+            i += 8
         }
+        while i < count {
+            out[i] = wa * a[i] + wb * b[i] + wc * c[i] + wd * d[i]
+            i += 1
+        }
+    }
+
+    /// `out[i] = Float(bytes[i])`.
+    static func floats(from bytes: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<Float>) {
+        for i in 0..<count { out[i] = Float(bytes[i]) }
+    }
+
+    /// `a[i] = t·a[i] + (1 − t)·b[i]`: the same operations for every channel, so a mix of
+    /// premultiplied pixels stays premultiplied.
+    static func mix(_ a: UnsafeMutablePointer<Float>, _ b: UnsafePointer<Float>, weight t: Float, count: Int) {
+        let u = 1 - t
+        for i in 0..<count { a[i] = t * a[i] + u * b[i] }
     }
 
     @inline(__always)
@@ -195,14 +181,3 @@ enum Kernels {
     }
 }
 
-extension Kernels {
-    /// `out[i] = round(t·a[i] + (1 − t)·b[i])`: the same operations for every channel, so a mix of
-    /// premultiplied pixels stays premultiplied.
-    static func mix(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, weight t: Float, count: Int, into out: UnsafeMutablePointer<UInt8>) {
-        let u = 1 - t
-        for i in 0..<count {
-            let v = t * Float(a[i]) + u * Float(b[i]) + 8_388_608
-            out[i] = UInt8(truncatingIfNeeded: v.bitPattern)
-        }
-    }
-}

@@ -4,15 +4,18 @@ import Foundation
 /// `blurkit demo [DIR]`: renders the sample picture, its blurs and a gallery sheet into DIR.
 enum DemoCommand {
     static let options: [OptionSpec] = [
+        OptionSpec(name: "photo", value: "FILE", help: "the photo for the progressive-blur examples (default: the sample picture)"),
         OptionSpec(name: "quiet", value: nil, help: "print nothing but errors"),
     ]
 
     static let help = helpText(
         usage: "blurkit demo [DIR] [options]",
         summary: """
-            Renders the built-in sample picture (gradients, shapes, fine detail) and its Gaussian blurs
-            at σ 2, 8 and 24 px, a cut-out blurred with transparent edges, and a gallery sheet of them
-            all into DIR (default ./demo-output), then prints the paths.
+            Renders into DIR (default ./demo-output), then prints the paths:
+            - the built-in sample picture (gradients, shapes, fine detail), its Gaussian blurs at σ 2, 8
+              and 24 px, a cut-out blurred with transparent edges, and a gallery sheet of them;
+            - a progressive header band in each of the four directions over a photo, with the default
+              dimming and without, and a sheet of all eight.
             """,
         options: options)
 
@@ -45,26 +48,55 @@ enum DemoCommand {
         let cutout = try SampleArt.render(background: false)
         try save(cutout, "cutout.png")
         try save(try cutout.gaussianBlurred(sigma: 12, edges: .transparent), "cutout-blur-sigma-12-transparent.png")
-        try save(try gallery(tiles.map(\.0)), "gallery.png")
+        try save(try sheet(tiles.map(\.0), columns: 2, halve: true), "gallery.png")
+
+        let photo = try arguments.values["photo"].map { try CommonOptions.readInput($0, arguments) } ?? sample
+        var progressive: [Bitmap] = []
+        for dimmed in [true, false] {
+            for direction in GradientDirection.allCases {
+                let image = progressiveBand(over: photo, direction: direction, dimmed: dimmed)
+                try save(image, "progressive-\(direction.rawValue)\(dimmed ? "-dimmed" : "").png")
+                progressive.append(image)
+            }
+        }
+        try save(try sheet(progressive, columns: 4, halve: photo.width > 800), "progressive-gallery.png")
         return nil
     }
 
-    /// The images at half size in a 2 × 2 sheet with a 16-px white gutter.
-    static func gallery(_ images: [Bitmap]) throws -> Bitmap {
-        let tileW = images[0].width / 2, tileH = images[0].height / 2, gutter = 16
-        let w = 2 * tileW + 3 * gutter, h = 2 * tileH + 3 * gutter
+    /// A band a quarter of the photo deep along the full edge, as under a status bar or a toolbar:
+    /// maximum radius 2 % of the photo's longer side, reached halfway into the band.
+    static func progressiveBand(over photo: Bitmap, direction: GradientDirection, dimmed: Bool) -> Bitmap {
+        let (w, h) = photo.pointSize
+        let band: Rect
+        switch direction {
+        case .down: band = Rect(x: 0, y: 0, width: w, height: h / 4)
+        case .up: band = Rect(x: 0, y: h * 3 / 4, width: w, height: h / 4)
+        case .left: band = Rect(x: 0, y: 0, width: w / 4, height: h)
+        case .right: band = Rect(x: w * 3 / 4, y: 0, width: w / 4, height: h)
+        }
+        let blur = VariableBlur(direction: direction)
+            .maximumBlurRadius(max(w, h) / 50)
+            .blurMaximumRadiusInset(.relative(fraction: 0.5))
+            .dimmingTintColor(dimmed ? .systemBackground : nil)
+        return blur.effect.render(over: photo, frame: band)
+    }
+
+    /// Same-sized images in a grid of `columns`, on white with a 16-px gutter; at half size
+    /// (2 × 2 averages) when `halve`.
+    static func sheet(_ images: [Bitmap], columns: Int, halve: Bool) throws -> Bitmap {
+        let f = halve ? 2 : 1, tileW = images[0].width / f, tileH = images[0].height / f, gutter = 16
+        let rows = (images.count + columns - 1) / columns
+        let w = columns * tileW + (columns + 1) * gutter, h = rows * tileH + (rows + 1) * gutter
         var sheet = [UInt8](repeating: 255, count: w * h * 4)
-        for (n, image) in images.prefix(4).enumerated() {
-            let ox = gutter + (n % 2) * (tileW + gutter), oy = gutter + (n / 2) * (tileH + gutter)
+        for (n, image) in images.enumerated() {
+            let ox = gutter + (n % columns) * (tileW + gutter), oy = gutter + (n / columns) * (tileH + gutter)
             let src = image.premultipliedRGBA
             for y in 0..<tileH {
                 for x in 0..<tileW {
                     for c in 0..<4 {
                         var sum = 0
-                        for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                            sum += Int(src[((2 * y + dy) * image.width + 2 * x + dx) * 4 + c])
-                        }
-                        sheet[((oy + y) * w + ox + x) * 4 + c] = UInt8((sum + 2) / 4)
+                        for dy in 0..<f { for dx in 0..<f { sum += Int(src[((f * y + dy) * image.width + f * x + dx) * 4 + c]) } }
+                        sheet[((oy + y) * w + ox + x) * 4 + c] = UInt8((sum + f * f / 2) / (f * f))
                     }
                 }
             }
