@@ -5,6 +5,7 @@ import Foundation
 let commands: [(name: String, summary: String, run: (ArraySlice<String>) throws -> String?)] = [
     ("blur", "Gaussian blur of a whole image", BlurCommand.run),
     ("progressive", "progressive (variable) blur with a dimming gradient", ProgressiveCommand.run),
+    ("material", "frosted-glass material (UIBlurEffect style) over a region", MaterialCommand.run),
     ("demo", "render the built-in sample picture and its blurs into a folder", DemoCommand.run),
 ]
 

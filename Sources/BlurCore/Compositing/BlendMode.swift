@@ -1,0 +1,83 @@
+/// How a layer's colour combines with what lies beneath it: the separable blend modes of W3C
+/// Compositing and Blending Level 1, plus Apple's plus-lighter and plus-darker.
+///
+/// Compositing is source-over with the blend function B (W3C §5.8, premultiplied output):
+/// `co = cs·(1 − αb) + cb·(1 − αs) + αs·αb·B(Cb, Cs)`, `αo = αs + αb·(1 − αs)`, where `cs`, `cb` are
+/// premultiplied and `Cs`, `Cb` the same colours unpremultiplied. `plusLighter` and `plusDarker` are
+/// not of that form: `co = min(αo, cs + cb)` and `co = max(0, αo − (αs − cs) − (αb − cb))` with
+/// `αo = min(1, αs + αb)`.
+public enum BlendMode: String, Sendable, Hashable, CaseIterable {
+    case normal, multiply, screen, overlay, colorDodge, colorBurn, softLight, hardLight, plusLighter, plusDarker
+
+    /// B(Cb, Cs) for one channel, unpremultiplied values 0…1.
+    @inline(__always)
+    public func blend(_ cb: Double, _ cs: Double) -> Double {
+        switch self {
+        case .normal, .plusLighter, .plusDarker: return cs
+        case .multiply: return cb * cs
+        case .screen: return cb + cs - cb * cs
+        case .overlay: return BlendMode.hardLight.blend(cs, cb)
+        case .colorDodge:
+            if cb == 0 { return 0 }
+            if cs >= 1 { return 1 }
+            return min(1, cb / (1 - cs))
+        case .colorBurn:
+            if cb >= 1 { return 1 }
+            if cs <= 0 { return 0 }
+            return 1 - min(1, (1 - cb) / cs)
+        case .hardLight:
+            return cs <= 0.5 ? cb * 2 * cs : BlendMode.screen.blend(cb, 2 * cs - 1)
+        case .softLight:
+            if cs <= 0.5 { return cb - (1 - 2 * cs) * cb * (1 - cb) }
+            let d = cb <= 0.25 ? ((16 * cb - 12) * cb + 4) * cb : cb.squareRoot()
+            return cb + (2 * cs - 1) * (d - cb)
+        }
+    }
+
+    /// One premultiplied pixel (0…1 each) composited: `source` over `backdrop`.
+    public func composite(source s: SIMD4<Double>, over b: SIMD4<Double>) -> SIMD4<Double> {
+        let (sa, ba) = (s[3], b[3])
+        switch self {
+        case .plusLighter:
+            let a = min(1, sa + ba)
+            return SIMD4(min(a, s[0] + b[0]), min(a, s[1] + b[1]), min(a, s[2] + b[2]), a)
+        case .plusDarker:
+            let a = min(1, sa + ba)
+            func c(_ i: Int) -> Double { max(0, a - (sa - s[i]) - (ba - b[i])) }
+            return SIMD4(c(0), c(1), c(2), a)
+        default:
+            var out = SIMD4<Double>(0, 0, 0, sa + ba * (1 - sa))
+            for i in 0..<3 {
+                let cs = sa > 0 ? s[i] / sa : 0, cb = ba > 0 ? b[i] / ba : 0
+                out[i] = s[i] * (1 - ba) + b[i] * (1 - sa) + sa * ba * blend(cb, cs)
+            }
+            return out
+        }
+    }
+}
+
+extension Bitmap {
+    /// Composites a solid `color` (straight alpha) over `rect` (pixels) with `mode`, scaled per pixel
+    /// by `coverage` when given (a row-major mask of `rect.width × rect.height` values 0…1).
+    public mutating func composite(_ color: Color, mode: BlendMode, in rect: PixelRect, coverage: [Float]? = nil) {
+        precondition(coverage == nil || coverage!.count == rect.width * rect.height, "one coverage per pixel")
+        guard color.alpha > 0 else { return }
+        let straight = SIMD4<Double>(color.red, color.green, color.blue, 1)
+        let stride = bytesPerRow
+        withUnsafeMutablePixels { p in
+            for row in 0..<rect.height {
+                let base = p.baseAddress! + (rect.y + row) * stride + rect.x * 4
+                for column in 0..<rect.width {
+                    let alpha = color.alpha * Double(coverage?[row * rect.width + column] ?? 1)
+                    if alpha <= 0 { continue }
+                    let px = base + column * 4
+                    let backdrop = SIMD4<Double>(Double(px[0]), Double(px[1]), Double(px[2]), Double(px[3])) / 255
+                    let out = mode.composite(source: straight * alpha, over: backdrop)
+                    let a = (min(1, max(0, out[3])) * 255).rounded()
+                    px[3] = UInt8(a)
+                    for c in 0..<3 { px[c] = UInt8(min(a, max(0, (out[c] * 255).rounded()))) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// A frosted-glass material over a backdrop: `UIVisualEffectView(effect: UIBlurEffect(style:))`.
+///
+/// Rendering: the backdrop inside the frame is blurred (σ = radius × scale, edges clamped to the
+/// frame: full colour up to them), saturated, tinted by the style's layers, and clipped to a rounded
+/// rectangle with anti-aliased corners.
+///
+/// Visual-effect adjustments (seed 004): `blurEffectRadius` (points; nil = the style's default,
+/// 24 pt) and `dimmingAlpha` (1 = the style's own tint, 0 = blur only). Below the default radius the
+/// saturation boost and the tint scale back in proportion, so a few points is a crisp
+/// depth-of-field blur and 0 draws nothing at all (the bytes are unchanged). At the default radius
+/// and above, the backdrop is sampled at half resolution, as the system does, and the result
+/// upsampled smoothly: the blur is far wider than a pixel, so nothing pixelates.
+public struct Material: Sendable, Hashable {
+    public static let radiusSpec = ParameterSpec(
+        name: "radius", unit: "pt", range: 0...500, defaultValue: MaterialTable.blurRadius,
+        summary: "blur radius (σ in points); below the default the saturation and tint scale back in proportion")
+    public static let dimmingSpec = ParameterSpec(
+        name: "dimming", unit: "", range: 0...1, defaultValue: 1,
+        summary: "opacity of the style's tint: 1 = the style's own, 0 = blur only")
+    public static let cornerRadiusSpec = ParameterSpec(
+        name: "corner-radius", unit: "pt", range: 0...10_000, defaultValue: 0,
+        summary: "corner radius of the material's rounded rectangle")
+
+    public var style: MaterialStyle
+    /// Points; nil = the style's default. NaN and negative values count as 0.
+    public var blurEffectRadius: Double?
+    /// 0…1, default 1. NaN counts as 0.
+    public var dimmingAlpha: Double = 1
+    /// Points, default 0.
+    public var cornerRadius: Double = 0
+
+    public init(style: MaterialStyle, blurEffectRadius: Double? = nil, dimmingAlpha: Double = 1, cornerRadius: Double = 0) {
+        self.style = style
+        self.blurEffectRadius = blurEffectRadius
+        self.dimmingAlpha = dimmingAlpha
+        self.cornerRadius = cornerRadius
+    }
+
+    public func recipe(for appearance: Appearance) -> MaterialRecipe {
+        MaterialTable.recipe(style.thickness, style.resolved(for: appearance))
+    }
+
+    /// The radius as rendered, points.
+    public var effectiveRadius: Double {
+        guard let r = blurEffectRadius else { return MaterialTable.blurRadius }
+        return r.isNaN || r < 0 ? 0 : min(r, Material.radiusSpec.range.upperBound)
+    }
+
+    /// The backdrop with the material drawn over `frame` (points, at the backdrop's scale).
+    public func render(over backdrop: Bitmap, frame: Rect, appearance: Appearance = .light, threads: Int? = nil) -> Bitmap {
+        let scale = backdrop.scale
+        guard let region = frame.pixelRect(scale: scale, clippedTo: backdrop.width, backdrop.height) else { return backdrop }
+        let recipe = recipe(for: appearance)
+        let radius = effectiveRadius
+        let proportion = min(1, radius / recipe.blurRadius)
+        let dimming = dimmingAlpha.isNaN ? 0 : min(1, max(0, dimmingAlpha))
+        if radius == 0 { return backdrop }
+
+        var glass = try! backdrop.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
+        let sigma = min(GaussianBlur.sigmaSpec.range.upperBound, radius * scale)
+        let whole = PixelRect(x: 0, y: 0, width: region.width, height: region.height)
+        let saturation = 1 + (recipe.saturation - 1) * proportion
+        let layers = recipe.layers.map { MaterialRecipe.Layer($0.color.withAlphaMultiplied(by: proportion * dimming), $0.mode) }
+        if proportion >= 1 && sigma >= 8 && min(region.width, region.height) >= 16 {
+            // Half resolution: the 2 × 2 mean and the bilinear way back add about ¼ px² each.
+            var half = glass.halved()
+            half = try! GaussianBlur(sigma: (max(0, sigma * sigma - 0.5)).squareRoot() / 2).apply(to: half, threads: threads)
+            Material.tint(&half, saturation: saturation, layers: layers)
+            glass = half.resized(width: region.width, height: region.height)
+        } else {
+            glass = try! GaussianBlur(sigma: sigma).apply(to: glass, threads: threads)
+            Material.tint(&glass, saturation: saturation, layers: layers)
+        }
+
+        var out = backdrop
+        let pixelFrame = Rect(x: frame.x * scale, y: frame.y * scale, width: frame.width * scale, height: frame.height * scale)
+        let coverage = RoundedRect.coverage(of: pixelFrame, radius: cornerRadius * scale, in: region)
+        out.blend(glass, at: region, coverage: coverage)
+        return out
+    }
+
+    static func tint(_ image: inout Bitmap, saturation: Double, layers: [MaterialRecipe.Layer]) {
+        let all = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+        image.saturate(all, by: saturation)
+        for layer in layers { image.composite(layer.color, mode: layer.mode, in: all) }
+    }
+}
+
+extension Bitmap {
+    /// Replaces the pixels of `region` by `image`'s, each mixed by its coverage (row-major, 0…1):
+    /// `out = c·image + (1 − c)·self`, the same operations for every channel.
+    public mutating func blend(_ image: Bitmap, at region: PixelRect, coverage: [Float]) {
+        precondition(image.width == region.width && image.height == region.height && coverage.count == region.width * region.height)
+        let stride = bytesPerRow
+        image.withUnsafePixels { src in
+            withUnsafeMutablePixels { dst in
+                for row in 0..<region.height {
+                    let s = src.baseAddress! + row * image.bytesPerRow
+                    let d = dst.baseAddress! + (region.y + row) * stride + region.x * 4
+                    for column in 0..<region.width {
+                        let c = coverage[row * region.width + column]
+                        if c <= 0 { continue }
+                        let u = 1 - c
+                        for k in 0..<4 {
+                            let i = column * 4 + k
+                            d[i] = UInt8((c * Float(s[i]) + u * Float(d[i])).rounded())
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
