@@ -12,8 +12,8 @@ CPU_FLAGS := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo "-Xcc -mavx
 BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 
 # pkg-config module → Debian package that provides it.
-DEB_PACKAGES = pkg-config libpng-dev libjpeg-dev
-PKG_MODULES = libpng libjpeg
+DEB_PACKAGES = pkg-config libpng-dev libjpeg-dev libfreetype-dev fonts-dejavu-core fontconfig
+PKG_MODULES = libpng libjpeg freetype2
 
 .PHONY: deps demo test bench peers clean
 
@@ -29,8 +29,13 @@ deps:
 		elif command -v apt-get >/dev/null 2>&1; then \
 			echo "run: sudo apt-get install -y $(DEB_PACKAGES)"; exit 1; \
 		else \
-			echo "run: brew install pkg-config libpng jpeg-turbo"; exit 1; \
+			echo "run: brew install pkg-config libpng jpeg-turbo freetype fontconfig"; exit 1; \
 		fi; \
+	fi
+	@if ! ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf >/dev/null 2>&1 && ! fc-list 2>/dev/null | grep -q .; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core fontconfig >/dev/null || exit 1; \
+		else echo "no fonts found: run sudo apt-get install -y fonts-dejavu-core fontconfig"; exit 1; fi; \
 	fi
 	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "Swift 6 is needed: https://www.swift.org/install/"; exit 1; }
 

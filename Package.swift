@@ -22,12 +22,15 @@ let package = Package(
         .systemLibrary(
             name: "CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
         // libjpeg reports errors by calling a function that must not return; this shim owns the
         // setjmp so that no longjmp ever crosses a Swift frame.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
 
         .target(name: "BlurCore"),
-        .target(name: "BlurIO", dependencies: ["BlurCore", "CPNG", "CJPEGShim"]),
+        .target(name: "BlurIO", dependencies: ["BlurCore", "CPNG", "CJPEGShim", "CFreeType"]),
         .target(name: "BlurScene", dependencies: ["BlurCore"]),
         .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO", "BlurScene"]),
         .executableTarget(name: "blurkit", dependencies: ["BlurKit"]),

@@ -15,7 +15,9 @@ enum DemoCommand {
             - the built-in sample picture (gradients, shapes, fine detail), its Gaussian blurs at σ 2, 8
               and 24 px, a cut-out blurred with transparent edges, and a gallery sheet of them;
             - a progressive header band in each of the four directions over a photo, with the default
-              dimming and without, and a sheet of all eight.
+              dimming and without, and a sheet of all eight;
+            - seed 003's "World's Greatest Flag" card on each of the five materials, light and dark,
+              a sheet of all ten, and the style picker.
             """,
         options: options)
 
@@ -60,7 +62,51 @@ enum DemoCommand {
             }
         }
         try save(try sheet(progressive, columns: 4, halve: photo.width > 800), "progressive-gallery.png")
+
+        // Seed 003: "World's Greatest Flag" on each material, light and dark, and the style picker.
+        var cards: [Bitmap] = []
+        for appearance in Appearance.allCases {
+            for style in MaterialStyle.adaptive {
+                let card = try materialCard(over: photo, style: style, appearance: appearance)
+                try save(card, "material-\(style.thickness.rawValue)-\(appearance.rawValue).png")
+                cards.append(card)
+            }
+        }
+        try save(try sheet(cards, columns: 5, halve: photo.width > 800), "materials-gallery.png")
+        try save(try stylePicker(over: photo), "material-style-picker.png")
         return nil
+    }
+
+    /// `Text("World's Greatest Flag").font(.largeTitle).padding().background(Blur(style:)).cornerRadius(15)`
+    /// centred on the photo: a 34-pt title, 16-pt padding, at the photo's scale.
+    static func materialCard(over photo: Bitmap, style: MaterialStyle, appearance: Appearance, title: String = "World's Greatest Flag") throws -> Bitmap {
+        let scale = photo.scale
+        let (w, h) = photo.pointSize
+        let size = min(34, w / 13)
+        let font = try Font.system(size: size * scale)
+        let textWidth = font.width(of: title) / scale
+        let (ascent, descent) = font.lineMetrics
+        let card = Rect(x: (w - textWidth) / 2 - 16, y: h / 2 - (ascent + descent) / scale / 2 - 16,
+                        width: textWidth + 32, height: (ascent + descent) / scale + 32)
+        var out = Blur(style: style).render(over: photo, frame: card, cornerRadius: 15, appearance: appearance)
+        let label: Color = appearance == .light ? .black : .white
+        font.draw(title, into: &out, x: (card.x + 16) * scale, y: (card.y + 16) * scale + ascent, color: label)
+        return out
+    }
+
+    /// Seed 003's picker: the five adaptive styles side by side over one photo strip, each named.
+    static func stylePicker(over photo: Bitmap) throws -> Bitmap {
+        let (w, h) = photo.pointSize
+        var out = photo
+        let font = try Font.system(bold: true, size: max(9, w / 45) * photo.scale)
+        let cell = w / 5
+        for (i, style) in MaterialStyle.adaptive.enumerated() {
+            let frame = Rect(x: Double(i) * cell + 6, y: h * 0.3, width: cell - 12, height: h * 0.4)
+            out = Blur(style: style).render(over: out, frame: frame, cornerRadius: 12)
+            let name = style.thickness.rawValue
+            font.draw(name, into: &out, x: (frame.x + 8) * photo.scale, y: (frame.maxY - 10) * photo.scale, color: .black)
+        }
+        return out
     }
 
     /// A band a quarter of the photo deep along the full edge, as under a status bar or a toolbar:

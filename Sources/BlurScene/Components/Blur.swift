@@ -1,0 +1,43 @@
+import BlurCore
+
+/// Seed 003's `Blur`: a background of one of UIKit's blur materials. Defaults to `.systemMaterial`,
+/// which adapts to light and dark appearance.
+///
+///     Blur(style: .systemUltraThinMaterial).render(over: photo, frame: card, cornerRadius: 15, appearance: .dark)
+public struct Blur: Sendable, Hashable {
+    public var style: MaterialStyle = .systemMaterial
+
+    public init(style: MaterialStyle = .systemMaterial) {
+        self.style = style
+    }
+
+    /// The backdrop with this material drawn over `frame` (points, at the backdrop's scale).
+    public func render(over backdrop: Bitmap, frame: Rect, cornerRadius: Double = 0, appearance: Appearance = .light, threads: Int? = nil) -> Bitmap {
+        Material(style: style, cornerRadius: cornerRadius).render(over: backdrop, frame: frame, appearance: appearance, threads: threads)
+    }
+}
+
+/// `UIVisualEffectView` with seed 004's adjustments: `blurEffectRadius` (points; nil = the style's
+/// default) and `dimmingAlpha` (1 = the style's own tint, 0 = blur only). Changing the style or the
+/// appearance re-renders with nothing stale: every render reads the current values.
+public final class VisualEffectView {
+    public var frame: Rect
+    public var style: MaterialStyle
+    public var blurEffectRadius: Double?
+    public var dimmingAlpha: Double = 1
+    public var cornerRadius: Double = 0
+
+    public init(style: MaterialStyle = .systemMaterial, frame: Rect) {
+        self.style = style
+        self.frame = frame
+    }
+
+    /// The material as it is now.
+    public var material: Material {
+        Material(style: style, blurEffectRadius: blurEffectRadius, dimmingAlpha: dimmingAlpha, cornerRadius: cornerRadius)
+    }
+
+    public func render(over backdrop: Bitmap, appearance: Appearance = .light, threads: Int? = nil) -> Bitmap {
+        material.render(over: backdrop, frame: frame, appearance: appearance, threads: threads)
+    }
+}
