@@ -74,3 +74,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder + "/o.png"))
     }
 }
+
+@Suite struct MaterialCLITests {
+    @Test func drawsWhatTheLibraryDraws() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-material-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/chelsea.png").path
+        let r = try CLI.run(["material", fixture, folder + "/out.pam", "--style", "thin", "--appearance", "dark",
+                             "--region", "20,30,200,100", "--corner-radius", "15", "--radius", "10", "--dimming", "0.6"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let expected = Material(style: .systemThinMaterial, blurEffectRadius: 10, dimmingAlpha: 0.6, cornerRadius: 15)
+            .render(over: try ImageFile.read(fixture), frame: Rect(x: 20, y: 30, width: 200, height: 100), appearance: .dark)
+        #expect(try ImageFile.read(folder + "/out.pam") == expected)
+        let help = String(decoding: try CLI.run(["material", "--help"]).stdout, as: UTF8.self)
+        for text in ["--style", "--appearance", "--region", "--corner-radius R", "--radius R", "default 24", "--dimming A", "--scale K"] {
+            #expect(help.contains(text), "help lacks \(text)")
+        }
+        for (extra, word) in [(["--style", "glass"], "style"), (["--radius", "nan"], "radius"), (["--dimming", "-1"], "dimming"),
+                              (["--corner-radius", "inf"], "corner-radius")] {
+            let bad = try CLI.run(["material", fixture, folder + "/o.png"] + extra)
+            #expect(bad.status == 2 && bad.stderr.contains(word), "\(extra): \(bad.stderr)")
+        }
+    }
+}

@@ -28,15 +28,14 @@ public final class Font {
         error = FT_New_Face(library, path, 0, &face)
         if error == 0 { error = FT_Set_Char_Size(face, 0, FT_F26Dot6((size * 64).rounded()), 72, 72) }
         guard error == 0 else {
-            if face != nil { FT_Done_Face(face) }
-            FT_Done_FreeType(library)
+            // deinit runs for a class whose initialiser throws: it releases what was made.
             throw FontError.cannotLoad(path: path, code: error)
         }
     }
 
     deinit {
-        FT_Done_Face(face)
-        FT_Done_FreeType(library)
+        if face != nil { FT_Done_Face(face) }
+        if library != nil { FT_Done_FreeType(library) }
     }
 
     /// The system's sans-serif font; see the type's documentation for where it looks.
