@@ -46,3 +46,17 @@ func profileProgressive(tile: Bitmap, threads: Int?) throws {
     }
     print("progressive σ 24: best \(String(format: "%.1f", best)) ms")
 }
+
+/// `BlurBench --profile-material`: a full-screen material in a loop, for perf.
+func profileMaterial(tile: Bitmap) throws {
+    var screen = try photo(width: 1170, height: 2532, from: tile)
+    screen.scale = 3
+    let clock = ContinuousClock()
+    var best = Double.infinity
+    for _ in 0..<40 {
+        best = min(best, milliseconds(clock.measure {
+            blackHole(Material(style: .systemMaterial).render(over: screen, frame: Rect(x: 0, y: 0, width: 390, height: 844)))
+        }))
+    }
+    print("material: best \(String(format: "%.1f", best)) ms")
+}

@@ -28,7 +28,7 @@ struct Options {
             case "--no-peers": peers = false
             case "--markdown": markdown = it.next()
             case "--accuracy": accuracy = true
-            case "--profile-progressive": break
+            case "--profile-progressive", "--profile-material": break
             case "--profile": profileSigma = Double(it.next() ?? "")
             case "--threads": threads = Int(it.next() ?? "")
             case "--sigmas": sigmas = (it.next() ?? "").split(separator: ",").compactMap { Double($0) }
@@ -73,6 +73,10 @@ func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)
 let options = Options(CommandLine.arguments)
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let tile = try ImageFile.read(root.appendingPathComponent("Tests/Fixtures/chelsea.png").path)
+if CommandLine.arguments.contains("--profile-material") {
+    try profileMaterial(tile: tile)
+    exit(0)
+}
 if CommandLine.arguments.contains("--profile-progressive") {
     try profileProgressive(tile: tile, threads: options.threads)
     exit(0)
@@ -210,6 +214,26 @@ for (w, h, image) in images {
     let layout = plain.layout(width: frame.width, height: frame.height)!
     let mask = median(runs: options.runs) { blackHole(GradientMaskCache.shared.mask(for: layout.blurMask)) }
     emit("| \(w)×\(h) | \(fmt(u)) | \(fmt(p)) | \(fmt(p / u, 2))× | \(fmt(d)) | \(fmt(mask * 1000, 1)) |")
+}
+// A material over a full phone screen (1170×2532, 3×) at its default radius, against a uniform blur
+// of the same σ (24 pt × 3 = 72 px), same run.
+do {
+    let screen = try photo(width: 1170, height: 2532, from: tile)
+    var retina = screen
+    retina.scale = 3
+    let frame = Rect(x: 0, y: 0, width: 390, height: 844)
+    let uniform = try GaussianBlur(sigma: 72)
+    let u = median(runs: options.runs) { blackHole(uniform.apply(to: screen)) }
+    let m = median(runs: options.runs) { blackHole(Material(style: .systemMaterial).render(over: retina, frame: frame)) }
+    let rounded = median(runs: options.runs) {
+        blackHole(Material(style: .systemMaterial, cornerRadius: 40).render(over: retina, frame: frame, appearance: .dark))
+    }
+    emit("")
+    emit("Material `.systemMaterial` at its default radius over a full 1170×2532 frame (390×844 pt at 3×), against a uniform σ 72 px blur.")
+    emit("")
+    emit("| uniform σ 72 ms | material ms | ratio | dark, 40-pt corners ms |")
+    emit("|---|---|---|---|")
+    emit("| \(fmt(u)) | \(fmt(m)) | \(fmt(m / u, 2))× | \(fmt(rounded)) |")
 }
 if let path = options.markdown {
     try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)

@@ -1,20 +1,25 @@
 extension Bitmap {
-    /// Half the size (rounded up), each pixel the mean of a 2 × 2 block (edge pixels repeat for odd
-    /// sizes). The scale halves too, so point sizes stay.
-    public func halved() -> Bitmap {
-        let w = (width + 1) / 2, h = (height + 1) / 2
+    /// `region` (default: the whole image) at half the size, rounded up: each pixel the mean of a
+    /// 2 × 2 block, edge pixels repeated for odd sizes. The scale halves, so point sizes stay.
+    public func halved(_ region: PixelRect? = nil) -> Bitmap {
+        let r = region ?? PixelRect(x: 0, y: 0, width: width, height: height)
+        let w = (r.width + 1) / 2, h = (r.height + 1) / 2
         var out = try! Bitmap.uninitialized(width: w, height: h, scale: scale / 2)
-        let src = bytesPerRow, dst = out.bytesPerRow, lastX = width - 1, lastY = height - 1
+        let src = bytesPerRow, dst = out.bytesPerRow, lastX = r.width - 1, lastY = r.height - 1
         withUnsafePixels { s in
             out.withUnsafeMutablePixels { d in
-                for y in 0..<h {
-                    let r0 = s.baseAddress! + min(2 * y, lastY) * src, r1 = s.baseAddress! + min(2 * y + 1, lastY) * src
-                    let o = d.baseAddress! + y * dst
-                    for x in 0..<w {
-                        let a = 2 * x * 4, b = min(2 * x + 1, lastX) * 4
-                        for c in 0..<4 {
-                            let sum = UInt16(r0[a + c]) &+ UInt16(r0[b + c]) &+ UInt16(r1[a + c]) &+ UInt16(r1[b + c])
-                            o[x * 4 + c] = UInt8(truncatingIfNeeded: (sum &+ 2) >> 2)
+                let source = SharedPointer(UnsafeMutablePointer(mutating: s.baseAddress! + r.y * src + r.x * 4))
+                let target = SharedPointer(d.baseAddress!)
+                Parallel.forEachBand(count: h, parts: nil) { band in
+                    for y in band {
+                        let r0 = source.base + min(2 * y, lastY) * src, r1 = source.base + min(2 * y + 1, lastY) * src
+                        let o = target.base + y * dst
+                        for x in 0..<w {
+                            let a = 2 * x * 4, b = min(2 * x + 1, lastX) * 4
+                            for c in 0..<4 {
+                                let sum = UInt16(r0[a + c]) &+ UInt16(r0[b + c]) &+ UInt16(r1[a + c]) &+ UInt16(r1[b + c])
+                                o[x * 4 + c] = UInt8(truncatingIfNeeded: (sum &+ 2) >> 2)
+                            }
                         }
                     }
                 }
@@ -23,29 +28,69 @@ extension Bitmap {
         return out
     }
 
-    /// This image resampled bilinearly to `width × height` (pixel centres aligned, edges clamped),
-    /// with `scale` set so point sizes stay.
-    public func resized(width w: Int, height h: Int) -> Bitmap {
-        var out = try! Bitmap.uninitialized(width: w, height: h, scale: scale * Double(w) / Double(width))
-        let fx = Double(width) / Double(w), fy = Double(height) / Double(h), src = bytesPerRow, dst = out.bytesPerRow
-        withUnsafePixels { s in
-            out.withUnsafeMutablePixels { d in
-                for y in 0..<h {
-                    let sy = min(Double(height - 1), max(0, (Double(y) + 0.5) * fy - 0.5))
-                    let y0 = Int(sy), y1 = min(height - 1, y0 + 1), ty = Float(sy - Double(y0))
-                    for x in 0..<w {
-                        let sx = min(Double(width - 1), max(0, (Double(x) + 0.5) * fx - 0.5))
-                        let x0 = Int(sx), x1 = min(width - 1, x0 + 1), tx = Float(sx - Double(x0))
-                        for c in 0..<4 {
-                            let p00 = Float(s[y0 * src + x0 * 4 + c]), p01 = Float(s[y0 * src + x1 * 4 + c])
-                            let p10 = Float(s[y1 * src + x0 * 4 + c]), p11 = Float(s[y1 * src + x1 * 4 + c])
-                            let top = p00 + (p01 - p00) * tx, bottom = p10 + (p11 - p10) * tx
-                            d[y * dst + x * 4 + c] = UInt8((top + (bottom - top) * ty).rounded())
+    /// Draws `small` scaled up by `factor` (bilinear, pixel centres aligned, edges clamped) into
+    /// `region`, each pixel mixed with what is there by `coverage(x, y)` (0…1, pixel coordinates
+    /// of this bitmap): `out = c·up + (1 − c)·self`, the same operations for every channel. Each row
+    /// asks for coverage from both ends inward only until it reaches 1, so a large shape costs a
+    /// few calls per row.
+    mutating func drawUpsampled(
+        _ small: Bitmap, factor: Int, into region: PixelRect, coverage: @Sendable (Int, Int) -> Float
+    ) {
+        let f = Float(factor), sw = small.width, sh = small.height, sstride = small.bytesPerRow, stride = bytesPerRow
+        // Horizontal taps, shared by every row.
+        var taps = [(Int, Int, Float)]()
+        for x in 0..<region.width {
+            let sx = min(Float(sw - 1), max(0, (Float(x) + 0.5) / f - 0.5))
+            let i = Int(sx)
+            taps.append((i * 4, min(sw - 1, i + 1) * 4, sx - Float(i)))
+        }
+        let columns = taps
+        small.withUnsafePixels { s in
+            withUnsafeMutablePixels { d in
+                let source = SharedPointer(UnsafeMutablePointer(mutating: s.baseAddress!))
+                let target = SharedPointer(d.baseAddress! + region.y * stride + region.x * 4)
+                Parallel.forEachBand(count: region.height, parts: nil) { band in
+                    var vertical = [Float](repeating: 0, count: sw * 4), line = [Float](repeating: 0, count: region.width * 4)
+                    vertical.withUnsafeMutableBufferPointer { v in
+                        line.withUnsafeMutableBufferPointer { l in
+                            columns.withUnsafeBufferPointer { taps in
+                                for y in band {
+                                    let sy = min(Float(sh - 1), max(0, (Float(y) + 0.5) / f - 0.5))
+                                    let j = Int(sy), ty = sy - Float(j)
+                                    let top = source.base + j * sstride, bottom = source.base + min(sh - 1, j + 1) * sstride
+                                    for i in 0..<(sw * 4) { v[i] = Float(top[i]) + (Float(bottom[i]) - Float(top[i])) * ty }
+                                    let raw = UnsafeRawPointer(v.baseAddress!), out = UnsafeMutableRawPointer(l.baseAddress!)
+                                    for x in 0..<region.width {
+                                        let (a, b, t) = taps[x]
+                                        let p = raw.loadUnaligned(fromByteOffset: a * 4, as: SIMD4<Float>.self)
+                                        let q = raw.loadUnaligned(fromByteOffset: b * 4, as: SIMD4<Float>.self)
+                                        out.storeBytes(of: p + (q - p) * t, toByteOffset: x * 16, as: SIMD4<Float>.self)
+                                    }
+                                    // Partly covered pixels at both ends; the run between is fully covered.
+                                    let row = target.base + y * stride
+                                    var first = 0, last = region.width
+                                    func mix(_ x: Int) -> Bool {
+                                        let c = coverage(region.x + x, region.y + y)
+                                        if c >= 1 { return true }
+                                        if c > 0 {
+                                            for k in 0..<4 {
+                                                let value = c * l[x * 4 + k] + (1 - c) * Float(row[x * 4 + k]) + 8_388_608
+                                                row[x * 4 + k] = UInt8(truncatingIfNeeded: value.bitPattern)
+                                            }
+                                        }
+                                        return false
+                                    }
+                                    while first < last && !mix(first) { first += 1 }
+                                    while last > first && !mix(last - 1) { last -= 1 }
+                                    if last > first {
+                                        Kernels.storeBytes(l.baseAddress! + first * 4, count: (last - first) * 4, into: row + first * 4)
+                                    }
+                                }
+                            }
                         }
                     }
                 }
             }
         }
-        return out
     }
 }

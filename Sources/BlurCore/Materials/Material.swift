@@ -8,8 +8,9 @@
 /// 24 pt) and `dimmingAlpha` (1 = the style's own tint, 0 = blur only). Below the default radius the
 /// saturation boost and the tint scale back in proportion, so a few points is a crisp
 /// depth-of-field blur and 0 draws nothing at all (the bytes are unchanged). At the default radius
-/// and above, the backdrop is sampled at half resolution, as the system does, and the result
-/// upsampled smoothly: the blur is far wider than a pixel, so nothing pixelates.
+/// and above, the backdrop is sampled at reduced resolution (½, ¼ or ⅛, keeping σ ≥ 6 px at the
+/// small size), as the system does, and scaled back up bilinearly: the blur is far wider than the
+/// sampling step, so nothing pixelates.
 public struct Material: Sendable, Hashable {
     public static let radiusSpec = ParameterSpec(
         name: "radius", unit: "pt", range: 0...500, defaultValue: MaterialTable.blurRadius,
@@ -56,26 +57,37 @@ public struct Material: Sendable, Hashable {
         let dimming = dimmingAlpha.isNaN ? 0 : min(1, max(0, dimmingAlpha))
         if radius == 0 { return backdrop }
 
-        var glass = try! backdrop.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
         let sigma = min(GaussianBlur.sigmaSpec.range.upperBound, radius * scale)
-        let whole = PixelRect(x: 0, y: 0, width: region.width, height: region.height)
         let saturation = 1 + (recipe.saturation - 1) * proportion
         let layers = recipe.layers.map { MaterialRecipe.Layer($0.color.withAlphaMultiplied(by: proportion * dimming), $0.mode) }
-        if proportion >= 1 && sigma >= 8 && min(region.width, region.height) >= 16 {
-            // Half resolution: the 2 × 2 mean and the bilinear way back add about ¼ px² each.
-            var half = glass.halved()
-            half = try! GaussianBlur(sigma: (max(0, sigma * sigma - 0.5)).squareRoot() / 2).apply(to: half, threads: threads)
-            Material.tint(&half, saturation: saturation, layers: layers)
-            glass = half.resized(width: region.width, height: region.height)
+        let shape = RoundedRect.Shape(
+            Rect(x: frame.x * scale, y: frame.y * scale, width: frame.width * scale, height: frame.height * scale),
+            radius: cornerRadius * scale)
+        var out = backdrop
+
+        // At the default radius, halve the backdrop while σ stays ≥ 6 px at the small size (at most
+        // 8×), so the bilinear way back stays far below a level of error: no pixelation.
+        var halvings = 0
+        if proportion >= 1 {
+            while halvings < 3 && sigma / Double(2 << halvings) >= 6
+                && min(region.width, region.height) >> (halvings + 1) >= 8 { halvings += 1 }
+        }
+        if halvings > 0 {
+            var small = backdrop.halved(region)
+            for _ in 1..<halvings { small = small.halved() }
+            // Each 2 × 2 mean adds ¼ of its input pixel², the bilinear way back about ⅙ of the
+            // output step²: take both off the blur (fine pixels²).
+            let f = Double(1 << halvings)
+            let added = (f * f - 1) / 12 + f * f / 6
+            small = try! GaussianBlur(sigma: (max(0, sigma * sigma - added)).squareRoot() / f).apply(to: small, threads: threads)
+            Material.tint(&small, saturation: saturation, layers: layers)
+            out.drawUpsampled(small, factor: 1 << halvings, into: region) { shape.coverage(x: $0, y: $1) }
         } else {
+            var glass = try! backdrop.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
             glass = try! GaussianBlur(sigma: sigma).apply(to: glass, threads: threads)
             Material.tint(&glass, saturation: saturation, layers: layers)
+            out.drawUpsampled(glass, factor: 1, into: region) { shape.coverage(x: $0, y: $1) }
         }
-
-        var out = backdrop
-        let pixelFrame = Rect(x: frame.x * scale, y: frame.y * scale, width: frame.width * scale, height: frame.height * scale)
-        let coverage = RoundedRect.coverage(of: pixelFrame, radius: cornerRadius * scale, in: region)
-        out.blend(glass, at: region, coverage: coverage)
         return out
     }
 
@@ -83,31 +95,5 @@ public struct Material: Sendable, Hashable {
         let all = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         image.saturate(all, by: saturation)
         for layer in layers { image.composite(layer.color, mode: layer.mode, in: all) }
-    }
-}
-
-extension Bitmap {
-    /// Replaces the pixels of `region` by `image`'s, each mixed by its coverage (row-major, 0…1):
-    /// `out = c·image + (1 − c)·self`, the same operations for every channel.
-    public mutating func blend(_ image: Bitmap, at region: PixelRect, coverage: [Float]) {
-        precondition(image.width == region.width && image.height == region.height && coverage.count == region.width * region.height)
-        let stride = bytesPerRow
-        image.withUnsafePixels { src in
-            withUnsafeMutablePixels { dst in
-                for row in 0..<region.height {
-                    let s = src.baseAddress! + row * image.bytesPerRow
-                    let d = dst.baseAddress! + (region.y + row) * stride + region.x * 4
-                    for column in 0..<region.width {
-                        let c = coverage[row * region.width + column]
-                        if c <= 0 { continue }
-                        let u = 1 - c
-                        for k in 0..<4 {
-                            let i = column * 4 + k
-                            d[i] = UInt8((c * Float(s[i]) + u * Float(d[i])).rounded())
-                        }
-                    }
-                }
-            }
-        }
     }
 }
