@@ -28,14 +28,15 @@ extension Bitmap {
         return out
     }
 
-    /// Draws `small` scaled up by `factor` (bilinear, pixel centres aligned, edges clamped) into
-    /// `region`, each pixel mixed with what is there by `coverage(x, y)` (0…1, pixel coordinates
-    /// of this bitmap): `out = c·up + (1 − c)·self`, the same operations for every channel. Each row
-    /// asks for coverage from both ends inward only until it reaches 1, so a large shape costs a
-    /// few calls per row.
-    mutating func drawUpsampled(
+    /// This image with `small` scaled up by `factor` (bilinear, pixel centres aligned, edges
+    /// clamped) drawn into `region`, each pixel mixed with this image's by `coverage(x, y)` (0…1,
+    /// pixel coordinates): `out = c·up + (1 − c)·self`, the same operations for every channel.
+    /// Each row asks for coverage from both ends inward only until it reaches 1, so a large shape
+    /// costs a few calls per row; outside the region the bytes are copied.
+    func drawingUpsampled(
         _ small: Bitmap, factor: Int, into region: PixelRect, coverage: @Sendable (Int, Int) -> Float
-    ) {
+    ) -> Bitmap {
+        var result = makeUninitializedLike()
         let f = Float(factor), sw = small.width, sh = small.height, sstride = small.bytesPerRow, stride = bytesPerRow
         // Horizontal taps, shared by every row.
         var taps = [(Int, Int, Float)]()
@@ -44,46 +45,62 @@ extension Bitmap {
             let i = Int(sx)
             taps.append((i * 4, min(sw - 1, i + 1) * 4, sx - Float(i)))
         }
-        let columns = taps
+        let columns = taps, (w, h) = (width, height)
         small.withUnsafePixels { s in
-            withUnsafeMutablePixels { d in
-                let source = SharedPointer(UnsafeMutablePointer(mutating: s.baseAddress!))
-                let target = SharedPointer(d.baseAddress! + region.y * stride + region.x * 4)
-                Parallel.forEachBand(count: region.height, parts: nil) { band in
-                    var vertical = [Float](repeating: 0, count: sw * 4), line = [Float](repeating: 0, count: region.width * 4)
-                    vertical.withUnsafeMutableBufferPointer { v in
-                        line.withUnsafeMutableBufferPointer { l in
-                            columns.withUnsafeBufferPointer { taps in
-                                for y in band {
-                                    let sy = min(Float(sh - 1), max(0, (Float(y) + 0.5) / f - 0.5))
-                                    let j = Int(sy), ty = sy - Float(j)
-                                    let top = source.base + j * sstride, bottom = source.base + min(sh - 1, j + 1) * sstride
-                                    for i in 0..<(sw * 4) { v[i] = Float(top[i]) + (Float(bottom[i]) - Float(top[i])) * ty }
-                                    let raw = UnsafeRawPointer(v.baseAddress!), out = UnsafeMutableRawPointer(l.baseAddress!)
-                                    for x in 0..<region.width {
-                                        let (a, b, t) = taps[x]
-                                        let p = raw.loadUnaligned(fromByteOffset: a * 4, as: SIMD4<Float>.self)
-                                        let q = raw.loadUnaligned(fromByteOffset: b * 4, as: SIMD4<Float>.self)
-                                        out.storeBytes(of: p + (q - p) * t, toByteOffset: x * 16, as: SIMD4<Float>.self)
-                                    }
-                                    // Partly covered pixels at both ends; the run between is fully covered.
-                                    let row = target.base + y * stride
-                                    var first = 0, last = region.width
-                                    func mix(_ x: Int) -> Bool {
-                                        let c = coverage(region.x + x, region.y + y)
-                                        if c >= 1 { return true }
-                                        if c > 0 {
+            withUnsafePixels { u in
+                result.withUnsafeMutablePixels { d in
+                    let source = SharedPointer(UnsafeMutablePointer(mutating: s.baseAddress!))
+                    let under = SharedPointer(UnsafeMutablePointer(mutating: u.baseAddress!))
+                    let whole = SharedPointer(d.baseAddress!)
+                    let target = SharedPointer(d.baseAddress! + region.y * stride + region.x * 4)
+                    // Outside the region: a copy.
+                    Parallel.forEachBand(count: h, parts: nil) { band in
+                        for y in band {
+                            let from = under.base + y * stride, to = whole.base + y * stride
+                            if y < region.y || y >= region.y + region.height {
+                                to.update(from: from, count: w * 4)
+                            } else {
+                                to.update(from: from, count: region.x * 4)
+                                let end = (region.x + region.width) * 4
+                                (to + end).update(from: from + end, count: w * 4 - end)
+                            }
+                        }
+                    }
+                    Parallel.forEachBand(count: region.height, parts: nil) { band in
+                        var vertical = [Float](repeating: 0, count: sw * 4), line = [Float](repeating: 0, count: region.width * 4)
+                        vertical.withUnsafeMutableBufferPointer { v in
+                            line.withUnsafeMutableBufferPointer { l in
+                                columns.withUnsafeBufferPointer { taps in
+                                    for y in band {
+                                        let sy = min(Float(sh - 1), max(0, (Float(y) + 0.5) / f - 0.5))
+                                        let j = Int(sy), ty = sy - Float(j)
+                                        let top = source.base + j * sstride, bottom = source.base + min(sh - 1, j + 1) * sstride
+                                        for i in 0..<(sw * 4) { v[i] = Float(top[i]) + (Float(bottom[i]) - Float(top[i])) * ty }
+                                        let raw = UnsafeRawPointer(v.baseAddress!), out = UnsafeMutableRawPointer(l.baseAddress!)
+                                        for x in 0..<region.width {
+                                            let (a, b, t) = taps[x]
+                                            let p = raw.loadUnaligned(fromByteOffset: a * 4, as: SIMD4<Float>.self)
+                                            let q = raw.loadUnaligned(fromByteOffset: b * 4, as: SIMD4<Float>.self)
+                                            out.storeBytes(of: p + (q - p) * t, toByteOffset: x * 16, as: SIMD4<Float>.self)
+                                        }
+                                        // Partly covered pixels at both ends; the run between is fully covered.
+                                        let row = target.base + y * stride
+                                        let below = under.base + (region.y + y) * stride + region.x * 4
+                                        var first = 0, last = region.width
+                                        func mix(_ x: Int) -> Bool {
+                                            let c = max(0, coverage(region.x + x, region.y + y))
+                                            if c >= 1 { return true }
                                             for k in 0..<4 {
-                                                let value = c * l[x * 4 + k] + (1 - c) * Float(row[x * 4 + k]) + 8_388_608
+                                                let value = c * l[x * 4 + k] + (1 - c) * Float(below[x * 4 + k]) + 8_388_608
                                                 row[x * 4 + k] = UInt8(truncatingIfNeeded: value.bitPattern)
                                             }
+                                            return false
                                         }
-                                        return false
-                                    }
-                                    while first < last && !mix(first) { first += 1 }
-                                    while last > first && !mix(last - 1) { last -= 1 }
-                                    if last > first {
-                                        Kernels.storeBytes(l.baseAddress! + first * 4, count: (last - first) * 4, into: row + first * 4)
+                                        while first < last && !mix(first) { first += 1 }
+                                        while last > first && !mix(last - 1) { last -= 1 }
+                                        if last > first {
+                                            Kernels.storeBytes(l.baseAddress! + first * 4, count: (last - first) * 4, into: row + first * 4)
+                                        }
                                     }
                                 }
                             }
@@ -92,5 +109,6 @@ extension Bitmap {
                 }
             }
         }
+        return result
     }
 }

@@ -63,7 +63,6 @@ public struct Material: Sendable, Hashable {
         let shape = RoundedRect.Shape(
             Rect(x: frame.x * scale, y: frame.y * scale, width: frame.width * scale, height: frame.height * scale),
             radius: cornerRadius * scale)
-        var out = backdrop
 
         // At the default radius, halve the backdrop while σ stays ≥ 6 px at the small size (at most
         // 8×), so the bilinear way back stays far below a level of error: no pixelation.
@@ -81,14 +80,13 @@ public struct Material: Sendable, Hashable {
             let added = (f * f - 1) / 12 + f * f / 6
             small = try! GaussianBlur(sigma: (max(0, sigma * sigma - added)).squareRoot() / f).apply(to: small, threads: threads)
             Material.tint(&small, saturation: saturation, layers: layers)
-            out.drawUpsampled(small, factor: 1 << halvings, into: region) { shape.coverage(x: $0, y: $1) }
+            return backdrop.drawingUpsampled(small, factor: 1 << halvings, into: region) { shape.coverage(x: $0, y: $1) }
         } else {
             var glass = try! backdrop.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
             glass = try! GaussianBlur(sigma: sigma).apply(to: glass, threads: threads)
             Material.tint(&glass, saturation: saturation, layers: layers)
-            out.drawUpsampled(glass, factor: 1, into: region) { shape.coverage(x: $0, y: $1) }
+            return backdrop.drawingUpsampled(glass, factor: 1, into: region) { shape.coverage(x: $0, y: $1) }
         }
-        return out
     }
 
     static func tint(_ image: inout Bitmap, saturation: Double, layers: [MaterialRecipe.Layer]) {
