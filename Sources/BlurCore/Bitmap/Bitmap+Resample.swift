@@ -1,24 +1,36 @@
 extension Bitmap {
-    /// `region` (default: the whole image) at half the size, rounded up: each pixel the mean of a
-    /// 2 × 2 block, edge pixels repeated for odd sizes. The scale halves, so point sizes stay.
-    public func halved(_ region: PixelRect? = nil) -> Bitmap {
-        let r = region ?? PixelRect(x: 0, y: 0, width: width, height: height)
-        let w = (r.width + 1) / 2, h = (r.height + 1) / 2
-        var out = try! Bitmap.uninitialized(width: w, height: h, scale: scale / 2)
-        let src = bytesPerRow, dst = out.bytesPerRow, lastX = r.width - 1, lastY = r.height - 1
+    /// `region` shrunk by a whole `factor`: each pixel the mean of a `factor × factor` block (the
+    /// blocks at the right and bottom edges average the pixels they have). The scale divides by
+    /// `factor`, so point sizes stay.
+    public func reduced(_ region: PixelRect, by factor: Int) -> Bitmap {
+        precondition(factor >= 1)
+        let w = (region.width + factor - 1) / factor, h = (region.height + factor - 1) / factor
+        var out = try! Bitmap.uninitialized(width: w, height: h, scale: scale / Double(factor))
+        let src = bytesPerRow, dst = out.bytesPerRow, count = region.width * 4
         withUnsafePixels { s in
             out.withUnsafeMutablePixels { d in
-                let source = SharedPointer(UnsafeMutablePointer(mutating: s.baseAddress! + r.y * src + r.x * 4))
+                let source = SharedPointer(UnsafeMutablePointer(mutating: s.baseAddress! + region.y * src + region.x * 4))
                 let target = SharedPointer(d.baseAddress!)
                 Parallel.forEachBand(count: h, parts: nil) { band in
-                    for y in band {
-                        let r0 = source.base + min(2 * y, lastY) * src, r1 = source.base + min(2 * y + 1, lastY) * src
-                        let o = target.base + y * dst
-                        for x in 0..<w {
-                            let a = 2 * x * 4, b = min(2 * x + 1, lastX) * 4
-                            for c in 0..<4 {
-                                let sum = UInt16(r0[a + c]) &+ UInt16(r0[b + c]) &+ UInt16(r1[a + c]) &+ UInt16(r1[b + c])
-                                o[x * 4 + c] = UInt8(truncatingIfNeeded: (sum &+ 2) >> 2)
+                    var sums = [UInt32](repeating: 0, count: count)
+                    sums.withUnsafeMutableBufferPointer { acc in
+                        for y in band {
+                            // Column sums over the block's rows (vectorised), then sums across.
+                            let rows = min(factor, region.height - y * factor)
+                            for i in 0..<count { acc[i] = 0 }
+                            for r in 0..<rows {
+                                let line = source.base + (y * factor + r) * src
+                                for i in 0..<count { acc[i] &+= UInt32(line[i]) }
+                            }
+                            let o = target.base + y * dst
+                            for x in 0..<w {
+                                let columns = min(factor, region.width - x * factor), n = UInt32(rows * columns)
+                                var total = SIMD4<UInt32>()
+                                for c in 0..<columns {
+                                    let at = (x * factor + c) * 4
+                                    total &+= SIMD4(acc[at], acc[at + 1], acc[at + 2], acc[at + 3])
+                                }
+                                for k in 0..<4 { o[x * 4 + k] = UInt8(truncatingIfNeeded: (total[k] &+ n / 2) / n) }
                             }
                         }
                     }

@@ -64,18 +64,17 @@ public struct Material: Sendable, Hashable {
             Rect(x: frame.x * scale, y: frame.y * scale, width: frame.width * scale, height: frame.height * scale),
             radius: cornerRadius * scale)
 
-        // At the default radius, halve the backdrop while σ stays ≥ 6 px at the small size (at most
-        // 8×), so the bilinear way back stays far below a level of error: no pixelation.
+        // At the default radius, shrink the backdrop by 2, 4 or 8 while σ stays ≥ 6 px at the small
+        // size, so the bilinear way back stays far below a level of error: no pixelation.
         var halvings = 0
         if proportion >= 1 {
             while halvings < 3 && sigma / Double(2 << halvings) >= 6
                 && min(region.width, region.height) >> (halvings + 1) >= 8 { halvings += 1 }
         }
         if halvings > 0 {
-            var small = backdrop.halved(region)
-            for _ in 1..<halvings { small = small.halved() }
-            // Each 2 × 2 mean adds ¼ of its input pixel², the bilinear way back about ⅙ of the
-            // output step²: take both off the blur (fine pixels²).
+            var small = backdrop.reduced(region, by: 1 << halvings)
+            // The f × f mean adds (f² − 1)/12 px², the bilinear way back about f²/6: take both off
+            // the blur.
             let f = Double(1 << halvings)
             let added = (f * f - 1) / 12 + f * f / 6
             small = try! GaussianBlur(sigma: (max(0, sigma * sigma - added)).squareRoot() / f).apply(to: small, threads: threads)
