@@ -70,6 +70,10 @@ import Testing
             let d = ImageDifference(out, try GaussianBlur(sigma: 5).apply(to: backdrop))
             #expect(d.psnr >= 58 && d.maximum <= 3, "\(d)")
         }
+        // Below the pyramid (σ < 4 px) rows are blurred exactly, each by its own σ: a constant 2 is
+        // the uniform blur itself.
+        let small = render({ $0.maximumBlurRadius = 2; $0.minimumBlurRadius = 2 }, over: backdrop)
+        #expect(small == (try GaussianBlur(sigma: 2).apply(to: backdrop)))
         // At scale 2 the radius is in points: σ = 5 pt × 2 = 10 px.
         let retina = try Bitmap(width: 160, height: 90, premultipliedRGBA: backdrop.premultipliedRGBA, scale: 2)
         let out = render({ $0.maximumBlurRadius = 5; $0.minimumBlurRadius = 5 }, over: retina)

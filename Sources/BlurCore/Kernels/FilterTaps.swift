@@ -17,12 +17,20 @@ struct FilterTaps: Sendable {
     ///   - kernel: the weight for an offset `input index − position`.
     init(inputCount n: Int, positions: [Double], support: Double, edges: EdgeMode, normalise: Bool,
          kernel: (Double) -> Double) {
+        self.init(inputCount: n, positions: positions, supports: [Double](repeating: support, count: positions.count),
+                  edges: edges, normalise: normalise) { _, offset in kernel(offset) }
+    }
+
+    /// The same with a kernel and support of its own for each output (`kernel(output, offset)`).
+    init(inputCount n: Int, positions: [Double], supports: [Double], edges: EdgeMode, normalise: Bool,
+         kernel: (Int, Double) -> Double) {
         var spans: [(lo: Int, weights: [Double])] = []
         spans.reserveCapacity(positions.count)
         var width = 1
-        for p in positions {
+        for (o, p) in positions.enumerated() {
+            let support = supports[o]
             let first = Int((p - support).rounded(.up)), last = Int((p + support).rounded(.down))
-            var raw = (first...max(first, last)).map { kernel(Double($0) - p) }
+            var raw = (first...max(first, last)).map { kernel(o, Double($0) - p) }
             if normalise {
                 let sum = raw.reduce(0, +)
                 if sum > 0 { raw = raw.map { $0 / sum } }

@@ -53,7 +53,8 @@ struct GaussianFastPath {
 /// a given σ. A row's values do not depend on which other rows were asked for.
 struct GaussianRows: Sendable {
     private enum Schedule: Sendable {
-        case direct(radius: Int, kernel: [Float], rows: FilterTaps, edges: EdgeMode)
+        /// `kernels`: the horizontal half-kernel, one for all rows or one per row.
+        case direct(radius: Int, kernels: [[Float]], rows: FilterTaps, edges: EdgeMode)
         case pyramid(x: PyramidAxis, y: PyramidAxis, blurred: [Float], firstBlurred: Int)
     }
 
@@ -73,13 +74,11 @@ struct GaussianRows: Sendable {
         bytesPerRow = image.bytesPerRow
         let h = image.height
         if sigma < GaussianFastPath.pyramidThreshold {
-            let radius = max(1, Int((GaussianFastPath.directReach * sigma).rounded(.up)))
-            let half = (0...radius).map { gaussian(Double($0), sigma: sigma) }
-            let total = half[0] + 2 * half.dropFirst().reduce(0, +)
+            let radius = GaussianRows.directRadius(sigma)
             let taps = FilterTaps(
                 inputCount: h, positions: (0..<h).map(Double.init), support: Double(radius),
                 edges: edges, normalise: true) { gaussian($0, sigma: sigma) }
-            schedule = .direct(radius: radius, kernel: half.map { Float($0 / total) }, rows: taps, edges: edges)
+            schedule = .direct(radius: radius, kernels: [GaussianRows.halfKernel(sigma)], rows: taps, edges: edges)
             return
         }
         let factor = max(2, Int(sigma / GaussianFastPath.sigmaPerFactor))
@@ -145,6 +144,31 @@ struct GaussianRows: Sendable {
         schedule = .pyramid(x: ax, y: ay, blurred: blurred, firstBlurred: firstBlurred)
     }
 
+    /// Direct rows whose σ (pixels, each below ``GaussianFastPath/pyramidThreshold``) changes from
+    /// row to row: row y is blurred across by σ[y] and gathers its column neighbours with σ[y]. A
+    /// σ of 0.2 or less leaves the row as it is.
+    init(sigmas: [Double], edges: EdgeMode, image: Bitmap) {
+        width = image.width
+        bytesPerRow = image.bytesPerRow
+        let radii = sigmas.map { $0 > GaussianBlur.identityThreshold ? GaussianRows.directRadius($0) : 0 }
+        let taps = FilterTaps(
+            inputCount: image.height, positions: sigmas.indices.map(Double.init), supports: radii.map(Double.init),
+            edges: edges, normalise: true) { row, offset in radii[row] == 0 ? (offset == 0 ? 1 : 0) : gaussian(offset, sigma: sigmas[row]) }
+        let kernels = sigmas.map { $0 > GaussianBlur.identityThreshold ? GaussianRows.halfKernel($0) : [1] }
+        schedule = .direct(radius: max(1, radii.max() ?? 1), kernels: kernels, rows: taps, edges: edges)
+    }
+
+    static func directRadius(_ sigma: Double) -> Int {
+        max(1, Int((GaussianFastPath.directReach * sigma).rounded(.up)))
+    }
+
+    /// The normalised sampled Gaussian from the centre out: k[0], k[1] … k[radius].
+    static func halfKernel(_ sigma: Double) -> [Float] {
+        let half = (0...directRadius(sigma)).map { gaussian(Double($0), sigma: sigma) }
+        let total = half[0] + 2 * half.dropFirst().reduce(0, +)
+        return half.map { Float($0 / total) }
+    }
+
     func makeScratch() -> Scratch {
         switch schedule {
         case let .direct(radius, _, _, _): return Scratch(line: [Float](repeating: 0, count: (width + 2 * radius) * 4))
@@ -156,12 +180,12 @@ struct GaussianRows: Sendable {
     func row(_ y: Int, source: UnsafePointer<UInt8>, scratch: inout Scratch, into out: UnsafeMutablePointer<Float>) {
         let w = width
         switch schedule {
-        case let .direct(radius, kernel, rows, edges):
+        case let .direct(radius, kernels, rows, edges):
             scratch.line.withUnsafeMutableBufferPointer { line in
                 let centre = line.baseAddress! + radius * 4
                 Kernels.accumulateRows(rows, output: y, source: source, bytesPerRow: bytesPerRow, into: centre, count: w * 4)
                 Kernels.pad(line.baseAddress!, width: w, padding: radius, edges: edges)
-                Kernels.convolveSymmetric(centre, count: w * 4, kernel: kernel, into: out)
+                Kernels.convolveSymmetric(centre, count: w * 4, kernel: kernels[kernels.count == 1 ? 0 : y], into: out)
             }
         case let .pyramid(ax, ay, blurred, firstBlurred):
             // Upsample: columns of each coarse row as needed (a ring of the last four), then rows.

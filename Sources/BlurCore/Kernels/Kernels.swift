@@ -11,22 +11,28 @@ enum Kernels {
         into acc: UnsafeMutablePointer<Float>, count: Int
     ) {
         taps.weights.withUnsafeBufferPointer { weights in
-            let w = weights.baseAddress! + o * taps.width
-            let first = source + taps.starts[o] * bytesPerRow
+            // Only the taps between the first and last non-zero weight (tables padded to a common
+            // width have zeros at the ends).
+            var lo = 0, hi = taps.width
+            let all = weights.baseAddress! + o * taps.width
+            while hi > 1 && all[hi - 1] == 0 { hi -= 1 }
+            while lo < hi - 1 && all[lo] == 0 { lo += 1 }
+            let w = all + lo, width = hi - lo
+            let first = source + (taps.starts[o] + lo) * bytesPerRow
             var begin = 0
             while begin < count {
                 let n = min(chunk, count - begin)
                 let a = acc + begin
                 // Two rows a pass halves the accumulator traffic.
                 var t = 0
-                if taps.width % 2 == 1 {
+                if width % 2 == 1 {
                     let weight = w[0], row = first + begin
                     for i in 0..<n { a[i] = weight * Float(row[i]) }
                     t = 1
                 } else {
                     for i in 0..<n { a[i] = 0 }
                 }
-                while t < taps.width {
+                while t < width {
                     let w0 = w[t], w1 = w[t + 1]
                     let r0 = first + t * bytesPerRow + begin, r1 = r0 + bytesPerRow
                     for i in 0..<n { a[i] += w0 * Float(r0[i]) + w1 * Float(r1[i]) }

@@ -1,12 +1,14 @@
 /// A Gaussian blur whose σ changes along one axis: every row (or column) has its own σ.
 ///
-/// The blur is a continuous blend of uniform blurs on a ladder of σ levels anchored at the largest
-/// σ asked for: σ₀ = σmax, σₖ₊₁ = σₖ / √2, down to 0.25 px, then the image itself. A line whose σ
-/// lies between two levels mixes them with the weight that matches the variance,
-/// w = (σ² − σₖ₊₁²) / (σₖ² − σₖ₊₁²), so the blur grows continuously with no steps. Where σ equals
-/// σmax (a constant region at full blur) the result is the uniform Gaussian, within the same bound
-/// as ``GaussianBlur``. Each level produces only the rows that use it (``GaussianRows``), in floats,
-/// and the mix is rounded once: about the work of two uniform blurs, whatever the gradient.
+/// - Rows whose σ is below the pyramid's range (σ < 4 px, or below the lowest level) are exact:
+///   each is blurred across by its own σ and gathers its column neighbours with the same σ.
+/// - Larger σ is a continuous blend of uniform pyramid blurs on a ladder anchored at the largest σ
+///   asked for: σ₀ = σmax, σₖ₊₁ = σₖ / √2, while σₖ ≥ 4 px. A row whose σ lies between two levels
+///   mixes them with the weight that matches the variance, w = (σ² − σₖ₊₁²) / (σₖ² − σₖ₊₁²), so the
+///   blur grows continuously with no steps. Where σ equals σmax (a constant region at full blur)
+///   the result is the uniform Gaussian, within the same bound as ``GaussianBlur``.
+/// Each level produces only the rows that use it (``GaussianRows``), in floats, and a mix is
+/// rounded once.
 ///
 /// Edges are ``EdgeMode/clamp``. Columns are handled by transposing. Byte-identical for any
 /// thread count.
@@ -16,7 +18,6 @@ struct VariableGaussianBlur {
     let vertical: Bool
 
     static let ratio = 2.0.squareRoot()
-    static let smallestLevel = 0.25
 
     func apply(to image: Bitmap, threads: Int?) -> Bitmap {
         if !vertical {
@@ -26,20 +27,24 @@ struct VariableGaussianBlur {
         precondition(sigmas.count == image.height, "one σ per row")
         let top = sigmas.max() ?? 0
         if top <= GaussianBlur.identityThreshold { return image }
-        var levels: [Double] = [top]
-        while levels.last! / VariableGaussianBlur.ratio >= VariableGaussianBlur.smallestLevel {
-            levels.append(levels.last! / VariableGaussianBlur.ratio)
+        var levels: [Double] = []
+        var level = top
+        while level >= GaussianFastPath.pyramidThreshold {
+            levels.append(level)
+            level /= VariableGaussianBlur.ratio
         }
-        levels.append(0)  // the image itself
+        let lowest = levels.last ?? .infinity
 
-        // Which two levels each row mixes, and how.
-        var upper = [Int](repeating: 0, count: sigmas.count), weight = [Float](repeating: 1, count: sigmas.count)
-        for (row, sigma) in sigmas.enumerated() {
+        // Which two levels each pyramid row mixes, and how; -1 marks a direct row.
+        var upper = [Int](repeating: -1, count: sigmas.count), weight = [Float](repeating: 1, count: sigmas.count)
+        for (row, sigma) in sigmas.enumerated() where sigma >= lowest {
             var k = 0
             while k + 2 < levels.count && levels[k + 1] > sigma { k += 1 }
-            let hi = levels[k], lo = levels[k + 1]
             upper[row] = k
-            weight[row] = sigma >= hi ? 1 : Float((sigma * sigma - lo * lo) / (hi * hi - lo * lo))
+            if sigma < levels[k], k + 1 < levels.count {
+                let hi = levels[k], lo = levels[k + 1]
+                weight[row] = Float((sigma * sigma - lo * lo) / (hi * hi - lo * lo))
+            }
         }
         let (levelOf, weightOf) = (upper, weight)
 
@@ -47,33 +52,39 @@ struct VariableGaussianBlur {
         var out = image.makeUninitializedLike()
         image.withUnsafePixels { src in
             let source = SharedPointer(UnsafeMutablePointer(mutating: src.baseAddress!))
-            // Each level, prepared for the span of rows that use it.
+            // Each level, prepared for the span of rows that use it; the direct rows together.
             let plans: [GaussianRows?] = levels.indices.map { k in
                 let users = (0..<h).filter { levelOf[$0] == k || (levelOf[$0] + 1 == k && weightOf[$0] < 1) }
-                guard levels[k] > 0, let first = users.first, let last = users.last else { return nil }
+                guard let first = users.first, let last = users.last else { return nil }
                 return GaussianRows(
                     sigma: levels[k], edges: .clamp, image: image, source: source.base, rows: first..<(last + 1), parts: threads)
             }
+            let directSigmas = sigmas.indices.map { levelOf[$0] < 0 ? sigmas[$0] : 0 }
+            let direct = GaussianRows(sigmas: directSigmas, edges: .clamp, image: image)
             out.withUnsafeMutablePixels { dst in
                 let target = SharedPointer(dst.baseAddress!)
                 Parallel.forEachBand(count: h, parts: threads) { band in
                     var scratch = [GaussianRows.Scratch?](repeating: nil, count: plans.count)
+                    var directScratch: GaussianRows.Scratch?
                     var a = [Float].unfilled(count: w * 4), b = [Float].unfilled(count: w * 4)
                     a.withUnsafeMutableBufferPointer { a in
                         b.withUnsafeMutableBufferPointer { b in
                             func produce(_ k: Int, _ y: Int, into line: UnsafeMutablePointer<Float>) {
-                                guard let plan = plans[k] else {
-                                    return Kernels.floats(from: source.base + y * stride, count: w * 4, into: line)
-                                }
+                                let plan = plans[k]!
                                 if scratch[k] == nil { scratch[k] = plan.makeScratch() }
                                 plan.row(y, source: source.base, scratch: &scratch[k]!, into: line)
                             }
                             for y in band {
                                 let k = levelOf[y], t = weightOf[y]
-                                produce(k, y, into: a.baseAddress!)
-                                if t < 1 {
-                                    produce(k + 1, y, into: b.baseAddress!)
-                                    Kernels.mix(a.baseAddress!, b.baseAddress!, weight: t, count: w * 4)
+                                if k < 0 {
+                                    if directScratch == nil { directScratch = direct.makeScratch() }
+                                    direct.row(y, source: source.base, scratch: &directScratch!, into: a.baseAddress!)
+                                } else {
+                                    produce(k, y, into: a.baseAddress!)
+                                    if t < 1 {
+                                        produce(k + 1, y, into: b.baseAddress!)
+                                        Kernels.mix(a.baseAddress!, b.baseAddress!, weight: t, count: w * 4)
+                                    }
                                 }
                                 Kernels.storeBytes(a.baseAddress!, count: w * 4, into: target.base + y * stride)
                             }
