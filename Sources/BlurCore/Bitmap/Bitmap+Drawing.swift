@@ -23,16 +23,23 @@ extension Bitmap {
         let straight = SIMD4<Float>(Float(color.red), Float(color.green), Float(color.blue), 1) * 255
         let stride = bytesPerRow, opacity = Float(color.alpha)
         withUnsafeMutablePixels { p in
-            for row in 0..<rect.height {
-                let base = p.baseAddress! + (rect.y + row) * stride + rect.x * 4
-                for column in 0..<rect.width {
-                    let a = opacity * coverage[vertical ? row : column]
-                    if a <= 0 { continue }
-                    let px = base + column * 4
-                    for c in 0..<4 {
+            let target = SharedPointer(p.baseAddress! + rect.y * stride + rect.x * 4)
+            Parallel.forEachBand(count: rect.height, parts: nil) { band in
+                for row in band {
+                    let line = UnsafeMutableRawPointer(target.base + row * stride)
+                    for column in 0..<rect.width {
+                        let a = opacity * coverage[vertical ? row : column]
+                        if a <= 0 {
+                            if vertical { break } else { continue }
+                        }
                         // Premultiplied source-over: s·a + d·(1 − a), the same operations for every channel.
-                        let v = straight[c] * a + Float(px[c]) * (1 - a) + 8_388_608
-                        px[c] = UInt8(truncatingIfNeeded: v.bitPattern)
+                        let d = line.loadUnaligned(fromByteOffset: column * 4, as: SIMD4<UInt8>.self)
+                        let v = straight * a + SIMD4<Float>(Float(d[0]), Float(d[1]), Float(d[2]), Float(d[3])) * (1 - a)
+                        let bits = unsafeBitCast(v + 8_388_608, to: SIMD4<UInt32>.self)
+                        line.storeBytes(
+                            of: SIMD4<UInt8>(UInt8(truncatingIfNeeded: bits[0]), UInt8(truncatingIfNeeded: bits[1]),
+                                             UInt8(truncatingIfNeeded: bits[2]), UInt8(truncatingIfNeeded: bits[3])),
+                            toByteOffset: column * 4, as: SIMD4<UInt8>.self)
                     }
                 }
             }
