@@ -4,6 +4,7 @@
 #   make test    build and run every test (release build: pixel loops are slow in debug)
 #   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
 #   make peers   pip-install the benchmark peers (Pillow, OpenCV, pyvips)
+#   make sanitize  the tests under AddressSanitizer (with leak checks), then ThreadSanitizer
 #   make deps    install the system libraries only
 
 SWIFT ?= swift
@@ -15,7 +16,7 @@ BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 DEB_PACKAGES = pkg-config libpng-dev libjpeg-dev libfreetype-dev fonts-dejavu-core fontconfig
 PKG_MODULES = libpng libjpeg freetype2
 
-.PHONY: deps demo test bench peers clean
+.PHONY: deps demo test bench peers sanitize clean
 
 deps:
 	@missing=""; \
@@ -51,6 +52,11 @@ bench: deps
 	$(BUILD) --product BlurBench
 	@python3 -c "import numpy" 2>/dev/null || echo "(numpy missing: peers are skipped; run make peers)"
 	.build/release/BlurBench --markdown bench-output.md
+
+sanitize: deps
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp $(SWIFT) test -c release $(CPU_FLAGS) \
+		--sanitize=address --scratch-path .build/asan
+	$(SWIFT) test -c release $(CPU_FLAGS) --sanitize=thread --scratch-path .build/tsan
 
 peers:
 	python3 -m pip install --quiet numpy pillow opencv-python-headless pyvips pyvips-binary

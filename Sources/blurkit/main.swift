@@ -20,26 +20,32 @@ let overview = """
     Run blurkit COMMAND --help for a command's options. Exit status: 0 success, 1 failure, 2 usage error.
     """
 
-func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("blurkit: \(message)\n".utf8))
-    exit(status)
+/// Runs the command line and returns the exit status. Errors become one `blurkit: …` line on
+/// standard error; everything is released before the process exits.
+@MainActor
+func run(_ arguments: ArraySlice<String>) -> Int32 {
+    func fail(_ message: String, status: Int32) -> Int32 {
+        FileHandle.standardError.write(Data("blurkit: \(message)\n".utf8))
+        return status
+    }
+    guard let first = arguments.first else { return fail("no command given; try blurkit --help", status: 2) }
+    if first == "-h" || first == "--help" || first == "help" {
+        print(overview)
+        return 0
+    }
+    guard let command = commands.first(where: { $0.name == first }) else {
+        return fail("unknown command \"\(first)\"; try blurkit --help", status: 2)
+    }
+    do {
+        if let text = try command.run(arguments.dropFirst()) { print(text) }
+        return 0
+    } catch let error as CLIError {
+        return fail(error.description, status: error.exitStatus)
+    } catch let error as ParameterError {
+        return fail(error.description, status: 2)
+    } catch {
+        return fail("\(error)", status: 1)
+    }
 }
 
-let arguments = CommandLine.arguments.dropFirst()
-guard let first = arguments.first else { fail("no command given; try blurkit --help", status: 2) }
-if first == "-h" || first == "--help" || first == "help" {
-    print(overview)
-    exit(0)
-}
-guard let command = commands.first(where: { $0.name == first }) else {
-    fail("unknown command \"\(first)\"; try blurkit --help", status: 2)
-}
-do {
-    if let text = try command.run(arguments.dropFirst()) { print(text) }
-} catch let error as CLIError {
-    fail(error.description, status: error.exitStatus)
-} catch let error as ParameterError {
-    fail(error.description, status: 2)
-} catch {
-    fail("\(error)", status: 1)
-}
+exit(run(CommandLine.arguments.dropFirst()))
