@@ -5,6 +5,7 @@
 #   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
 #   make peers   pip-install the benchmark peers (Pillow, OpenCV, pyvips)
 #   make sanitize  the tests under AddressSanitizer (with leak checks), then ThreadSanitizer
+#   make fuzz    libFuzzer on every parser for FUZZ_SECONDS each (default 60); findings in .build/fuzz/findings
 #   make deps    install the system libraries only
 
 SWIFT ?= swift
@@ -16,7 +17,7 @@ BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 DEB_PACKAGES = pkg-config libpng-dev libjpeg-dev libfreetype-dev fonts-dejavu-core fontconfig
 PKG_MODULES = libpng libjpeg freetype2
 
-.PHONY: deps demo test bench peers sanitize clean
+.PHONY: deps demo test bench peers sanitize fuzz clean
 
 deps:
 	@missing=""; \
@@ -57,6 +58,23 @@ sanitize: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp $(SWIFT) test -c release $(CPU_FLAGS) \
 		--sanitize=address --scratch-path .build/asan
 	$(SWIFT) test -c release $(CPU_FLAGS) --sanitize=thread --scratch-path .build/tsan
+
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = png jpeg netpbm any pixels
+
+fuzz: deps
+	$(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DBLURKIT_FUZZ \
+		--product BlurFuzz --scratch-path .build/fuzz
+	@mkdir -p .build/fuzz/findings
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p .build/fuzz/corpus/$$t; cp -n Tests/Fuzz/corpus/$$t/* .build/fuzz/corpus/$$t/ 2>/dev/null || true; \
+		printf '%-8s ' $$t; \
+		if BLURKIT_FUZZ_TARGET=$$t SWIFT_BACKTRACE=enable=no .build/fuzz/debug/BlurFuzz .build/fuzz/corpus/$$t Tests/Fuzz/regressions \
+			-max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+			-artifact_prefix=.build/fuzz/findings/$$t- > .build/fuzz/$$t.log 2>&1; then \
+			grep -h "stat::number_of_executed_units" .build/fuzz/$$t.log | sed 's/.*: *//; s/$$/ executions, no finding/'; \
+		else echo "FINDING: see .build/fuzz/$$t.log and .build/fuzz/findings/"; exit 1; fi; \
+	done
 
 peers:
 	python3 -m pip install --quiet numpy pillow opencv-python-headless pyvips pyvips-binary

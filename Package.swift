@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO", "BlurScene"]),
         .executableTarget(name: "blurkit", dependencies: ["BlurKit"]),
         .executableTarget(name: "BlurBench", dependencies: ["BlurKit"]),
+        // libFuzzer target: `make fuzz` builds it with -sanitize=fuzzer,address -parse-as-library.
+        .executableTarget(name: "BlurFuzz", dependencies: ["BlurKit"]),
 
         .testTarget(name: "BlurCoreTests", dependencies: ["BlurCore", "BlurIO"]),
         .testTarget(name: "BlurIOTests", dependencies: ["BlurIO", "CJPEGShim"]),

@@ -1,0 +1,76 @@
+// libFuzzer entry point for BlurKit's parsers (`make fuzz`). `make fuzz` builds it with
+// `-sanitize=fuzzer,address -parse-as-library -DBLURKIT_FUZZ`; any other build makes a program that
+// only says so.
+//
+// BLURKIT_FUZZ_TARGET chooses what the bytes feed: png, jpeg, netpbm, any (format sniffed), or
+// pixels (decode, then blur and render effects on whatever decodes). Every input must either decode
+// or throw; a crash, a hang or a leak is a finding.
+#if BLURKIT_FUZZ
+import BlurKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum FuzzTarget: String {
+    case png, jpeg, netpbm, any, pixels
+
+    static let current: FuzzTarget = {
+        guard let name = getenv("BLURKIT_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
+            return .any
+        }
+        return target
+    }()
+}
+
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+    // Small images only: a fuzzer should find bugs, not allocate gigabytes.
+    ImageLimits.maximumPixelCount = 1 << 20
+    return 0
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    switch FuzzTarget.current {
+    case .png: _ = try? PNGCodec.decode(bytes)
+    case .jpeg: _ = try? JPEGCodec.decode(bytes, reduction: bytes.first.map { 1 << Int($0 % 4) } ?? 1)
+    case .netpbm: _ = try? NetpbmCodec.decode(bytes)
+    case .any: _ = try? ImageFile.decode(bytes)
+    case .pixels:
+        guard let image = try? ImageFile.decode(bytes), image.width * image.height <= 4096 else { return 0 }
+        let sigma = Double(bytes[size / 2] % 40) / 2
+        _ = try? GaussianBlur(sigma: sigma, edges: size % 2 == 0 ? .clamp : .transparent).apply(to: image)
+        var effect = VariableBlurEffect(direction: GradientDirection.allCases[size % 4])
+        effect.maximumBlurRadius = sigma
+        _ = effect.render(over: image, frame: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height) / 2))
+        _ = Material(style: MaterialStyle.allCases[size % 15], blurEffectRadius: sigma, cornerRadius: 3)
+            .render(over: image, frame: Rect(x: 1, y: 1, width: Double(image.width), height: Double(image.height)))
+        _ = try? PNGCodec.decode(PNGCodec.encode(image))
+    }
+    return 0
+}
+
+// SwiftPM links an executable with `main` defined as `BlurFuzz_main`; hand control to libFuzzer's
+// driver from there.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
+
+@_cdecl("BlurFuzz_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    var count = argc
+    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
+    _ = fuzzInitialize(&count, &arguments)
+    return runFuzzerDriver(&count, &arguments) { data, size in fuzzOne(data, size) }
+}
+#else
+@main
+enum FuzzerNotBuilt {
+    static func main() {
+        print("BlurFuzz holds libFuzzer targets: build and run them with `make fuzz`.")
+    }
+}
+#endif
