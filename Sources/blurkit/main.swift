@@ -48,4 +48,6 @@ func run(_ arguments: ArraySlice<String>) -> Int32 {
     }
 }
 
+// A file-size limit (ulimit -f) must be an error we report, not a signal that kills us mid-write.
+signal(SIGXFSZ, SIG_IGN)
 exit(run(CommandLine.arguments.dropFirst()))

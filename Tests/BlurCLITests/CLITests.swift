@@ -139,6 +139,22 @@ struct CLI {
         #expect(left == ["cut.png", "in.png", "text.png"])
     }
 
+    @Test func aFullDiskLeavesNoPartialFile() throws {
+        // A 16 KB file-size limit stands in for a full disk: the write fails part-way.
+        let out = folder + "/big.pam"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -f 16; exec \"$0\" blur \"$1\" \"$2\" --sigma 1", CLI.executable.path, input, out]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(message)")
+        #expect(message.hasPrefix("blurkit: cannot write") && message.contains("big.pam"), "\(message)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["in.png"])
+    }
+
     @Test func neverOverwritesItsInput() throws {
         let before = try AtomicFile.read(input)
         try FileManager.default.createSymbolicLink(atPath: folder + "/link.png", withDestinationPath: input)
