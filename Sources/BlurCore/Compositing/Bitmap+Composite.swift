@@ -1,0 +1,67 @@
+extension Bitmap {
+    /// Draws `image` (the size of `region`) into `region`, each pixel weighted by `coverage` (row-major,
+    /// 0…1; nil = 1). Source-over on premultiplied pixels, `out = s·c + d·(1 − sα·c)`; or, when
+    /// `replacing`, a plain mix `out = s·c + d·(1 − c)`. The same operations for every channel.
+    public mutating func composite(_ image: Bitmap, at region: PixelRect, coverage: [Float]? = nil, replacing: Bool = false) {
+        precondition(image.width == region.width && image.height == region.height, "image and region differ in size")
+        precondition(coverage == nil || coverage!.count == region.width * region.height, "one coverage per pixel")
+        let stride = bytesPerRow
+        image.withUnsafePixels { src in
+            withUnsafeMutablePixels { dst in
+                for row in 0..<region.height {
+                    let s = src.baseAddress! + row * image.bytesPerRow
+                    let d = dst.baseAddress! + (region.y + row) * stride + region.x * 4
+                    for column in 0..<region.width {
+                        let c = coverage?[row * region.width + column] ?? 1
+                        if c <= 0 { continue }
+                        let i = column * 4
+                        let keep = replacing ? 1 - c : 1 - Float(s[i + 3]) / 255 * c
+                        for k in 0..<4 {
+                            let v = Float(s[i + k]) * c + Float(d[i + k]) * keep + 8_388_608
+                            d[i + k] = UInt8(truncatingIfNeeded: min(v, 8_388_863).bitPattern)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Draws a same-sized `image` over this one at `opacity` with a blend mode (W3C formulas; see
+    /// ``BlendMode``).
+    public mutating func composite(_ image: Bitmap, opacity: Float, mode: BlendMode) {
+        precondition(image.width == width && image.height == height, "images differ in size")
+        let all = PixelRect(x: 0, y: 0, width: width, height: height)
+        if mode == .normal {
+            return composite(image, at: all, coverage: opacity < 1 ? [Float](repeating: opacity, count: width * height) : nil)
+        }
+        let stride = bytesPerRow, (w, h) = (width, height)
+        image.withUnsafePixels { src in
+            withUnsafeMutablePixels { dst in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let i = y * image.bytesPerRow + x * 4, j = y * stride + x * 4
+                        if src[i + 3] == 0 { continue }
+                        let s = SIMD4<Double>(Double(src[i]), Double(src[i + 1]), Double(src[i + 2]), Double(src[i + 3])) / 255 * Double(opacity)
+                        let b = SIMD4<Double>(Double(dst[j]), Double(dst[j + 1]), Double(dst[j + 2]), Double(dst[j + 3])) / 255
+                        let out = mode.composite(source: s, over: b)
+                        let a = (min(1, max(0, out[3])) * 255).rounded()
+                        dst[j + 3] = UInt8(a)
+                        for c in 0..<3 { dst[j + c] = UInt8(min(a, max(0, (out[c] * 255).rounded()))) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// This image with `frame` (points, at this image's scale) blurred by `radius` (σ, points) —
+    /// edges clamped to the frame — and clipped to a rounded rectangle of `cornerRadius` points.
+    public func blurring(_ frame: Rect, radius: Double, cornerRadius: Double = 0, threads: Int? = nil) -> Bitmap {
+        guard let region = frame.pixelRect(scale: scale, clippedTo: width, height), radius.isFinite, radius > 0 else { return self }
+        let crop = try! cropped(x: region.x, y: region.y, width: region.width, height: region.height)
+        let blurred = try! GaussianBlur(sigma: min(2000, radius * scale)).apply(to: crop, threads: threads)
+        let shape = RoundedRect.Shape(
+            Rect(x: frame.x * scale, y: frame.y * scale, width: frame.width * scale, height: frame.height * scale),
+            radius: cornerRadius * scale)
+        return drawingUpsampled(blurred, factor: 1, into: region) { shape.coverage(x: $0, y: $1) }
+    }
+}

@@ -1,0 +1,111 @@
+import BlurCore
+
+/// A node of the retained layer tree, as in Core Animation: a frame in its parent's coordinates
+/// (points), content, opacity, a rounded clip, filters, and sublayers drawn above the content.
+///
+/// The properties marked *animatable* keep their history (``Animated``): setting one inside
+/// ``Scene/animate(at:duration:delay:curve:_:)`` animates from what was showing at that moment.
+/// Rendering reads them at a time, so a scene renders any frame of its timeline in any order.
+public final class Layer {
+    /// What a layer draws inside its bounds, below its sublayers.
+    public enum Content: Sendable {
+        case none
+        case color(Color)
+        /// Premultiplied pixels, scaled into the bounds.
+        case bitmap(Bitmap, mode: ContentMode)
+        /// From `start` to `end`, unit coordinates of the bounds (0,0 top-left … 1,1 bottom-right).
+        case linearGradient(from: Color, to: Color, start: (x: Double, y: Double), end: (x: Double, y: Double))
+    }
+
+    /// How a bitmap fits the bounds.
+    public enum ContentMode: Sendable, Hashable {
+        /// Stretched to the bounds.
+        case stretch
+        /// Scaled keeping its aspect to cover the bounds, centred, the overflow clipped.
+        case fill
+        /// Scaled keeping its aspect to fit inside the bounds, centred.
+        case fit
+    }
+
+    /// A filter applied to what is already drawn beneath the layer, within its bounds.
+    public enum BackdropFilter: Sendable, Hashable {
+        /// Gaussian blur, radius (σ) in points, edges clamped to the bounds.
+        case blur(radius: Double)
+        case material(Material)
+        case progressive(VariableBlurEffect)
+    }
+
+    public var name: String
+    public var content: Content = .none
+    /// Clip the content, sublayers and own blur to the (rounded) bounds. Default false.
+    public var masksToBounds = false
+    public var blendMode: BlendMode = .normal
+    public var backdropFilter: BackdropFilter?
+    public private(set) var sublayers: [Layer] = []
+
+    var frameValue: Animated<Rect>
+    var opacityValue = Animated(1.0)
+    var cornerRadiusValue = Animated(0.0)
+    var blurRadiusValue = Animated(0.0)
+    var backdropRadiusValue: Animated<Double>?
+    var dimmingAlphaValue = Animated(1.0)
+
+    public init(name: String = "", frame: Rect, content: Content = .none) {
+        self.name = name
+        self.frameValue = Animated(frame)
+        self.content = content
+    }
+
+    public func addSublayer(_ layer: Layer) { sublayers.append(layer) }
+
+    /// Points, in the parent's coordinates. *Animatable.*
+    public var frame: Rect {
+        get { frameValue.model }
+        set { Layer.record(&frameValue, newValue) }
+    }
+    /// 0…1 (clamped when drawn). *Animatable.*
+    public var opacity: Double {
+        get { opacityValue.model }
+        set { Layer.record(&opacityValue, newValue) }
+    }
+    /// Points, for the clip of `masksToBounds` and of backdrop filters. *Animatable.*
+    public var cornerRadius: Double {
+        get { cornerRadiusValue.model }
+        set { Layer.record(&cornerRadiusValue, newValue) }
+    }
+    /// BlurUIKit's view blur: a Gaussian of this radius (σ, points) over the layer's own rendered
+    /// subtree, with transparent edges so it spreads past the frame unless `masksToBounds`. What is
+    /// beneath is not blurred. *Animatable.*
+    public var blurRadius: Double {
+        get { blurRadiusValue.model }
+        set { Layer.record(&blurRadiusValue, newValue) }
+    }
+    /// The material backdrop's `blurEffectRadius` (points; nil = the style's default). *Animatable*
+    /// once set.
+    public var blurEffectRadius: Double? {
+        get { backdropRadiusValue?.model }
+        set {
+            guard let newValue else { backdropRadiusValue = nil; return }
+            if backdropRadiusValue == nil { backdropRadiusValue = Animated(newValue) } else { Layer.record(&backdropRadiusValue!, newValue) }
+        }
+    }
+    /// The material backdrop's `dimmingAlpha`. *Animatable.*
+    public var dimmingAlpha: Double {
+        get { dimmingAlphaValue.model }
+        set { Layer.record(&dimmingAlphaValue, newValue) }
+    }
+
+    /// BlurUIKit's `setBlurRadiusAnimated(radius:duration:delay:)`: from the radius showing at `time`
+    /// to `radius`, linear, 0.45 s by default.
+    public func setBlurRadiusAnimated(radius: Double, duration: Double = 0.45, delay: Double = 0, at time: Double) {
+        blurRadiusValue.set(radius, at: time, animation: Animation(duration: duration, delay: delay, curve: .linear))
+    }
+
+    static func record<Value>(_ property: inout Animated<Value>, _ value: Value) {
+        if let transaction = Transaction.current {
+            property.set(value, at: transaction.time, animation: transaction.animation)
+        } else {
+            property.set(value, at: -.infinity)
+        }
+    }
+}

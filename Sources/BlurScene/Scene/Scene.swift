@@ -1,0 +1,42 @@
+import BlurCore
+
+/// A root layer of a given size (points) with a background, a clock for its transactions, and a
+/// compositor: `render(at:scale:)` is a pure function of the layer tree and the time.
+public final class Scene {
+    /// Points.
+    public let width: Double, height: Double
+    public var backgroundColor: Color
+    public let root: Layer
+
+    public init(width: Double, height: Double, backgroundColor: Color = .white) {
+        self.width = width
+        self.height = height
+        self.backgroundColor = backgroundColor
+        self.root = Layer(name: "root", frame: Rect(x: 0, y: 0, width: width, height: height))
+    }
+
+    public func addLayer(_ layer: Layer) { root.addSublayer(layer) }
+
+    /// UIKit's `UIView.animate(withDuration:delay:options:animations:)`, at `time` on the scene's
+    /// clock: every animatable property set in `changes` animates from what shows at `time`.
+    public func animate(at time: Double, duration: Double, delay: Double = 0, curve: TimingCurve = .default, _ changes: () -> Void) {
+        Transaction.$current.withValue(Transaction(time: time, animation: Animation(duration: duration, delay: delay, curve: curve))) {
+            changes()
+        }
+    }
+
+    /// Changes made at `time` without animation.
+    public func at(_ time: Double, _ changes: () -> Void) {
+        Transaction.$current.withValue(Transaction(time: time, animation: nil)) { changes() }
+    }
+
+    /// The scene at `time` (seconds) and `scale` (pixels per point), premultiplied RGBA.
+    public func render(at time: Double, scale: Double = 1, threads: Int? = nil) throws -> Bitmap {
+        let w = max(1, Int((width * scale).rounded())), h = max(1, Int((height * scale).rounded()))
+        var canvas = try Bitmap(width: w, height: h, scale: scale)
+        canvas.composite(backgroundColor, mode: .normal, in: PixelRect(x: 0, y: 0, width: w, height: h))
+        let compositor = Compositor(time: time, scale: scale, threads: threads)
+        for layer in root.sublayers { compositor.draw(layer, into: &canvas, originX: 0, originY: 0) }
+        return canvas
+    }
+}
