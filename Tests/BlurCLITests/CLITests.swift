@@ -33,19 +33,32 @@ struct CLI {
     }
 }
 
+/// A fresh folder holding `in.png`, a crop of the fixture photo, for one test.
+struct Workspace {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/chelsea.png").path
+
+    let folder: String
+    let input: String
+    let photo: Bitmap
+
+    init(crop: PixelRect) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        photo = try ImageFile.read(Workspace.fixture).cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
+        input = folder + "/in.png"
+        try ImageFile.write(photo, to: input)
+    }
+}
+
 @Suite struct CLITests {
     let folder: String
     let input: String
     let photo: Bitmap
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-cli-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/chelsea.png").path
-        photo = try ImageFile.read(fixture).cropped(x: 100, y: 50, width: 160, height: 120)
-        input = folder + "/in.png"
-        try ImageFile.write(photo, to: input)
+        let workspace = try Workspace(crop: PixelRect(x: 100, y: 50, width: 160, height: 120))
+        (folder, input, photo) = (workspace.folder, workspace.input, workspace.photo)
     }
 
     /// Exit status 1 or 2 with exactly one `blurkit: …` line on standard error.

@@ -9,13 +9,8 @@ import Testing
     let photo: Bitmap
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-progressive-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/chelsea.png").path
-        photo = try ImageFile.read(fixture).cropped(x: 60, y: 20, width: 200, height: 150)
-        input = folder + "/in.png"
-        try ImageFile.write(photo, to: input)
+        let workspace = try Workspace(crop: PixelRect(x: 60, y: 20, width: 200, height: 150))
+        (folder, input, photo) = (workspace.folder, workspace.input, workspace.photo)
     }
 
     @Test func drawsWhatTheLibraryDraws() throws {
@@ -77,10 +72,8 @@ import Testing
 
 @Suite struct MaterialCLITests {
     @Test func drawsWhatTheLibraryDraws() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-material-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/chelsea.png").path
+        let folder = try Workspace(crop: PixelRect(x: 0, y: 0, width: 8, height: 8)).folder
+        let fixture = Workspace.fixture
         let r = try CLI.run(["material", fixture, folder + "/out.pam", "--style", "thin", "--appearance", "dark",
                              "--region", "20,30,200,100", "--corner-radius", "15", "--radius", "10", "--dimming", "0.6"])
         #expect(r.status == 0, "\(r.stderr)")

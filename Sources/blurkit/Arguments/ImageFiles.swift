@@ -9,6 +9,9 @@ enum CommonOptions {
     static let threads = ParameterSpec(
         name: "threads", unit: "", range: 1...1024, defaultValue: nil,
         summary: "split the work into this many parts; the output is the same for any value (default: all cores)")
+    static let scale = ParameterSpec(
+        name: "scale", unit: "px/pt", range: 0.01...16, defaultValue: 1,
+        summary: "pixels per point of the image: radii and regions are in points")
     static let maxPixels = ParameterSpec(
         name: "max-pixels", unit: "px", range: 1...Double(1 << 40), defaultValue: Double(ImageLimits.defaultMaximumPixelCount),
         summary: "refuse images with more pixels than this, checked before decoding")

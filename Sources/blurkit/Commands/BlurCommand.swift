@@ -5,14 +5,11 @@ enum BlurCommand {
     static let radius = ParameterSpec(
         name: "radius", unit: "pt", range: 0...2000, defaultValue: nil,
         summary: "blur radius in points, as the components take it (σ in points); σ = radius × scale")
-    static let scale = ParameterSpec(
-        name: "scale", unit: "px/pt", range: 0.01...16, defaultValue: 1,
-        summary: "pixels per point, with --radius")
 
     static let options: [OptionSpec] = [
         OptionSpec(GaussianBlur.sigmaSpec, value: "S"),
         OptionSpec(radius, value: "R"),
-        OptionSpec(scale, value: "K"),
+        OptionSpec(CommonOptions.scale, value: "K", extra: "; with --radius"),
         OptionSpec(name: "edges", value: "MODE", help: "clamp (edge pixels extend: no fringe, opaque stays opaque) or transparent (outside is transparent) (default clamp)"),
     ] + CommonOptions.specs
 
@@ -38,7 +35,7 @@ enum BlurCommand {
             if arguments.has("scale") { throw CLIError.usage("--scale goes with --radius, not --sigma") }
             sigma = try arguments.number(GaussianBlur.sigmaSpec)!
         case (false, true):
-            let r = try arguments.number(radius)!, k = try arguments.number(scale)!
+            let r = try arguments.number(radius)!, k = try arguments.number(CommonOptions.scale)!
             guard r * k <= GaussianBlur.sigmaSpec.range.upperBound else {
                 throw ParameterError.outOfRange(name: "radius × scale", value: r * k, range: GaussianBlur.sigmaSpec.range, unit: "px")
             }

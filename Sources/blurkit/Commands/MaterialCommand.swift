@@ -10,7 +10,7 @@ enum MaterialCommand {
         OptionSpec(Material.cornerRadiusSpec, value: "R"),
         OptionSpec(Material.radiusSpec, value: "R"),
         OptionSpec(Material.dimmingSpec, value: "A"),
-        OptionSpec(ProgressiveCommand.scale, value: "K"),
+        OptionSpec(CommonOptions.scale, value: "K"),
     ] + CommonOptions.specs
 
     static let help = helpText(
@@ -44,7 +44,7 @@ enum MaterialCommand {
 
         let (input, output) = (arguments.operands[0], arguments.operands[1])
         var image = try CommonOptions.readInput(input, arguments)
-        image.scale = try arguments.number(ProgressiveCommand.scale)!
+        image.scale = try arguments.number(CommonOptions.scale)!
         let frame = try ProgressiveCommand.region(arguments, image: image)
         try CommonOptions.writeOutput(material.render(over: image, frame: frame, appearance: appearance, threads: threads),
                                       to: output, input: input, arguments)

@@ -6,9 +6,6 @@ enum ProgressiveCommand {
     static let dimming = ParameterSpec(
         name: "dimming", unit: "", range: 0...1, defaultValue: nil,
         summary: "opacity of the dimming gradient (default 0.5 light, 0.25 dark)")
-    static let scale = ParameterSpec(
-        name: "scale", unit: "px/pt", range: 0.01...16, defaultValue: 1,
-        summary: "pixels per point of the image: radii and the region are in points")
 
     static let options: [OptionSpec] = [
         OptionSpec(name: "direction", value: "DIR", help: "down (full blur at the top), up, left or right (default down)"),
@@ -21,7 +18,7 @@ enum ProgressiveCommand {
         OptionSpec(name: "dimming-extension", value: "LEN", help: "how far the dimming's clear end reaches beyond the region: points, % of the region, or none (default 25%)"),
         OptionSpec(name: "appearance", value: "MODE", help: "light or dark: picks the default tint and dimming (default light)"),
         OptionSpec(name: "region", value: "X,Y,W,H", help: "the view's frame in points, e.g. a header band (default: the whole image)"),
-        OptionSpec(scale, value: "K"),
+        OptionSpec(CommonOptions.scale, value: "K"),
     ] + CommonOptions.specs
 
     static let help = helpText(
@@ -66,7 +63,7 @@ enum ProgressiveCommand {
 
         let (input, output) = (arguments.operands[0], arguments.operands[1])
         var image = try CommonOptions.readInput(input, arguments)
-        image.scale = try arguments.number(scale)!
+        image.scale = try arguments.number(CommonOptions.scale)!
         let frame = try region(arguments, image: image)
         let result = effect.render(over: image, frame: frame, appearance: appearance, threads: threads)
         try CommonOptions.writeOutput(result, to: output, input: input, arguments)
