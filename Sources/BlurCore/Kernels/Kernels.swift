@@ -154,11 +154,6 @@ enum Kernels {
         }
     }
 
-    /// `out[i] = Float(bytes[i])`.
-    static func floats(from bytes: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<Float>) {
-        for i in 0..<count { out[i] = Float(bytes[i]) }
-    }
-
     /// `a[i] = t·a[i] + (1 − t)·b[i]`: the same operations for every channel, so a mix of
     /// premultiplied pixels stays premultiplied.
     static func mix(_ a: UnsafeMutablePointer<Float>, _ b: UnsafePointer<Float>, weight t: Float, count: Int) {

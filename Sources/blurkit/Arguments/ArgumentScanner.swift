@@ -76,6 +76,14 @@ struct ParsedArguments {
 
     func has(_ name: String) -> Bool { values[name] != nil }
 
+    /// The two operands IN and OUT of `command`, or a usage error.
+    func inputAndOutput(of command: String) throws(CLIError) -> (input: String, output: String) {
+        guard operands.count == 2 else {
+            throw .usage("\(command) needs IN and OUT, got \(operands.count) file operand(s)")
+        }
+        return (operands[0], operands[1])
+    }
+
     /// A number checked against its parameter table entry; the default when absent.
     func number(_ spec: ParameterSpec) throws -> Double? {
         guard let text = values[spec.name] else { return spec.defaultValue }

@@ -24,9 +24,7 @@ enum BlurCommand {
     static func run(_ words: ArraySlice<String>) throws -> String? {
         let arguments = try ParsedArguments(words, options: options)
         if arguments.wantsHelp { return help }
-        guard arguments.operands.count == 2 else {
-            throw CLIError.usage("blur needs IN and OUT, got \(arguments.operands.count) file operand(s)")
-        }
+        let (input, output) = try arguments.inputAndOutput(of: "blur")
         let sigma: Double
         switch (arguments.has("sigma"), arguments.has("radius")) {
         case (true, true): throw CLIError.usage("give --sigma or --radius, not both")
@@ -45,7 +43,6 @@ enum BlurCommand {
         let blur = try GaussianBlur(sigma: sigma, edges: edges)
         let threads = try arguments.integer(CommonOptions.threads)
 
-        let (input, output) = (arguments.operands[0], arguments.operands[1])
         let image = try CommonOptions.readInput(input, arguments)
         try CommonOptions.writeOutput(blur.apply(to: image, threads: threads), to: output, input: input, arguments)
         return nil

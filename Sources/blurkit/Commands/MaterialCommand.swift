@@ -26,9 +26,7 @@ enum MaterialCommand {
     static func run(_ words: ArraySlice<String>) throws -> String? {
         let arguments = try ParsedArguments(words, options: options)
         if arguments.wantsHelp { return help }
-        guard arguments.operands.count == 2 else {
-            throw CLIError.usage("material needs IN and OUT, got \(arguments.operands.count) file operand(s)")
-        }
+        let (input, output) = try arguments.inputAndOutput(of: "material")
         let styleName = arguments.values["style"] ?? "regular"
         guard let style = MaterialStyle(name: styleName) else {
             throw ParameterError.invalidChoice(
@@ -42,7 +40,6 @@ enum MaterialCommand {
         let appearance: Appearance = try ProgressiveCommand.choice("appearance", arguments, default: .light)
         let threads = try arguments.integer(CommonOptions.threads)
 
-        let (input, output) = (arguments.operands[0], arguments.operands[1])
         var image = try CommonOptions.readInput(input, arguments)
         image.scale = try arguments.number(CommonOptions.scale)!
         let frame = try ProgressiveCommand.region(arguments, image: image)

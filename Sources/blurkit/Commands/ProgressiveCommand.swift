@@ -33,9 +33,7 @@ enum ProgressiveCommand {
     static func run(_ words: ArraySlice<String>) throws -> String? {
         let arguments = try ParsedArguments(words, options: options)
         if arguments.wantsHelp { return help }
-        guard arguments.operands.count == 2 else {
-            throw CLIError.usage("progressive needs IN and OUT, got \(arguments.operands.count) file operand(s)")
-        }
+        let (input, output) = try arguments.inputAndOutput(of: "progressive")
         var effect = VariableBlurEffect(direction: try choice("direction", arguments, default: .down))
         effect.maximumBlurRadius = try arguments.number(VariableBlurEffect.maximumRadiusSpec)!
         effect.minimumBlurRadius = try arguments.number(VariableBlurEffect.minimumRadiusSpec)!
@@ -61,7 +59,6 @@ enum ProgressiveCommand {
         }
         let threads = try arguments.integer(CommonOptions.threads)
 
-        let (input, output) = (arguments.operands[0], arguments.operands[1])
         var image = try CommonOptions.readInput(input, arguments)
         image.scale = try arguments.number(CommonOptions.scale)!
         let frame = try region(arguments, image: image)
