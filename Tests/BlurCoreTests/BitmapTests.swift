@@ -100,3 +100,20 @@ import BlurCore
         }
     }
 }
+
+@Suite struct MemoryBudgetTests {
+    @Test func estimatesAreCheckedAgainstTheBudget() throws {
+        #expect(ImageLimits.defaultMemoryBudget == 4 << 30)
+        try ImageLimits.checkBudget(GaussianBlur.estimatedBytes(width: 6000, height: 4000), for: "blur")
+        #expect(throws: BudgetError.self) { try ImageLimits.checkBudget(GaussianBlur.estimatedBytes(width: 1 << 20, height: 1 << 20), for: "blur") }
+        do {
+            try ImageLimits.checkBudget(5 << 30, for: "material")
+            Issue.record("5 GiB passed a 4-GiB budget")
+        } catch {
+            #expect(error.description == "material needs about 5120 MB, over the memory budget of 4096 MB")
+        }
+        #expect(GaussianBlur.estimatedBytes(width: .max, height: 2) == .max)
+        #expect(VariableBlurEffect.estimatedBytes(width: 100, height: 100) > GaussianBlur.estimatedBytes(width: 100, height: 100))
+        #expect(Material.estimatedBytes(width: 10, height: 10) > 0)
+    }
+}

@@ -11,10 +11,42 @@ public enum ImageLimits {
 
     private static let maximumPixels = Atomic<Int>(defaultMaximumPixelCount)
 
+    /// The default memory budget for one job: 4 GiB.
+    public static let defaultMemoryBudget = 4 << 30
+
+    private static let budget = Atomic<Int>(defaultMemoryBudget)
+
+    /// The most memory (bytes) one effect may need, by its own estimate, before it is refused with
+    /// ``BudgetError``. Default 4 GiB; values < 1 are stored as 1.
+    public static var memoryBudget: Int {
+        get { budget.load(ordering: .relaxed) }
+        set { budget.store(max(1, newValue), ordering: .relaxed) }
+    }
+
+    /// Throws when `bytes` exceeds ``memoryBudget``; `job` names the work in the message.
+    public static func checkBudget(_ bytes: Int, for job: String) throws(BudgetError) {
+        let limit = memoryBudget
+        if bytes > limit { throw BudgetError(job: job, needed: bytes, budget: limit) }
+    }
+
     /// The largest `width × height` a ``Bitmap`` may have. Default 268,435,456 (2²⁸).
     /// Values < 1 are stored as 1.
     public static var maximumPixelCount: Int {
         get { maximumPixels.load(ordering: .relaxed) }
         set { maximumPixels.store(max(1, newValue), ordering: .relaxed) }
     }
+}
+
+/// An effect would need more memory than ``ImageLimits/memoryBudget`` allows.
+public struct BudgetError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let job: String
+    /// Bytes, the effect's estimate.
+    public let needed: Int
+    public let budget: Int
+
+    public var description: String {
+        "\(job) needs about \(BudgetError.megabytes(needed)) MB, over the memory budget of \(BudgetError.megabytes(budget)) MB"
+    }
+
+    static func megabytes(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }
 }

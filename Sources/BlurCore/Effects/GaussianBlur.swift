@@ -36,6 +36,16 @@ public struct GaussianBlur: Sendable, Hashable {
     }
 }
 
+extension GaussianBlur {
+    /// Bytes this blur needs for a `width × height` image, besides the input: the output and the
+    /// fast path's largest working images (at most about one float image at ¼ size for the pyramid).
+    public static func estimatedBytes(width: Int, height: Int) -> Int {
+        let pixels = width.multipliedReportingOverflow(by: height)
+        guard !pixels.overflow else { return .max }
+        return pixels.partialValue * 4 + pixels.partialValue * 16 / 4 * 3
+    }
+}
+
 extension Bitmap {
     /// This image blurred with a Gaussian of `sigma` pixels. See ``GaussianBlur``.
     /// - Throws: ``ParameterError`` for an invalid `sigma`.

@@ -1,4 +1,11 @@
 extension VariableBlurEffect {
+    /// Bytes a render over a `width × height` backdrop needs besides the backdrop: the output, the
+    /// blurred region, and up to about two pyramid levels' working images for every row.
+    public static func estimatedBytes(width: Int, height: Int) -> Int {
+        let pixels = width.multipliedReportingOverflow(by: height)
+        return pixels.overflow ? .max : pixels.partialValue * (4 + 4 + 24)
+    }
+
     /// The backdrop with this effect drawn over `frame` (points, in the backdrop's coordinates, at the
     /// backdrop's scale): the region blurred progressively (edges clamped to the frame: full colour up
     /// to them), then the dimming gradient on top, its extension drawn where the backdrop has room.

@@ -37,6 +37,13 @@ public struct Material: Sendable, Hashable {
         self.cornerRadius = cornerRadius
     }
 
+    /// Bytes a render over a `width × height` backdrop needs besides the backdrop: the output and, at
+    /// most, a full-resolution blurred copy of the region with its working images.
+    public static func estimatedBytes(width: Int, height: Int) -> Int {
+        let pixels = width.multipliedReportingOverflow(by: height)
+        return pixels.overflow ? .max : pixels.partialValue * (4 + 16)
+    }
+
     public func recipe(for appearance: Appearance) -> MaterialRecipe {
         MaterialTable.recipe(style.thickness, style.resolved(for: appearance))
     }

@@ -16,16 +16,30 @@ enum CommonOptions {
         name: "max-pixels", unit: "px", range: 1...Double(1 << 40), defaultValue: Double(ImageLimits.defaultMaximumPixelCount),
         summary: "refuse images with more pixels than this, checked before decoding")
 
+    static let memoryBudget = ParameterSpec(
+        name: "memory-budget", unit: "MB", range: 1...Double(1 << 30), defaultValue: Double(ImageLimits.defaultMemoryBudget >> 20),
+        summary: "refuse a job whose estimated memory exceeds this")
+
     static let specs: [OptionSpec] = [
         OptionSpec(name: "format", value: "FMT", help: "output format: png, jpeg, pam or ppm (default: from OUT's suffix; needed when OUT is -)"),
         OptionSpec(quality, value: "Q"),
         OptionSpec(threads, value: "N"),
         OptionSpec(maxPixels, value: "N"),
+        OptionSpec(memoryBudget, value: "MB"),
     ]
 
-    /// Applies `--max-pixels` and reads IN (a path, or - for standard input).
+    /// Applies `--max-pixels` and `--memory-budget`, reads IN (a path, or - for standard input), and
+    /// checks the job's estimate (`estimate(width, height)` bytes) against the budget.
+    static func readInput(_ path: String, _ arguments: ParsedArguments, job: String, estimate: (Int, Int) -> Int) throws -> Bitmap {
+        let image = try readInput(path, arguments)
+        try ImageLimits.checkBudget(estimate(image.width, image.height), for: job)
+        return image
+    }
+
+    /// Applies `--max-pixels` and `--memory-budget` and reads IN (a path, or - for standard input).
     static func readInput(_ path: String, _ arguments: ParsedArguments) throws -> Bitmap {
         if let limit = try arguments.integer(maxPixels) { ImageLimits.maximumPixelCount = limit }
+        if let megabytes = try arguments.integer(memoryBudget) { ImageLimits.memoryBudget = megabytes << 20 }
         let bytes: [UInt8]
         if path == "-" {
             bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())

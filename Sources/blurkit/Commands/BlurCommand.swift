@@ -43,7 +43,7 @@ enum BlurCommand {
         let blur = try GaussianBlur(sigma: sigma, edges: edges)
         let threads = try arguments.integer(CommonOptions.threads)
 
-        let image = try CommonOptions.readInput(input, arguments)
+        let image = try CommonOptions.readInput(input, arguments, job: "blur", estimate: GaussianBlur.estimatedBytes)
         try CommonOptions.writeOutput(blur.apply(to: image, threads: threads), to: output, input: input, arguments)
         return nil
     }

@@ -40,7 +40,7 @@ enum MaterialCommand {
         let appearance: Appearance = try ProgressiveCommand.choice("appearance", arguments, default: .light)
         let threads = try arguments.integer(CommonOptions.threads)
 
-        var image = try CommonOptions.readInput(input, arguments)
+        var image = try CommonOptions.readInput(input, arguments, job: "material", estimate: Material.estimatedBytes)
         image.scale = try arguments.number(CommonOptions.scale)!
         let frame = try ProgressiveCommand.region(arguments, image: image)
         try CommonOptions.writeOutput(material.render(over: image, frame: frame, appearance: appearance, threads: threads),

@@ -59,7 +59,7 @@ enum ProgressiveCommand {
         }
         let threads = try arguments.integer(CommonOptions.threads)
 
-        var image = try CommonOptions.readInput(input, arguments)
+        var image = try CommonOptions.readInput(input, arguments, job: "progressive", estimate: VariableBlurEffect.estimatedBytes)
         image.scale = try arguments.number(CommonOptions.scale)!
         let frame = try region(arguments, image: image)
         let result = effect.render(over: image, frame: frame, appearance: appearance, threads: threads)
