@@ -187,7 +187,7 @@ struct Workspace {
         let r = try CLI.run(["demo", folder + "/demo"])
         #expect(r.status == 0)
         let printed = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
-        #expect(printed.count == 28)
+        #expect(printed.count == 31)
         for path in printed {
             let image = try ImageFile.read(path)
             #expect(image.width >= 960)

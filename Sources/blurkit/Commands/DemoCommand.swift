@@ -17,7 +17,9 @@ enum DemoCommand {
             - a progressive header band in each of the four directions over a photo, with the default
               dimming and without, and a sheet of all eight;
             - seed 003's "World's Greatest Flag" card on each of the five materials, light and dark,
-              a sheet of all ten, and the style picker.
+              a sheet of all ten, and the style picker;
+            - seed 004 in motion: a view's blur animating away and a dialog's backdrop coming back into
+              focus, as strips of frames, and a reflection.
             """,
         options: options)
 
@@ -74,7 +76,49 @@ enum DemoCommand {
         }
         try save(try sheet(cards, columns: 5, halve: photo.width > 800), "materials-gallery.png")
         try save(try stylePicker(over: photo), "material-style-picker.png")
+
+        // Seed 004 in motion, as strips of frames.
+        try save(try sheet(viewBlurFrames(), columns: 6, halve: false), "scene-view-blur.png")
+        try save(try sheet(dialogDismissalFrames(over: photo), columns: 5, halve: photo.width > 800), "scene-dialog-dismissal.png")
+        let reflection = ReflectionView(frame: Rect(x: 0, y: 0, width: photo.pointSize.width, height: photo.pointSize.height))
+        reflection.blur.maximumBlurRadius = 8
+        let black = try Bitmap(width: photo.width, height: photo.height,
+                               straightRGBA: [UInt8](repeating: 0, count: photo.width * photo.height).flatMap { _ in [0, 0, 0, 255] }, scale: photo.scale)
+        try save(reflection.render(content: photo, over: black), "scene-reflection.png")
         return nil
+    }
+
+    /// Seed 004's red square: `blurRadius = 30`, then `setBlurRadiusAnimated(radius: 0, duration: 0.6,
+    /// delay: 0.3)`, at t = 0, 0.3, 0.45, 0.6, 0.75 and 0.9 s.
+    static func viewBlurFrames() throws -> [Bitmap] {
+        let scene = Scene(width: 200, height: 200)
+        let square = Layer(name: "redSquare", frame: Rect(x: 50, y: 50, width: 100, height: 100), content: .color(Color(red: 1, green: 0.23, blue: 0.19)))
+        square.blurRadius = 30
+        scene.addLayer(square)
+        square.setBlurRadiusAnimated(radius: 0, duration: 0.6, delay: 0.3, at: 0)
+        return try [0, 0.3, 0.45, 0.6, 0.75, 0.9].map { try scene.render(at: $0) }
+    }
+
+    /// Seed 004's dialog dismissal: the content behind comes back into focus as the dialog fades
+    /// (`UIView.animate(withDuration: 0.5)`), at five moments.
+    static func dialogDismissalFrames(over photo: Bitmap) throws -> [Bitmap] {
+        let (w, h) = photo.pointSize
+        let scene = Scene(width: w, height: h)
+        scene.addLayer(Layer(name: "content", frame: Rect(x: 0, y: 0, width: w, height: h), content: .bitmap(photo, mode: .fill)))
+        let backdrop = Layer(name: "backdrop", frame: Rect(x: 0, y: 0, width: w, height: h))
+        backdrop.backdropFilter = .material(Material(style: .systemMaterial))
+        backdrop.blurEffectRadius = 6
+        backdrop.dimmingAlpha = 0.5
+        scene.addLayer(backdrop)
+        let dialog = Layer(name: "dialog", frame: Rect(x: w * 0.2, y: h * 0.35, width: w * 0.6, height: h * 0.3), content: .color(.white))
+        dialog.cornerRadius = 14
+        scene.addLayer(dialog)
+        scene.animate(at: 0.5, duration: 0.5) {
+            dialog.opacity = 0
+            backdrop.blurEffectRadius = 0
+            backdrop.dimmingAlpha = 0
+        }
+        return try [0, 0.625, 0.75, 0.875, 1].map { try scene.render(at: $0, scale: photo.scale) }
     }
 
     /// `Text("World's Greatest Flag").font(.largeTitle).padding().background(Blur(style:)).cornerRadius(15)`
