@@ -14,24 +14,29 @@ public enum PNGCodec {
 
     public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Bitmap {
         guard !bytes.isEmpty else { throw .empty }
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        let begun = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
-        guard begun != 0 else { throw failure(&image) }
-        let width = Int(image.width), height = Int(image.height)
-        do {
-            try DecodingError.checkSize(.png, width: width, height: height)
-        } catch {
-            png_image_free(&image)
-            throw error
+        // libpng keeps a pointer to the data from `begin_read` to `finish_read`: both happen while
+        // the bytes are pinned.
+        let result: Result<(Int, Int, [UInt8]), DecodingError> = bytes.withUnsafeBytes { data in
+            var image = png_image()
+            image.version = UInt32(PNG_IMAGE_VERSION)
+            guard png_image_begin_read_from_memory(&image, data.baseAddress, data.count) != 0 else {
+                return .failure(failure(&image))
+            }
+            let width = Int(image.width), height = Int(image.height)
+            do throws(DecodingError) {
+                try DecodingError.checkSize(.png, width: width, height: height)
+            } catch {
+                png_image_free(&image)
+                return .failure(error)
+            }
+            image.format = formatRGBA
+            image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
+            var pixels = [UInt8](repeating: 0, count: width * height * 4)
+            let finished = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * 4), nil) }
+            guard finished != 0 else { return .failure(failure(&image)) }
+            return .success((width, height, pixels))
         }
-        image.format = formatRGBA
-        image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        let finished = bytes.withUnsafeBytes { _ in
-            pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * 4), nil) }
-        }
-        guard finished != 0 else { throw failure(&image) }
+        let (width, height, pixels) = try result.get()
         do {
             return try Bitmap(width: width, height: height, straightRGBA: pixels)
         } catch {
