@@ -57,7 +57,7 @@ bench: deps
 sanitize: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp $(SWIFT) test -c release $(CPU_FLAGS) \
 		--sanitize=address --scratch-path .build/asan
-	$(SWIFT) test -c release $(CPU_FLAGS) --sanitize=thread --scratch-path .build/tsan
+	BLURKIT_SANITIZER=thread $(SWIFT) test -c release $(CPU_FLAGS) --sanitize=thread --scratch-path .build/tsan
 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = png jpeg netpbm any pixels

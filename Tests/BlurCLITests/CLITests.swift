@@ -157,7 +157,10 @@ struct Workspace {
         #expect(left == ["cut.png", "in.png", "text.png"])
     }
 
-    @Test func aFullDiskLeavesNoPartialFile() throws {
+    // Not under ThreadSanitizer: its runtime itself dies of SIGBUS under a 16-KB file-size limit
+    // (`make sanitize` sets BLURKIT_SANITIZER=thread for that run).
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["BLURKIT_SANITIZER"] == "thread"))
+    func aFullDiskLeavesNoPartialFile() throws {
         // A 16 KB file-size limit stands in for a full disk: the write fails part-way.
         let out = folder + "/big.pam"
         let process = Process()
