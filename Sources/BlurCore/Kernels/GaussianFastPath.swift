@@ -188,30 +188,25 @@ struct GaussianRows: Sendable {
                 Kernels.convolveSymmetric(centre, count: w * 4, kernel: kernels[kernels.count == 1 ? 0 : y], into: out)
             }
         case let .pyramid(ax, ay, blurred, firstBlurred):
-            // Upsample: columns of each coarse row as needed (a ring of the last four), then rows.
+            // Upsample: columns of each coarse row as needed (a ring of the last four: the B-spline
+            // reads at most four consecutive coarse rows), then rows.
             let start = ay.upsample.starts[y], rowFloats = ax.blurredCount * 4
             var held = scratch.held
             scratch.line.withUnsafeMutableBufferPointer { ring in
                 blurred.withUnsafeBufferPointer { b in
-                    let base = ring.baseAddress!
-                    var lines = (base, base, base, base)
-                    var weights = SIMD4<Float>()
-                    for t in 0..<min(4, ay.upsample.width) {
+                    let base = ring.baseAddress!, taps = ay.upsample.width
+                    var lines: [UnsafePointer<Float>] = []
+                    for t in 0..<taps {
                         let j = start + t, slot = j & 3
                         let line = base + slot * w * 4
                         if held[slot] != j {
                             Kernels.resamplePixels(b.baseAddress! + (j - firstBlurred) * rowFloats, taps: ax.upsample, into: line)
                             held[slot] = j
                         }
-                        weights[t] = ay.upsample.weights[y * ay.upsample.width + t]
-                        switch t {
-                        case 0: lines.0 = line
-                        case 1: lines.1 = line
-                        case 2: lines.2 = line
-                        default: lines.3 = line
-                        }
+                        lines.append(UnsafePointer(line))
                     }
-                    Kernels.blendFour(lines, weights: weights, count: w * 4, into: out)
+                    let weights = Array(ay.upsample.weights[(y * taps)..<(y * taps + taps)])
+                    Kernels.convolve(count: w * 4, kernel: weights, sources: lines, into: out)
                 }
             }
             scratch.held = held

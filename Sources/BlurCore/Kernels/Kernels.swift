@@ -81,10 +81,7 @@ enum Kernels {
                     a2 += wt * (load8(l + 16) + load8(r + 16))
                     a3 += wt * (load8(l + 24) + load8(r + 24))
                 }
-                store8(a0, out + i)
-                store8(a1, out + i + 8)
-                store8(a2, out + i + 16)
-                store8(a3, out + i + 24)
+                store32(a0, a1, a2, a3, out + i)
                 i += 32
             }
             while i < count {
@@ -112,10 +109,7 @@ enum Kernels {
                         a2 += w * load8(p + 16)
                         a3 += w * load8(p + 24)
                     }
-                    store8(a0, out + i)
-                    store8(a1, out + i + 8)
-                    store8(a2, out + i + 16)
-                    store8(a3, out + i + 24)
+                    store32(a0, a1, a2, a3, out + i)
                     i += 32
                 }
                 while i < count {
@@ -147,24 +141,6 @@ enum Kernels {
         }
     }
 
-    /// `out[i] = Σ_t weights[t] · lines[t][i]` over four lines.
-    static func blendFour(
-        _ lines: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
-        weights: SIMD4<Float>, count: Int, into out: UnsafeMutablePointer<Float>
-    ) {
-        let (a, b, c, d) = lines
-        let (wa, wb, wc, wd) = (weights[0], weights[1], weights[2], weights[3])
-        var i = 0
-        while i + 8 <= count {
-            store8(wa * load8(a + i) + wb * load8(b + i) + wc * load8(c + i) + wd * load8(d + i), out + i)
-            i += 8
-        }
-        while i < count {
-            out[i] = wa * a[i] + wb * b[i] + wc * c[i] + wd * d[i]
-            i += 1
-        }
-    }
-
     /// `a[i] = t·a[i] + (1 − t)·b[i]`: the same operations for every channel, so a mix of
     /// premultiplied pixels stays premultiplied.
     static func mix(_ a: UnsafeMutablePointer<Float>, _ b: UnsafePointer<Float>, weight t: Float, count: Int) {
@@ -180,6 +156,15 @@ enum Kernels {
     @inline(__always)
     static func store8(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+    }
+
+    /// The four accumulators of a 32-lane block, in order.
+    @inline(__always)
+    static func store32(_ a0: SIMD8<Float>, _ a1: SIMD8<Float>, _ a2: SIMD8<Float>, _ a3: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+        store8(a0, p)
+        store8(a1, p + 8)
+        store8(a2, p + 16)
+        store8(a3, p + 24)
     }
 
     /// Rounds to nearest (ties to even) and clamps to 0…255. Adding 2²³ puts the integer part in
