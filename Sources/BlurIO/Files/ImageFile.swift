@@ -1,4 +1,5 @@
 import BlurCore
+import Foundation
 
 /// Reading and writing images as files or byte buffers, with the format chosen by content (reads)
 /// or by name (writes).
@@ -31,9 +32,7 @@ public enum ImageFile {
 
     /// Encodes and writes atomically; the format comes from the suffix unless given.
     public static func write(_ bitmap: Bitmap, to path: String, format: ImageFormat? = nil, quality: Int = JPEGCodec.defaultQuality) throws {
-        let url = path.split(separator: "/").last.map(String.init) ?? path
-        let suffix = url.contains(".") ? String(url.split(separator: ".").last!) : ""
-        guard let format = format ?? ImageFormat(pathExtension: suffix) else {
+        guard let format = format ?? ImageFormat(pathExtension: URL(fileURLWithPath: path).pathExtension) else {
             throw FileError.unknownOutputFormat(path: path)
         }
         try AtomicFile.write(try encode(bitmap, as: format, quality: quality), to: path)
