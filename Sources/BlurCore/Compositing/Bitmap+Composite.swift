@@ -30,16 +30,22 @@ extension Bitmap {
     /// ``BlendMode``).
     public mutating func composite(_ image: Bitmap, opacity: Float, mode: BlendMode) {
         precondition(image.width == width && image.height == height, "images differ in size")
-        let all = PixelRect(x: 0, y: 0, width: width, height: height)
+        composite(image, at: PixelRect(x: 0, y: 0, width: width, height: height), opacity: opacity, mode: mode)
+    }
+
+    /// Draws `image` (the size of `region`) into `region` at `opacity` (0…1) with a blend mode.
+    public mutating func composite(_ image: Bitmap, at region: PixelRect, opacity: Float, mode: BlendMode) {
+        precondition(image.width == region.width && image.height == region.height, "image and region differ in size")
         if mode == .normal {
-            return composite(image, at: all, coverage: opacity < 1 ? [Float](repeating: opacity, count: width * height) : nil)
+            if opacity >= 1 { return composite(image, at: region) }
+            return composite(image, at: region, coverage: [Float](repeating: max(0, opacity), count: region.width * region.height))
         }
-        let stride = bytesPerRow, (w, h) = (width, height)
+        let stride = bytesPerRow
         image.withUnsafePixels { src in
             withUnsafeMutablePixels { dst in
-                for y in 0..<h {
-                    for x in 0..<w {
-                        let i = y * image.bytesPerRow + x * 4, j = y * stride + x * 4
+                for y in 0..<region.height {
+                    for x in 0..<region.width {
+                        let i = y * image.bytesPerRow + x * 4, j = (region.y + y) * stride + (region.x + x) * 4
                         if src[i + 3] == 0 { continue }
                         let s = SIMD4<Double>(Double(src[i]), Double(src[i + 1]), Double(src[i + 2]), Double(src[i + 3])) / 255 * Double(opacity)
                         let b = SIMD4<Double>(Double(dst[j]), Double(dst[j + 1]), Double(dst[j + 2]), Double(dst[j + 3])) / 255
@@ -48,6 +54,22 @@ extension Bitmap {
                         dst[j + 3] = UInt8(a)
                         for c in 0..<3 { dst[j + c] = UInt8(min(a, max(0, (out[c] * 255).rounded()))) }
                     }
+                }
+            }
+        }
+    }
+
+    /// Multiplies every pixel by `coverage` (row-major, one value 0…1 per pixel): a mask.
+    public mutating func multiply(by coverage: [Float]) {
+        precondition(coverage.count == width * height, "one coverage per pixel")
+        let stride = bytesPerRow, w = width, h = height
+        withUnsafeMutablePixels { p in
+            for y in 0..<h {
+                let row = p.baseAddress! + y * stride
+                for x in 0..<w {
+                    let c = coverage[y * w + x]
+                    if c >= 1 { continue }
+                    for k in 0..<4 { row[x * 4 + k] = UInt8(Float(row[x * 4 + k]) * max(0, c) + 0.5) }
                 }
             }
         }

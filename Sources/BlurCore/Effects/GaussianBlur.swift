@@ -20,6 +20,10 @@ public struct GaussianBlur: Sendable, Hashable {
     public let sigma: Double
     public let edges: EdgeMode
 
+    /// How far (pixels) a blur of `sigma` pixels carries a pixel: 4σ + 2, past which every weight of
+    /// the kernel and of its fast path is under 1/255.
+    public static func reach(sigma: Double) -> Double { 4 * sigma + 2 }
+
     /// - Throws: ``ParameterError`` naming `sigma` when it is NaN, ±∞, negative or over 2000.
     public init(sigma: Double, edges: EdgeMode = .clamp) throws(ParameterError) {
         self.sigma = try GaussianBlur.sigmaSpec.validate(sigma)

@@ -39,3 +39,46 @@ public struct PixelRect: Sendable, Hashable {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 }
+
+extension Rect {
+    /// Every coordinate times `scale` (points → pixels).
+    public func scaled(by scale: Double) -> Rect {
+        Rect(x: x * scale, y: y * scale, width: width * scale, height: height * scale)
+    }
+
+    public func offsetBy(_ dx: Double, _ dy: Double) -> Rect { Rect(x: x + dx, y: y + dy, width: width, height: height) }
+
+    /// The smallest rectangle holding both.
+    public func union(_ other: Rect) -> Rect {
+        let x0 = min(minX, other.minX), y0 = min(minY, other.minY)
+        return Rect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+    }
+
+    /// The whole pixels this rectangle (pixels) touches, edges rounded outward and bounded to ±2³⁰;
+    /// nil when empty.
+    public var outerPixelRect: PixelRect? {
+        guard !isEmpty else { return nil }
+        let bound = 1_073_741_824.0
+        let x0 = max(-bound, min(bound, minX.rounded(.down))), y0 = max(-bound, min(bound, minY.rounded(.down)))
+        let x1 = max(-bound, min(bound, maxX.rounded(.up))), y1 = max(-bound, min(bound, maxY.rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return nil }
+        return PixelRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
+    }
+}
+
+extension PixelRect {
+    /// The pixels in both; nil when none.
+    public func intersection(_ other: PixelRect) -> PixelRect? {
+        let x0 = max(x, other.x), y0 = max(y, other.y)
+        let x1 = min(x + width, other.x + other.width), y1 = min(y + height, other.y + other.height)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// Grown by `-amount` on every side (a negative amount grows).
+    public func insetBy(_ amount: Int) -> PixelRect {
+        PixelRect(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
+    }
+
+    public func offset(by dx: Int, _ dy: Int) -> PixelRect { PixelRect(x: x + dx, y: y + dy, width: width, height: height) }
+}

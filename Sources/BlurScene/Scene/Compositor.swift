@@ -1,43 +1,101 @@
 import BlurCore
 
 /// Draws a layer tree into a bitmap at one time: backdrop filters on what is beneath, then the
-/// layer's content and sublayers — directly, or through an offscreen image when the layer blurs
-/// itself, is translucent, clips, or blends other than normally.
+/// layer's content and sublayers — directly, or through an offscreen surface when the layer blurs
+/// itself, is a translucent group, clips, is masked, or blends other than normally.
+///
+/// Everything is placed in canvas pixels. Offscreen surfaces cover only the layer's visible extent
+/// (its frame, its sublayers unless clipped, its shape, and its blur's reach), and a layer whose
+/// extent misses the surface it would draw into is not drawn at all.
 struct Compositor {
     let time: Double
     let scale: Double
     let threads: Int?
+    /// Layers drawn and layers skipped because they lay outside what was being drawn.
+    final class Statistics: @unchecked Sendable {
+        var drawn = 0, culled = 0
+    }
+    let statistics = Statistics()
 
-    func draw(_ layer: Layer, into canvas: inout Bitmap, originX: Double, originY: Double) {
+    /// A bitmap that holds the canvas pixels of `window`.
+    struct Surface {
+        var bitmap: Bitmap
+        let window: PixelRect
+    }
+
+    func draw(_ layer: Layer, into surface: inout Surface, originX: Double, originY: Double) {
         let f = layer.frameValue.value(at: time)
         let frame = Rect(x: originX + f.x, y: originY + f.y, width: f.width, height: f.height)
-        let opacity = min(1, max(0, layer.opacityValue.value(at: time).isNaN ? 0 : layer.opacityValue.value(at: time)))
-        guard opacity > 0, !frame.isEmpty else { return }
+        let rawOpacity = layer.opacityValue.value(at: time)
+        let opacity = rawOpacity.isNaN ? 0 : min(1, max(0, rawOpacity))
+        guard opacity > 0, !frame.isEmpty, let extent = extent(of: layer, frame: frame),
+              let visible = extent.intersection(surface.window) else {
+            statistics.culled += 1
+            return
+        }
+        statistics.drawn += 1
         let corner = max(0, layer.cornerRadiusValue.value(at: time))
 
         if let filter = layer.backdropFilter {
-            let filtered = backdrop(filter, of: layer, over: canvas, frame: frame, corner: corner)
-            canvas = opacity < 1 ? Compositor.mix(canvas, filtered, by: Float(opacity)) : filtered
+            let local = surface.local(frame, scale: scale)
+            let filtered = backdrop(filter, of: layer, over: surface.bitmap, frame: local, corner: corner)
+            surface.bitmap = opacity < 1 ? Compositor.mix(surface.bitmap, filtered, by: Float(opacity)) : filtered
         }
 
-        let blur = max(0, layer.blurRadiusValue.value(at: time))
-        let offscreen = blur * scale > GaussianBlur.identityThreshold || opacity < 1 || layer.masksToBounds || layer.blendMode != .normal
+        let blur = max(0, layer.blurRadiusValue.value(at: time)) * scale
+        let blurs = blur > GaussianBlur.identityThreshold
+        let group = !layer.sublayers.isEmpty || layer.mask != nil
+        let offscreen = blurs || layer.mask != nil || layer.blendMode != .normal || (opacity < 1 && group) || (layer.masksToBounds && group)
         if !offscreen {
-            drawContent(layer, into: &canvas, frame: frame, corner: corner)
-            for sublayer in layer.sublayers { draw(sublayer, into: &canvas, originX: frame.x, originY: frame.y) }
+            drawContent(layer, into: &surface, frame: frame, corner: corner, opacity: opacity)
+            for sublayer in layer.sublayers { draw(sublayer, into: &surface, originX: frame.x, originY: frame.y) }
             return
         }
-        // Offscreen: the layer's subtree alone on transparency, over the whole canvas (so that a blur
-        // can spread past the frame), clipped, blurred, faded, then blended down.
-        var own = try! Bitmap(width: canvas.width, height: canvas.height, scale: scale)
-        drawContent(layer, into: &own, frame: frame, corner: corner)
+        // Offscreen: the subtree alone on transparency over its visible extent — widened by the blur's
+        // reach so that what lies just outside still blurs in — clipped, masked, blurred, then blended.
+        let reach = blurs ? Int((GaussianBlur.reach(sigma: blur)).rounded(.up)) : 0
+        guard let window = extent.intersection(surface.window.insetBy(-reach)) else { return }
+        var own = Surface(bitmap: try! Bitmap(width: window.width, height: window.height, scale: scale), window: window)
+        drawContent(layer, into: &own, frame: frame, corner: corner, opacity: 1)
         for sublayer in layer.sublayers { draw(sublayer, into: &own, originX: frame.x, originY: frame.y) }
-        if layer.masksToBounds { own = Compositor.clip(own, to: frame, corner: corner, scale: scale) }
-        if blur * scale > GaussianBlur.identityThreshold {
-            own = try! GaussianBlur(sigma: min(2000, blur * scale), edges: .transparent).apply(to: own, threads: threads)
-            if layer.masksToBounds { own = Compositor.clip(own, to: frame, corner: corner, scale: scale) }
+        if layer.masksToBounds { own.clip(to: frame, corner: corner, scale: scale) }
+        if let mask = layer.mask {
+            var alpha = Surface(bitmap: try! Bitmap(width: window.width, height: window.height, scale: scale), window: window)
+            let maskLayer = Layer.maskView(of: mask)
+            draw(maskLayer, into: &alpha, originX: frame.x, originY: frame.y)
+            own.bitmap.multiply(by: alpha.bitmap.alphaCoverage)
         }
-        canvas.composite(own, opacity: Float(opacity), mode: layer.blendMode)
+        if blurs {
+            own.bitmap = try! GaussianBlur(sigma: min(2000, blur), edges: .transparent).apply(to: own.bitmap, threads: threads)
+            if layer.masksToBounds { own.clip(to: frame, corner: corner, scale: scale) }
+        }
+        guard let target = window.intersection(surface.window) else { return }
+        let piece = target == window ? own.bitmap
+            : try! own.bitmap.cropped(x: target.x - window.x, y: target.y - window.y, width: target.width, height: target.height)
+        surface.bitmap.composite(piece, at: target.offset(by: -surface.window.x, -surface.window.y), opacity: Float(opacity), mode: layer.blendMode)
+        _ = visible
+    }
+
+    /// Canvas pixels the layer may touch, before clipping to any surface; nil when nothing.
+    func extent(of layer: Layer, frame: Rect) -> PixelRect? {
+        var box = frame.scaled(by: scale)
+        if case let .shape(path, _) = layer.content, !layer.masksToBounds, let bounds = path.controlBounds {
+            box = box.union(Rect(x: frame.x + bounds.x, y: frame.y + bounds.y, width: bounds.width, height: bounds.height).scaled(by: scale))
+        }
+        if !layer.masksToBounds {
+            for sublayer in layer.sublayers {
+                let f = sublayer.frameValue.value(at: time)
+                let sub = Rect(x: frame.x + f.x, y: frame.y + f.y, width: f.width, height: f.height)
+                guard !sub.isEmpty, let e = extent(of: sublayer, frame: sub) else { continue }
+                box = box.union(Rect(x: Double(e.x), y: Double(e.y), width: Double(e.width), height: Double(e.height)))
+            }
+        }
+        let blur = max(0, layer.blurRadiusValue.value(at: time)) * scale
+        if blur > GaussianBlur.identityThreshold, !layer.masksToBounds {
+            let r = GaussianBlur.reach(sigma: min(2000, blur))
+            box = Rect(x: box.x - r, y: box.y - r, width: box.width + 2 * r, height: box.height + 2 * r)
+        }
+        return box.outerPixelRect
     }
 
     private func backdrop(_ filter: Layer.BackdropFilter, of layer: Layer, over canvas: Bitmap, frame: Rect, corner: Double) -> Bitmap {
@@ -55,17 +113,35 @@ struct Compositor {
         }
     }
 
-    private func drawContent(_ layer: Layer, into canvas: inout Bitmap, frame: Rect, corner: Double) {
-        let pixels = Rect(x: frame.x * scale, y: frame.y * scale, width: frame.width * scale, height: frame.height * scale)
-        guard let region = frame.pixelRect(scale: scale, clippedTo: canvas.width, canvas.height) else { return }
-        let coverage = RoundedRect.coverage(of: pixels, radius: corner * scale, in: region)
+    /// The layer's own content at `opacity`, clipped to its rounded bounds (shapes only when
+    /// `masksToBounds`).
+    private func drawContent(_ layer: Layer, into surface: inout Surface, frame: Rect, corner: Double, opacity: Double) {
+        let pixels = frame.scaled(by: scale).offsetBy(-Double(surface.window.x), -Double(surface.window.y))
+        let all = PixelRect(x: 0, y: 0, width: surface.window.width, height: surface.window.height)
+        if case let .shape(path, fill) = layer.content {
+            var bounds = pixels
+            if !layer.masksToBounds, let b = path.controlBounds {
+                bounds = bounds.union(Rect(x: pixels.x + b.x * scale, y: pixels.y + b.y * scale, width: b.width * scale, height: b.height * scale))
+            }
+            guard let region = bounds.outerPixelRect?.intersection(all) else { return }
+            var coverage = path.coverage(in: region) { Point(pixels.x + $0.x * scale, pixels.y + $0.y * scale) }
+            if layer.masksToBounds {
+                let clip = RoundedRect.coverage(of: pixels, radius: corner * scale, in: region)
+                for i in coverage.indices { coverage[i] *= clip[i] }
+            }
+            if opacity < 1 { for i in coverage.indices { coverage[i] *= Float(opacity) } }
+            surface.bitmap.composite(fill, mode: .normal, in: region, coverage: coverage)
+            return
+        }
+        guard let region = pixels.pixelRect(scale: 1, clippedTo: all.width, all.height) else { return }
+        var coverage: [Float]? = corner > 0 ? RoundedRect.coverage(of: pixels, radius: corner * scale, in: region) : nil
+        if opacity < 1 { coverage = (coverage ?? [Float](repeating: 1, count: region.width * region.height)).map { $0 * Float(opacity) } }
         switch layer.content {
-        case .none: return
+        case .none, .shape: return
         case let .color(color):
-            canvas.composite(color, mode: .normal, in: region, coverage: coverage)
+            surface.bitmap.composite(color, mode: .normal, in: region, coverage: coverage)
         case let .bitmap(image, mode):
-            let placed = Compositor.place(image, in: pixels, mode: mode, region: region)
-            canvas.composite(placed, at: region, coverage: coverage)
+            surface.bitmap.composite(Compositor.place(image, in: pixels, mode: mode, region: region), at: region, coverage: coverage)
         case let .linearGradient(from, to, start, end):
             var strip = try! Bitmap(width: region.width, height: region.height)
             let dx = (end.x - start.x) * pixels.width, dy = (end.y - start.y) * pixels.height
@@ -80,7 +156,7 @@ struct Compositor {
                                         b: UInt8((c.blue * c.alpha * 255).rounded()), a: UInt8((c.alpha * 255).rounded()))
                 }
             }
-            canvas.composite(strip, at: region, coverage: coverage)
+            surface.bitmap.composite(strip, at: region, coverage: coverage)
         }
     }
 
@@ -94,40 +170,7 @@ struct Compositor {
         case .fit: (fx, fy) = (min(sx, sy), min(sx, sy))
         }
         let ox = rect.x + (rect.width - Double(image.width) * fx) / 2, oy = rect.y + (rect.height - Double(image.height) * fy) / 2
-        var out = try! Bitmap(width: region.width, height: region.height)
-        for y in 0..<region.height {
-            let v = (Double(region.y + y) + 0.5 - oy) / fy - 0.5
-            for x in 0..<region.width {
-                let u = (Double(region.x + x) + 0.5 - ox) / fx - 0.5
-                guard u > -0.5, v > -0.5, u < Double(image.width) - 0.5, v < Double(image.height) - 0.5 else { continue }
-                out[x, y] = Compositor.bilinear(image, u, v)
-            }
-        }
-        return out
-    }
-
-    static func bilinear(_ image: Bitmap, _ u: Double, _ v: Double) -> RGBA8 {
-        let x = min(Double(image.width - 1), max(0, u)), y = min(Double(image.height - 1), max(0, v))
-        let x0 = Int(x), y0 = Int(y), x1 = min(image.width - 1, x0 + 1), y1 = min(image.height - 1, y0 + 1)
-        let tx = x - Double(x0), ty = y - Double(y0)
-        func channel(_ p: (RGBA8) -> UInt8) -> UInt8 {
-            let top = Double(p(image[x0, y0])) * (1 - tx) + Double(p(image[x1, y0])) * tx
-            let bottom = Double(p(image[x0, y1])) * (1 - tx) + Double(p(image[x1, y1])) * tx
-            return UInt8((top * (1 - ty) + bottom * ty).rounded())
-        }
-        return RGBA8(r: channel(\.r), g: channel(\.g), b: channel(\.b), a: channel(\.a))
-    }
-
-    /// `image` with everything outside the rounded `frame` (points) made transparent.
-    static func clip(_ image: Bitmap, to frame: Rect, corner: Double, scale: Double) -> Bitmap {
-        let all = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
-        let coverage = RoundedRect.coverage(
-            of: Rect(x: frame.x * scale, y: frame.y * scale, width: frame.width * scale, height: frame.height * scale),
-            radius: corner * scale, in: all)
-        let clear = try! Bitmap(width: image.width, height: image.height, scale: image.scale)
-        var out = clear
-        out.composite(image, at: all, coverage: coverage)
-        return out
+        return image.placed(scaleX: fx, scaleY: fy, originX: ox, originY: oy, region: region)
     }
 
     /// `t·b + (1 − t)·a`, per byte.
@@ -135,6 +178,45 @@ struct Compositor {
         var out = a
         out.composite(b, at: PixelRect(x: 0, y: 0, width: a.width, height: a.height),
                       coverage: [Float](repeating: t, count: a.width * a.height), replacing: true)
+        return out
+    }
+}
+
+extension Compositor.Surface {
+    /// `frame` (canvas points) in this surface's bitmap's points.
+    func local(_ frame: Rect, scale: Double) -> Rect {
+        frame.offsetBy(-Double(window.x) / scale, -Double(window.y) / scale)
+    }
+
+    /// Everything outside the rounded `frame` (canvas points) made transparent.
+    mutating func clip(to frame: Rect, corner: Double, scale: Double) {
+        let pixels = frame.scaled(by: scale).offsetBy(-Double(window.x), -Double(window.y))
+        bitmap.multiply(by: RoundedRect.coverage(of: pixels, radius: corner * scale,
+                                                 in: PixelRect(x: 0, y: 0, width: window.width, height: window.height)))
+    }
+}
+
+extension Layer {
+    /// A mask drawn as an ordinary layer, without the backdrop filter a mask never applies.
+    static func maskView(of mask: Layer) -> Layer {
+        guard mask.backdropFilter != nil else { return mask }
+        let copy = Layer(name: mask.name, frame: mask.frame, content: mask.content)
+        copy.frameValue = mask.frameValue
+        copy.opacityValue = mask.opacityValue
+        copy.cornerRadiusValue = mask.cornerRadiusValue
+        copy.blurRadiusValue = mask.blurRadiusValue
+        copy.masksToBounds = mask.masksToBounds
+        copy.mask = mask.mask
+        for sublayer in mask.sublayers { copy.addSublayer(sublayer) }
+        return copy
+    }
+}
+
+extension Bitmap {
+    /// Each pixel's alpha, 0…1, row-major.
+    var alphaCoverage: [Float] {
+        var out = [Float](repeating: 0, count: width * height)
+        for y in 0..<height { for x in 0..<width { out[y * width + x] = Float(self[x, y].a) / 255 } }
         return out
     }
 }

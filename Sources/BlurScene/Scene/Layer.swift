@@ -15,6 +15,9 @@ public final class Layer {
         case bitmap(Bitmap, mode: ContentMode)
         /// From `start` to `end`, unit coordinates of the bounds (0,0 top-left … 1,1 bottom-right).
         case linearGradient(from: Color, to: Color, start: (x: Double, y: Double), end: (x: Double, y: Double))
+        /// A filled vector shape, anti-aliased, non-zero winding; the path in points with (0, 0) at
+        /// the layer's top-left corner. Parts outside the bounds show unless `masksToBounds`.
+        case shape(Path, fill: Color)
     }
 
     /// How a bitmap fits the bounds.
@@ -41,6 +44,10 @@ public final class Layer {
     public var masksToBounds = false
     public var blendMode: BlendMode = .normal
     public var backdropFilter: BackdropFilter?
+    /// A layer whose alpha (its content and sublayers, in this layer's coordinates, at its own
+    /// opacity) masks this layer's content, sublayers and own blur, as `CALayer.mask`. Its backdrop
+    /// filters are ignored.
+    public var mask: Layer?
     public private(set) var sublayers: [Layer] = []
 
     var frameValue: Animated<Rect>

@@ -8,6 +8,9 @@ public final class Scene {
     public var backgroundColor: Color
     public let root: Layer
 
+    public static let scaleSpec = ParameterSpec(
+        name: "scale", unit: "px/pt", range: 0.01...16, defaultValue: 1, summary: "pixels per point of the rendered frames")
+
     public init(width: Double, height: Double, backgroundColor: Color = .white) {
         self.width = width
         self.height = height
@@ -30,13 +33,25 @@ public final class Scene {
         Transaction.$current.withValue(Transaction(time: time, animation: nil)) { changes() }
     }
 
-    /// The scene at `time` (seconds) and `scale` (pixels per point), premultiplied RGBA.
+    /// The scene at `time` (seconds) and `scale` (pixels per point), premultiplied RGBA. Reads the
+    /// layer tree without changing it: frames of one scene may render concurrently as long as no
+    /// thread changes the tree meanwhile.
     public func render(at time: Double, scale: Double = 1, threads: Int? = nil) throws -> Bitmap {
-        let w = max(1, Int((width * scale).rounded())), h = max(1, Int((height * scale).rounded()))
+        try renderReporting(at: time, scale: scale, threads: threads).image
+    }
+
+    /// ``render(at:scale:threads:)`` and how many layers were drawn and how many culled (outside
+    /// the canvas or the offscreen surface they would draw into).
+    package func renderReporting(at time: Double, scale: Double = 1, threads: Int? = nil) throws -> (image: Bitmap, drawn: Int, culled: Int) {
+        let scale = try Scene.scaleSpec.validate(scale)
+        guard width.isFinite, width > 0 else { throw ParameterError.notFinite(name: "width", value: width) }
+        guard height.isFinite, height > 0 else { throw ParameterError.notFinite(name: "height", value: height) }
+        let w = max(1, Int(min(1e6, (width * scale).rounded()))), h = max(1, Int(min(1e6, (height * scale).rounded())))
         var canvas = try Bitmap(width: w, height: h, scale: scale)
         canvas.composite(backgroundColor, mode: .normal, in: PixelRect(x: 0, y: 0, width: w, height: h))
         let compositor = Compositor(time: time, scale: scale, threads: threads)
-        for layer in root.sublayers { compositor.draw(layer, into: &canvas, originX: 0, originY: 0) }
-        return canvas
+        var surface = Compositor.Surface(bitmap: canvas, window: PixelRect(x: 0, y: 0, width: w, height: h))
+        for layer in root.sublayers { compositor.draw(layer, into: &surface, originX: 0, originY: 0) }
+        return (surface.bitmap, compositor.statistics.drawn, compositor.statistics.culled)
     }
 }
