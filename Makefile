@@ -14,8 +14,8 @@ CPU_FLAGS := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo "-Xcc -mavx
 BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 
 # pkg-config module → Debian package that provides it.
-DEB_PACKAGES = pkg-config libpng-dev libjpeg-dev libfreetype-dev fonts-dejavu-core fontconfig
-PKG_MODULES = libpng libjpeg freetype2
+DEB_PACKAGES = pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev fonts-dejavu-core fontconfig
+PKG_MODULES = libpng libjpeg libwebpmux libwebpdemux freetype2
 
 .PHONY: deps demo test bench peers sanitize fuzz clean
 
@@ -23,6 +23,7 @@ deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
 	for m in $(PKG_MODULES); do pkg-config --exists $$m 2>/dev/null || missing="$$missing $$m"; done; \
+	[ -f /usr/include/gif_lib.h ] || [ -f /usr/local/include/gif_lib.h ] || [ -f /opt/homebrew/include/gif_lib.h ] || missing="$$missing giflib"; \
 	if [ -n "$$missing" ]; then \
 		echo "missing:$$missing"; \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -31,7 +32,7 @@ deps:
 		elif command -v apt-get >/dev/null 2>&1; then \
 			echo "run: sudo apt-get install -y $(DEB_PACKAGES)"; exit 1; \
 		else \
-			echo "run: brew install pkg-config libpng jpeg-turbo freetype fontconfig"; exit 1; \
+			echo "run: brew install pkg-config libpng jpeg-turbo webp giflib freetype fontconfig"; exit 1; \
 		fi; \
 	fi
 	@if ! ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf >/dev/null 2>&1 && ! fc-list 2>/dev/null | grep -q .; then \

@@ -25,13 +25,18 @@ let package = Package(
         .systemLibrary(
             name: "CFreeType", pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
+        .systemLibrary(
+            name: "CWebP", pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // giflib ships no pkg-config file; the module map links -lgif.
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
         // libjpeg reports errors by calling a function that must not return; this shim owns the
         // setjmp so that no longjmp ever crosses a Swift frame.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
 
         .target(name: "BlurCore"),
-        .target(name: "BlurIO", dependencies: ["BlurCore", "CPNG", "CJPEGShim", "CFreeType"]),
-        .target(name: "BlurScene", dependencies: ["BlurCore"]),
+        .target(name: "BlurIO", dependencies: ["BlurCore", "CPNG", "CJPEGShim", "CFreeType", "CWebP", "CGIF"]),
+        .target(name: "BlurScene", dependencies: ["BlurCore", "BlurIO"]),
         .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO", "BlurScene"]),
         .executableTarget(name: "blurkit", dependencies: ["BlurKit"]),
         .executableTarget(name: "BlurBench", dependencies: ["BlurKit"]),

@@ -29,11 +29,20 @@ public enum ImageLimits {
         if bytes > limit { throw BudgetError(job: job, needed: bytes, budget: limit) }
     }
 
-    /// The largest `width × height` a ``Bitmap`` may have. Default 268,435,456 (2²⁸).
-    /// Values < 1 are stored as 1.
+    /// The largest `width × height` a ``Bitmap`` may have (and an animation's frames together).
+    /// Default 268,435,456 (2²⁸). Values < 1 are stored as 1. Inside
+    /// ``withMaximumPixelCount(_:_:)`` the scoped value applies instead.
     public static var maximumPixelCount: Int {
-        get { maximumPixels.load(ordering: .relaxed) }
+        get { scopedMaximum ?? maximumPixels.load(ordering: .relaxed) }
         set { maximumPixels.store(max(1, newValue), ordering: .relaxed) }
+    }
+
+    @TaskLocal private static var scopedMaximum: Int?
+
+    /// Runs `body` with a pixel-count limit for this task only (a server's per-request limit, a
+    /// test's), leaving other threads' limit alone.
+    public static func withMaximumPixelCount<R>(_ limit: Int, _ body: () throws -> R) rethrows -> R {
+        try $scopedMaximum.withValue(max(1, limit)) { try body() }
     }
 }
 

@@ -48,7 +48,7 @@ public enum ThumbHashError: Error, Equatable, Sendable, CustomStringConvertible 
 /// ThumbHash encoding and decoding.
 ///
 /// Pixels are straight (not premultiplied) RGBA8, row-major, tightly packed (4 bytes a pixel).
-/// A hash is 5…25 bytes.
+/// `encode` gives 17…25 bytes (17…24 opaque, 23…25 with alpha).
 public enum ThumbHash {
     /// The largest width or height `encode` accepts, in px. Downscale larger images first.
     public static let maximumSide = 100
@@ -61,7 +61,7 @@ public enum ThumbHash {
     ///   - width: 1…100 px.
     ///   - height: 1…100 px.
     ///   - rgba: straight RGBA8, row-major, exactly `4 × width × height` bytes.
-    /// - Returns: the hash, 5…25 bytes.
+    /// - Returns: the hash, 17…25 bytes.
     public static func encode(width: Int, height: Int, rgba: [UInt8]) throws(ThumbHashError) -> [UInt8] {
         try validate(width: width, height: height, count: rgba.count)
         return rgba.withUnsafeBufferPointer { encodeValidated(width: width, height: height, rgba: $0) }

@@ -12,18 +12,23 @@ public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     case corrupt(format: ImageFormat, message: String)
     /// A valid file using a feature BlurKit does not read.
     case unsupported(format: ImageFormat, feature: String)
-    /// The header announces more pixels than ``ImageLimits/maximumPixelCount``.
+    /// The header announces more pixels than ``ImageLimits/maximumPixelCount`` (for an animation:
+    /// its frames together).
     case tooLarge(format: ImageFormat, width: Int, height: Int, limit: Int)
+    /// An animation's frames together hold more pixels than ``ImageLimits/maximumPixelCount``.
+    case animationTooLarge(format: ImageFormat, frames: Int, width: Int, height: Int, limit: Int)
 
     public var description: String {
         switch self {
         case .empty: return "the input is empty"
-        case .unknownFormat: return "the input is not a PNG, JPEG, PAM or PPM/PGM image"
+        case .unknownFormat: return "the input is not a PNG, JPEG, WebP, GIF, PAM or PPM/PGM image"
         case let .truncated(format): return "the \(format.name) data is truncated"
         case let .corrupt(format, message): return "the \(format.name) data is corrupt: \(message)"
         case let .unsupported(format, feature): return "unsupported \(format.name): \(feature)"
         case let .tooLarge(format, w, h, limit):
             return "the \(format.name) image is \(w)×\(h), over the limit of \(limit) pixels"
+        case let .animationTooLarge(format, frames, w, h, limit):
+            return "the \(format.name) animation reaches \(frames) frames of \(w)×\(h), over the limit of \(limit) pixels in all"
         }
     }
 }

@@ -1,6 +1,6 @@
 /// The file formats BlurKit reads and writes.
 public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
-    case png, jpeg, pam, ppm
+    case png, jpeg, pam, ppm, webp, gif
 
     /// Human name for messages.
     public var name: String {
@@ -9,21 +9,26 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
         case .jpeg: return "JPEG"
         case .pam: return "PAM"
         case .ppm: return "PPM"
+        case .webp: return "WebP"
+        case .gif: return "GIF"
         }
     }
 
-    /// The format a file name's suffix asks for (`.png`, `.jpg`/`.jpeg`, `.pam`, `.ppm`), or nil.
+    /// The format a file name's suffix asks for (`.png`/`.apng`, `.jpg`/`.jpeg`, `.pam`, `.ppm`,
+    /// `.webp`, `.gif`), or nil.
     public init?(pathExtension: String) {
         switch pathExtension.lowercased() {
-        case "png": self = .png
+        case "png", "apng": self = .png
         case "jpg", "jpeg": self = .jpeg
         case "pam": self = .pam
         case "ppm", "pnm": self = .ppm
+        case "webp": self = .webp
+        case "gif": self = .gif
         default: return nil
         }
     }
 
-    /// The format named on a command line (`png`, `jpeg`/`jpg`, `pam`, `ppm`), or nil.
+    /// The format named on a command line (`png`, `jpeg`/`jpg`, `pam`, `ppm`, `webp`, `gif`), or nil.
     public init?(name: String) {
         self.init(pathExtension: name)
     }
@@ -34,6 +39,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
         else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { self = .jpeg }
         else if bytes.starts(with: Array("P7".utf8)) { self = .pam }
         else if bytes.starts(with: Array("P6".utf8)) || bytes.starts(with: Array("P5".utf8)) { self = .ppm }
+        else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { self = .webp }
+        else if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { self = .gif }
         else { return nil }
     }
 }

@@ -44,9 +44,10 @@ public enum PNGCodec {
         }
     }
 
-    /// PNG bytes for `bitmap`: RGB when it is opaque, RGBA (straight alpha) otherwise.
-    public static func encode(_ bitmap: Bitmap) throws(EncodingError) -> [UInt8] {
-        let opaque = bitmap.isOpaque
+    /// PNG bytes for `bitmap`: RGB when it is opaque, RGBA (straight alpha) otherwise — or as
+    /// `alpha` says when given (RGB then drops the alpha of a translucent image).
+    public static func encode(_ bitmap: Bitmap, alpha: Bool? = nil) throws(EncodingError) -> [UInt8] {
+        let opaque = alpha.map { !$0 } ?? bitmap.isOpaque
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(bitmap.width)

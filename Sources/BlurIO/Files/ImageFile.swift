@@ -11,17 +11,21 @@ public enum ImageFile {
         case .png: return try PNGCodec.decode(bytes)
         case .jpeg: return try JPEGCodec.decode(bytes)
         case .pam, .ppm: return try NetpbmCodec.decode(bytes)
+        case .webp: return try WebPCodec.decodeAnimation(bytes, firstFrameOnly: true).frames[0].image
+        case .gif: return try GIFCodec.decodeAnimation(bytes, firstFrameOnly: true).frames[0].image
         case nil: throw .unknownFormat
         }
     }
 
-    /// Encodes in `format`; `quality` (1…100) applies to JPEG.
+    /// Encodes in `format`; `quality` (1…100) applies to JPEG and WebP (WebP at 100 is lossless).
     public static func encode(_ bitmap: Bitmap, as format: ImageFormat, quality: Int = JPEGCodec.defaultQuality) throws(EncodingError) -> [UInt8] {
         switch format {
         case .png: return try PNGCodec.encode(bitmap)
         case .jpeg: return try JPEGCodec.encode(bitmap, quality: quality)
         case .pam: return NetpbmCodec.encodePAM(bitmap)
         case .ppm: return NetpbmCodec.encodePPM(bitmap)
+        case .webp: return try WebPCodec.encode(bitmap, quality: quality)
+        case .gif: return try GIFCodec.encode(AnimatedImage(frames: [.init(image: bitmap, duration: 0)]))
         }
     }
 

@@ -80,9 +80,11 @@ final class LocalHTTPServer: @unchecked Sendable {
         // The thread holds only `state` and the routes, never `self`, so `deinit` can run.
         let state = self.state
         let table = Table(routes: routes, notFound: notFound)
-        let thread = Thread { Self.acceptLoop(state: state, table: table) }
-        thread.name = "LocalHTTPServer.accept:\(port)"
-        thread.start()
+        // Thread names are set from inside the thread (that is what reaches the OS on Linux), ≤ 15 bytes.
+        Thread {
+            Thread.current.name = "HTTPTest.accept"
+            Self.acceptLoop(state: state, table: table)
+        }.start()
     }
 
     deinit { stop() }
@@ -198,14 +200,13 @@ final class LocalHTTPServer: @unchecked Sendable {
                 close(fd)
                 return
             }
-            let thread = Thread {
+            Thread {
+                Thread.current.name = "HTTPTest.conn"
                 serve(fd: fd, state: state, table: table)
                 state.withLock { _ = $0.connections.remove(fd) }
                 close(fd)
                 state.connectionThreads.leave()
-            }
-            thread.name = "LocalHTTPServer.connection"
-            thread.start()
+            }.start()
         }
     }
 

@@ -1,0 +1,28 @@
+/// The animated outputs BlurKit writes.
+public enum AnimationFormat: String, Sendable, Hashable, CaseIterable {
+    /// Animated WebP (libwebp's animation encoder): lossy at a quality, or lossless at 100.
+    case webp
+    /// GIF89a (giflib): a median-cut palette of up to 256 colours per frame with Floyd–Steinberg
+    /// dithering; pixels under half alpha are transparent. Frame times are whole centiseconds (the
+    /// rounding is spread so the total stays exact).
+    case gif
+    /// Animated PNG: libpng-compressed frames in APNG chunks (`acTL`, `fcTL`, `fdAT`); lossless,
+    /// and a still PNG to readers that do not know APNG.
+    case apng
+    /// A folder of numbered PNG files, `frame-00000.png` on.
+    case pngSequence = "png"
+
+    /// The format for an output path: `.webp`, `.gif`, `.png`/`.apng` (APNG), or a path without a
+    /// suffix or ending in `/` (a PNG sequence in that folder); nil for anything else.
+    public init?(path: String) {
+        if path.hasSuffix("/") { self = .pngSequence; return }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { self = .pngSequence; return }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "webp": self = .webp
+        case "gif": self = .gif
+        case "png", "apng": self = .apng
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import BlurCore
+import Foundation
+
+/// Writes frames at a constant rate to an animated file (WebP, GIF, APNG) or a folder of numbered
+/// PNGs. ``prepare(_:)`` does each frame's slow work (quantizing, compressing) and is safe on any
+/// thread; ``append(_:)`` takes prepared frames in order on one thread; ``finish()`` writes the file
+/// atomically (a PNG sequence writes each frame atomically as it is appended).
+public final class AnimationWriter: @unchecked Sendable {
+    /// A frame ready to append.
+    public struct Prepared: Sendable {
+        fileprivate enum Payload: Sendable {
+            case bitmap(Bitmap), indexed(IndexedImage), png(APNGEncoder.Prepared), file([UInt8])
+        }
+        fileprivate let payload: Payload
+    }
+
+    private enum Backend {
+        case webp(WebPAnimationEncoder), gif(GIFEncoder), apng(APNGEncoder), sequence
+    }
+
+    public let path: String
+    public let format: AnimationFormat
+    public let width: Int, height: Int
+    /// Frames per second.
+    public let frameRate: Double
+    public private(set) var framesWritten = 0
+    private let backend: Backend
+    private let opaque: Bool
+
+    /// - Parameters:
+    ///   - format: nil = from the path (``AnimationFormat/init(path:)``).
+    ///   - quality: WebP only: 1…99 lossy, 100 lossless.
+    ///   - opaque: the frames have no transparency (APNG stores RGB, smaller and faster).
+    ///   - loopCount: 0 = forever.
+    public init(path: String, format: AnimationFormat? = nil, width: Int, height: Int, frameRate: Double,
+                quality: Int = 90, opaque: Bool = false, loopCount: Int = 0) throws {
+        guard let format = format ?? AnimationFormat(path: path) else { throw FileError.unknownOutputFormat(path: path) }
+        guard frameRate.isFinite, frameRate > 0 else { throw EncodingError.failed(format: .png, message: "frame rate must be positive") }
+        self.path = path
+        self.format = format
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+        self.opaque = opaque
+        switch format {
+        case .webp: backend = .webp(try WebPAnimationEncoder(width: width, height: height, quality: quality, loopCount: loopCount))
+        case .gif: backend = .gif(try GIFEncoder(width: width, height: height, loopCount: loopCount))
+        case .apng: backend = .apng(APNGEncoder(width: width, height: height, opaque: opaque, loopCount: loopCount))
+        case .pngSequence:
+            backend = .sequence
+            do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+                throw FileError.cannotWrite(path: path, reason: "cannot create the folder (\(error.localizedDescription))")
+            }
+        }
+    }
+
+    /// The file name of frame `index` in a PNG sequence.
+    public static func sequenceFileName(_ index: Int) -> String {
+        let digits = String(index)
+        return "frame-" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".png"
+    }
+
+    /// Does a frame's slow work. Thread-safe.
+    public func prepare(_ frame: Bitmap) throws -> Prepared {
+        guard frame.width == width, frame.height == height else {
+            throw EncodingError.failed(format: .png, message: "frame is \(frame.width)×\(frame.height), the animation \(width)×\(height)")
+        }
+        switch backend {
+        case .webp: return Prepared(payload: .bitmap(frame))
+        case .gif: return Prepared(payload: .indexed(frame.quantized()))
+        case let .apng(encoder): return Prepared(payload: .png(try encoder.prepare(frame)))
+        case .sequence: return Prepared(payload: .file(try PNGCodec.encode(frame, alpha: opaque ? false : nil)))
+        }
+    }
+
+    /// Appends the next frame; frame n shows from n/rate to (n+1)/rate seconds.
+    public func append(_ frame: Prepared) throws {
+        let n = framesWritten
+        let start = Double(n) / frameRate, end = Double(n + 1) / frameRate
+        switch (backend, frame.payload) {
+        case let (.webp(encoder), .bitmap(image)):
+            let ms = Int((end * 1000).rounded()) - Int((start * 1000).rounded())
+            try encoder.append(image, milliseconds: ms)
+        case let (.gif(encoder), .indexed(indexed)):
+            try encoder.append(indexed, from: start, to: end)
+        case let (.apng(encoder), .png(png)):
+            if frameRate == frameRate.rounded(), frameRate <= 65535 {
+                encoder.append(png, delay: 1, over: UInt16(frameRate))
+            } else {
+                let ms = Int((end * 1000).rounded()) - Int((start * 1000).rounded())
+                encoder.append(png, delay: UInt16(max(0, min(65535, ms))), over: 1000)
+            }
+        case let (.sequence, .file(bytes)):
+            try AtomicFile.write(bytes, to: (path as NSString).appendingPathComponent(Self.sequenceFileName(n)))
+        default:
+            preconditionFailure("a frame prepared by another writer")
+        }
+        framesWritten += 1
+    }
+
+    /// Writes the file (nothing more for a PNG sequence).
+    public func finish() throws {
+        switch backend {
+        case let .webp(encoder): try AtomicFile.write(try encoder.finish(), to: path)
+        case let .gif(encoder): try AtomicFile.write(try encoder.finish(), to: path)
+        case let .apng(encoder): try AtomicFile.write(try encoder.finish(), to: path)
+        case .sequence: break
+        }
+    }
+}

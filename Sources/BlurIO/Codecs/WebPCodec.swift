@@ -1,0 +1,141 @@
+import BlurCore
+import CWebP
+
+/// WebP through libwebp: stills and animations decoded with its animation decoder (which
+/// composites each frame onto the canvas), stills encoded with the simple API, animations with
+/// `WebPAnimEncoder` (see ``WebPAnimationEncoder``).
+public enum WebPCodec {
+    /// Every frame of a WebP file (a still is one frame), straight from libwebp's canvas.
+    public static func decodeAnimation(_ bytes: [UInt8], firstFrameOnly: Bool = false) throws(DecodingError) -> AnimatedImage {
+        guard !bytes.isEmpty else { throw .empty }
+        let result: Result<AnimatedImage, DecodingError> = bytes.withUnsafeBufferPointer { buffer in
+            var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
+            // The demuxer reads the canvas size without allocating it: the limit is checked first.
+            guard let demux = WebPDemux(&data) else { return .failure(.corrupt(format: .webp, message: "not a valid WebP container")) }
+            let width = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)), height = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
+            let declared = Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT))
+            WebPDemuxDelete(demux)
+            do throws(DecodingError) {
+                try DecodingError.checkSize(.webp, width: width, height: height)
+            } catch { return .failure(error) }
+
+            var options = WebPAnimDecoderOptions()
+            guard WebPAnimDecoderOptionsInit(&options) != 0 else { return .failure(.corrupt(format: .webp, message: "libwebp version mismatch")) }
+            options.color_mode = MODE_RGBA
+            options.use_threads = 0
+            guard let decoder = WebPAnimDecoderNew(&data, &options) else {
+                return .failure(.corrupt(format: .webp, message: "the decoder rejected the data"))
+            }
+            defer { WebPAnimDecoderDelete(decoder) }
+            var info = WebPAnimInfo()
+            guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { return .failure(.corrupt(format: .webp, message: "no animation info")) }
+            var frames: [AnimatedImage.Frame] = [], pixels = 0, previous: Int32 = 0
+            frames.reserveCapacity(min(declared, 1000))
+            while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+                do throws(DecodingError) {
+                    pixels = try DecodingError.checkFrame(.webp, width: width, height: height, frames: frames.count, decodedPixels: pixels)
+                } catch { return .failure(error) }
+                var canvas: UnsafeMutablePointer<UInt8>?
+                var timestamp: Int32 = 0
+                guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
+                    return .failure(frames.isEmpty ? .corrupt(format: .webp, message: "the first frame cannot be decoded") : .truncated(format: .webp))
+                }
+                let straight = Array(UnsafeBufferPointer(start: canvas, count: width * height * 4))
+                guard let image = try? Bitmap(width: width, height: height, straightRGBA: straight) else {
+                    return .failure(.corrupt(format: .webp, message: "frame \(frames.count) cannot be stored"))
+                }
+                frames.append(.init(image: image, duration: Double(max(0, timestamp - previous)) / 1000))
+                previous = timestamp
+                if firstFrameOnly { break }
+            }
+            guard !frames.isEmpty else { return .failure(.corrupt(format: .webp, message: "no frames")) }
+            return .success(AnimatedImage(frames: frames, loopCount: Int(info.loop_count)))
+        }
+        return try result.get()
+    }
+
+    /// A still WebP: lossy at `quality` 1…99, lossless at 100; alpha kept.
+    public static func encode(_ bitmap: Bitmap, quality: Int) throws(EncodingError) -> [UInt8] {
+        guard (1...100).contains(quality) else { throw .invalidQuality(quality) }
+        let rgba = bitmap.straightRGBA
+        var output: UnsafeMutablePointer<UInt8>?
+        let size = rgba.withUnsafeBufferPointer { p in
+            quality == 100
+                ? WebPEncodeLosslessRGBA(p.baseAddress, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.width * 4), &output)
+                : WebPEncodeRGBA(p.baseAddress, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.width * 4), Float(quality), &output)
+        }
+        defer { WebPFree(output) }
+        guard size > 0, let output else { throw .failed(format: .webp, message: "libwebp could not encode a \(bitmap.width)×\(bitmap.height) image") }
+        return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+}
+
+/// An animated WebP built frame by frame with libwebp's `WebPAnimEncoder` (key frames and
+/// sub-rectangles chosen by libwebp). Not thread-safe: one thread appends.
+public final class WebPAnimationEncoder {
+    private let encoder: OpaquePointer
+    private var config = WebPConfig()
+    private let width: Int, height: Int
+    private var timestamp = 0
+
+    /// - Parameters:
+    ///   - quality: 1…99 lossy, 100 lossless.
+    ///   - loopCount: 0 = forever.
+    public init(width: Int, height: Int, quality: Int, loopCount: Int = 0) throws(EncodingError) {
+        guard (1...100).contains(quality) else { throw .invalidQuality(quality) }
+        guard (1...16383).contains(width), (1...16383).contains(height) else {
+            throw .failed(format: .webp, message: "WebP frames are at most 16383×16383 pixels, got \(width)×\(height)")
+        }
+        var options = WebPAnimEncoderOptions()
+        guard WebPAnimEncoderOptionsInit(&options) != 0, WebPConfigInit(&config) != 0 else {
+            throw .failed(format: .webp, message: "libwebp version mismatch")
+        }
+        options.anim_params.loop_count = Int32(max(0, min(65535, loopCount)))
+        options.allow_mixed = 0
+        config.lossless = quality == 100 ? 1 : 0
+        config.quality = quality == 100 ? 75 : Float(quality)
+        config.method = 4
+        config.thread_level = 0
+        guard let encoder = WebPAnimEncoderNew(Int32(width), Int32(height), &options) else {
+            throw .failed(format: .webp, message: "could not start the animation encoder")
+        }
+        self.encoder = encoder
+        self.width = width
+        self.height = height
+    }
+
+    deinit { WebPAnimEncoderDelete(encoder) }
+
+    /// Adds a frame (the canvas size) shown for `duration` milliseconds (≥ 1).
+    public func append(_ frame: Bitmap, milliseconds duration: Int) throws(EncodingError) {
+        guard frame.width == width, frame.height == height else {
+            throw .failed(format: .webp, message: "frame is \(frame.width)×\(frame.height), the animation \(width)×\(height)")
+        }
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else { throw .failed(format: .webp, message: "libwebp version mismatch") }
+        picture.use_argb = 1
+        picture.width = Int32(width)
+        picture.height = Int32(height)
+        defer { WebPPictureFree(&picture) }
+        let rgba = frame.straightRGBA
+        guard rgba.withUnsafeBufferPointer({ WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(width * 4)) }) != 0,
+              WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else {
+            throw .failed(format: .webp, message: message)
+        }
+        timestamp += max(1, duration)
+    }
+
+    /// The file's bytes. Call once, after the last frame.
+    public func finish() throws(EncodingError) -> [UInt8] {
+        guard WebPAnimEncoderAdd(encoder, nil, Int32(timestamp), nil) != 0 else { throw .failed(format: .webp, message: message) }
+        var data = WebPData()
+        WebPDataInit(&data)
+        defer { WebPDataClear(&data) }
+        guard WebPAnimEncoderAssemble(encoder, &data) != 0, let bytes = data.bytes else { throw .failed(format: .webp, message: message) }
+        return Array(UnsafeBufferPointer(start: bytes, count: data.size))
+    }
+
+    private var message: String {
+        WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? "libwebp failed"
+    }
+}
