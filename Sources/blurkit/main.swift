@@ -6,6 +6,7 @@ let commands: [(name: String, summary: String, run: (ArraySlice<String>) throws 
     ("blur", "Gaussian blur of a whole image", BlurCommand.run),
     ("progressive", "progressive (variable) blur with a dimming gradient", ProgressiveCommand.run),
     ("material", "frosted-glass material (UIBlurEffect style) over a region", MaterialCommand.run),
+    ("render", "render a scene file (JSON) to a still or an animation", RenderCommand.run),
     ("demo", "render the built-in sample picture and its blurs into a folder", DemoCommand.run),
 ]
 
@@ -15,7 +16,7 @@ let overview = """
     The blur effects of Apple interfaces for image files.
 
     commands:
-    \(commands.map { "  " + $0.name.padding(toLength: 8, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+    \(commands.map { "  " + $0.name.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
     Run blurkit COMMAND --help for a command's options. Exit status: 0 success, 1 failure, 2 usage error.
     """

@@ -9,7 +9,7 @@ import Testing
     static func scene() -> Scene {
         let scene = Scene(width: 48, height: 32)
         scene.addLayer(Layer(frame: Rect(x: 0, y: 0, width: 48, height: 32),
-                             content: .linearGradient(from: Color(red: 0.2, green: 0.1, blue: 0.6), to: Color(red: 1, green: 0.6, blue: 0.2), start: (0, 0), end: (1, 1))))
+                             content: .gradient(from: Color(red: 0.2, green: 0.1, blue: 0.6), to: Color(red: 1, green: 0.6, blue: 0.2), start: (0, 0), end: (1, 1))))
         let square = Layer(frame: Rect(x: 2, y: 8, width: 12, height: 12), content: .color(.white))
         let circle = Layer(frame: Rect(x: 30, y: 10, width: 12, height: 12), content: .shape(Path(ellipseIn: Rect(x: 0, y: 0, width: 12, height: 12)), fill: .black))
         circle.blurRadius = 3

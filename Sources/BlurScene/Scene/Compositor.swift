@@ -10,6 +10,7 @@ import BlurCore
 struct Compositor {
     let time: Double
     let scale: Double
+    let appearance: Appearance
     let threads: Int?
     /// Layers drawn and layers skipped because they lay outside what was being drawn.
     final class Statistics: @unchecked Sendable {
@@ -44,7 +45,7 @@ struct Compositor {
 
         let blur = max(0, layer.blurRadiusValue.value(at: time)) * scale
         let blurs = blur > GaussianBlur.identityThreshold
-        let group = !layer.sublayers.isEmpty || layer.mask != nil
+        let group = !layer.sublayers.isEmpty || layer.mask != nil || layer.content.isReflection
         let offscreen = blurs || layer.mask != nil || layer.blendMode != .normal || (opacity < 1 && group) || (layer.masksToBounds && group)
         if !offscreen {
             drawContent(layer, into: &surface, frame: frame, corner: corner, opacity: opacity)
@@ -107,9 +108,9 @@ struct Compositor {
             material.blurEffectRadius = layer.backdropRadiusValue?.value(at: time) ?? material.blurEffectRadius
             material.dimmingAlpha = layer.dimmingAlphaValue.value(at: time)
             material.cornerRadius = corner
-            return material.render(over: canvas, frame: frame, threads: threads)
+            return material.render(over: canvas, frame: frame, appearance: appearance, threads: threads)
         case let .progressive(effect):
-            return effect.render(over: canvas, frame: frame, threads: threads)
+            return effect.render(over: canvas, frame: frame, appearance: appearance, threads: threads)
         }
     }
 
@@ -134,15 +135,30 @@ struct Compositor {
             return
         }
         guard let region = pixels.pixelRect(scale: 1, clippedTo: all.width, all.height) else { return }
+        let background = layer.backgroundColorValue.value(at: time)
+        if background.alpha > 0 {
+            let clip = corner > 0 ? RoundedRect.coverage(of: pixels, radius: corner * scale, in: region) : nil
+            let faded = opacity < 1 ? (clip ?? [Float](repeating: 1, count: region.width * region.height)).map { $0 * Float(opacity) } : clip
+            surface.bitmap.composite(background, mode: .normal, in: region, coverage: faded)
+        }
+        if case let .reflection(image, settings) = layer.content {
+            let view = ReflectionView(frame: surface.local(frame, scale: scale))
+            view.reflectionAlpha = settings.alpha
+            view.isReflectionHidden = settings.isHidden
+            view.blur = settings.blur
+            surface.bitmap = view.render(content: image, over: surface.bitmap, appearance: appearance, threads: threads)
+            return
+        }
         var coverage: [Float]? = corner > 0 ? RoundedRect.coverage(of: pixels, radius: corner * scale, in: region) : nil
         if opacity < 1 { coverage = (coverage ?? [Float](repeating: 1, count: region.width * region.height)).map { $0 * Float(opacity) } }
         switch layer.content {
-        case .none, .shape: return
+        case .none, .shape, .reflection: return
         case let .color(color):
             surface.bitmap.composite(color, mode: .normal, in: region, coverage: coverage)
         case let .bitmap(image, mode):
             surface.bitmap.composite(Compositor.place(image, in: pixels, mode: mode, region: region), at: region, coverage: coverage)
-        case let .linearGradient(from, to, start, end):
+        case let .linearGradient(colors, start, end):
+            guard !colors.isEmpty else { return }
             var strip = try! Bitmap(width: region.width, height: region.height)
             let dx = (end.x - start.x) * pixels.width, dy = (end.y - start.y) * pixels.height
             let length = dx * dx + dy * dy
@@ -151,7 +167,8 @@ struct Compositor {
                     let px = Double(region.x + x) + 0.5 - (pixels.x + start.x * pixels.width)
                     let py = Double(region.y + y) + 0.5 - (pixels.y + start.y * pixels.height)
                     let t = length > 0 ? min(1, max(0, (px * dx + py * dy) / length)) : 0
-                    let c = from.interpolated(to: to, at: t)
+                    let position = t * Double(colors.count - 1), i = min(colors.count - 1, Int(position))
+                    let c = i + 1 < colors.count ? colors[i].interpolated(to: colors[i + 1], at: position - Double(i)) : colors[i]
                     strip[x, y] = RGBA8(r: UInt8((c.red * c.alpha * 255).rounded()), g: UInt8((c.green * c.alpha * 255).rounded()),
                                         b: UInt8((c.blue * c.alpha * 255).rounded()), a: UInt8((c.alpha * 255).rounded()))
                 }
@@ -180,6 +197,10 @@ struct Compositor {
                       coverage: [Float](repeating: t, count: a.width * a.height), replacing: true)
         return out
     }
+}
+
+extension Layer.Content {
+    var isReflection: Bool { if case .reflection = self { true } else { false } }
 }
 
 extension Compositor.Surface {

@@ -13,11 +13,30 @@ public final class Layer {
         case color(Color)
         /// Premultiplied pixels, scaled into the bounds.
         case bitmap(Bitmap, mode: ContentMode)
-        /// From `start` to `end`, unit coordinates of the bounds (0,0 top-left … 1,1 bottom-right).
-        case linearGradient(from: Color, to: Color, start: (x: Double, y: Double), end: (x: Double, y: Double))
+        /// Colours evenly spaced from `start` to `end`, unit coordinates of the bounds (0,0 top-left
+        /// … 1,1 bottom-right), interpolated in sRGB; constant beyond the ends.
+        case linearGradient(colors: [Color], start: (x: Double, y: Double), end: (x: Double, y: Double))
         /// A filled vector shape, anti-aliased, non-zero winding; the path in points with (0, 0) at
         /// the layer's top-left corner. Parts outside the bounds show unless `masksToBounds`.
         case shape(Path, fill: Color)
+        /// BlurUIKit's reflection view (``ReflectionView``): the bitmap scaled to fill the top half
+        /// of the bounds, its mirrored, progressively blurred copy in the bottom half.
+        case reflection(Bitmap, Reflection)
+    }
+
+    /// The settings of a reflection: upstream's defaults.
+    public struct Reflection: Sendable, Hashable {
+        /// 0…1, default 0.5.
+        public var alpha = 0.5
+        public var isHidden = false
+        /// The inner progressive blur: `.up`, 4.5 pt, no dimming tint by default.
+        public var blur: VariableBlurEffect
+
+        public init(alpha: Double = 0.5, isHidden: Bool = false, blur: VariableBlurEffect? = nil) {
+            self.alpha = alpha
+            self.isHidden = isHidden
+            self.blur = blur ?? ReflectionView(frame: Rect(x: 0, y: 0, width: 1, height: 1)).blur
+        }
     }
 
     /// How a bitmap fits the bounds.
@@ -51,6 +70,7 @@ public final class Layer {
     public private(set) var sublayers: [Layer] = []
 
     var frameValue: Animated<Rect>
+    var backgroundColorValue = Animated(Color.clear)
     var opacityValue = Animated(1.0)
     var cornerRadiusValue = Animated(0.0)
     var blurRadiusValue = Animated(0.0)
@@ -69,6 +89,12 @@ public final class Layer {
     public var frame: Rect {
         get { frameValue.model }
         set { Layer.record(&frameValue, newValue) }
+    }
+    /// Fills the (rounded) bounds beneath the content, as `CALayer.backgroundColor`. Default clear.
+    /// *Animatable.*
+    public var backgroundColor: Color {
+        get { backgroundColorValue.model }
+        set { Layer.record(&backgroundColorValue, newValue) }
     }
     /// 0…1 (clamped when drawn). *Animatable.*
     public var opacity: Double {
@@ -114,5 +140,12 @@ public final class Layer {
         } else {
             property.set(value, at: -.infinity)
         }
+    }
+}
+
+extension Layer.Content {
+    /// A two-colour linear gradient.
+    public static func gradient(from: Color, to: Color, start: (x: Double, y: Double), end: (x: Double, y: Double)) -> Layer.Content {
+        .linearGradient(colors: [from, to], start: start, end: end)
     }
 }

@@ -6,6 +6,8 @@ public final class Scene {
     /// Points.
     public let width: Double, height: Double
     public var backgroundColor: Color
+    /// Light or dark: picks the materials' and dimming colours' variants. Default light.
+    public var appearance: Appearance = .light
     public let root: Layer
 
     public static let scaleSpec = ParameterSpec(
@@ -49,7 +51,7 @@ public final class Scene {
         let w = max(1, Int(min(1e6, (width * scale).rounded()))), h = max(1, Int(min(1e6, (height * scale).rounded())))
         var canvas = try Bitmap(width: w, height: h, scale: scale)
         canvas.composite(backgroundColor, mode: .normal, in: PixelRect(x: 0, y: 0, width: w, height: h))
-        let compositor = Compositor(time: time, scale: scale, threads: threads)
+        let compositor = Compositor(time: time, scale: scale, appearance: appearance, threads: threads)
         var surface = Compositor.Surface(bitmap: canvas, window: PixelRect(x: 0, y: 0, width: w, height: h))
         for layer in root.sublayers { compositor.draw(layer, into: &surface, originX: 0, originY: 0) }
         return (surface.bitmap, compositor.statistics.drawn, compositor.statistics.culled)

@@ -5,10 +5,12 @@ enum CLIError: Error, CustomStringConvertible {
     case usage(String)
     /// The command could not do its work.
     case failure(String)
+    /// SIGINT or SIGTERM stopped the work (exit status 128 + the signal's number).
+    case interrupted(String, signal: Int32)
 
     var description: String {
         switch self {
-        case let .usage(text), let .failure(text): return text
+        case let .usage(text), let .failure(text), let .interrupted(text, _): return text
         }
     }
 
@@ -16,6 +18,7 @@ enum CLIError: Error, CustomStringConvertible {
         switch self {
         case .usage: return 2
         case .failure: return 1
+        case let .interrupted(_, signal): return 128 + signal
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 enum CommonOptions {
     static let quality = ParameterSpec(
         name: "quality", unit: "", range: 1...100, defaultValue: Double(JPEGCodec.defaultQuality),
-        summary: "JPEG quality")
+        summary: "JPEG and WebP quality (WebP at 100 is lossless)")
     static let threads = ParameterSpec(
         name: "threads", unit: "", range: 1...1024, defaultValue: nil,
         summary: "split the work into this many parts; the output is the same for any value (default: all cores)")
@@ -21,7 +21,7 @@ enum CommonOptions {
         summary: "refuse a job whose estimated memory exceeds this")
 
     static let specs: [OptionSpec] = [
-        OptionSpec(name: "format", value: "FMT", help: "output format: png, jpeg, pam or ppm (default: from OUT's suffix; needed when OUT is -)"),
+        OptionSpec(name: "format", value: "FMT", help: "output format: png, jpeg, webp, gif, pam or ppm (default: from OUT's suffix; needed when OUT is -)"),
         OptionSpec(quality, value: "Q"),
         OptionSpec(threads, value: "N"),
         OptionSpec(maxPixels, value: "N"),
@@ -58,7 +58,7 @@ enum CommonOptions {
         let format: ImageFormat
         if let name = arguments.values["format"] {
             guard let named = ImageFormat(name: name) else {
-                throw CLIError.usage("--format must be one of png, jpeg, pam, ppm, got \"\(name)\"")
+                throw CLIError.usage("--format must be one of png, jpeg, webp, gif, pam, ppm, got \"\(name)\"")
             }
             format = named
         } else if path == "-" {

@@ -17,7 +17,8 @@ enum BlurCommand {
         usage: "blurkit blur IN OUT (--sigma S | --radius R [--scale K]) [options]",
         summary: """
             Blurs IN with a Gaussian and writes OUT. IN and OUT may be - for standard input and output.
-            Reads PNG, JPEG, PAM and PPM/PGM; writes the format of OUT's suffix (.png .jpg .pam .ppm).
+            Reads PNG, JPEG, WebP, GIF (first frame), PAM and PPM/PGM; writes the format of OUT's suffix
+            (.png .jpg .webp .gif .pam .ppm).
             """,
         options: options)
 

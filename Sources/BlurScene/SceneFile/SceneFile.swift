@@ -1,0 +1,350 @@
+import BlurCore
+import BlurIO
+import Foundation
+
+/// A scene described in JSON (`docs/scene-format.md`): its size, background, layer tree and
+/// animations, plus the recording defaults it asks for. Errors name the value's path and what was
+/// expected (`layers[2].frame.width: expected a number, got "wide"`); unknown keys are errors, so
+/// a typo never passes silently.
+public struct SceneFile {
+    public let scene: Scene
+    /// Layers by their `name`, for code that animates a loaded scene further.
+    public let layers: [String: Layer]
+    /// Pixels per point the file asks for (nil: 1).
+    public let scale: Double?
+    /// Seconds of animation the file asks for (nil: up to the end of its last animation).
+    public let duration: Double?
+    /// Frames per second the file asks for (nil: 30).
+    public let frameRate: Double?
+
+    /// When the last animation ends (delay and duration included; springs until they settle).
+    public let lastAnimationEnd: Double
+
+    /// Reads a scene file; relative image paths are resolved against its folder.
+    public static func read(_ path: String) throws -> SceneFile {
+        let bytes = try AtomicFile.read(path)
+        return try parse(bytes, baseDirectory: (path as NSString).deletingLastPathComponent)
+    }
+
+    /// Parses scene JSON; images are read from `baseDirectory` when their paths are relative.
+    public static func parse(_ bytes: [UInt8], baseDirectory: String = ".") throws(SceneFileError) -> SceneFile {
+        var reader = Reader(baseDirectory: baseDirectory)
+        return try reader.document(Node(value: try JSONValue.parse(bytes), path: ""))
+    }
+}
+
+/// A JSON value and where it is in the document.
+private struct Node {
+    let value: JSONValue
+    let path: String
+
+    func child(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    func object(_ known: [String]) throws(SceneFileError) -> Members {
+        guard case let .object(members) = value else { throw .type(path: path.isEmpty ? "(document)" : path, expected: "an object", got: value.summary) }
+        for (key, _) in members where !known.contains(key) {
+            throw .unknownKey(path: child(key), known: known)
+        }
+        return Members(members: members, node: self)
+    }
+
+    func number(in range: ClosedRange<Double>? = nil) throws(SceneFileError) -> Double {
+        guard case let .number(n) = value else { throw .type(path: path, expected: "a number", got: value.summary) }
+        if let range, !range.contains(n) {
+            throw .invalid(path: path, message: "must be from \(JSONValue.number(range.lowerBound).summary) to \(JSONValue.number(range.upperBound).summary), got \(value.summary)")
+        }
+        return n
+    }
+
+    func string() throws(SceneFileError) -> String {
+        guard case let .string(s) = value else { throw .type(path: path, expected: "a string", got: value.summary) }
+        return s
+    }
+
+    func bool() throws(SceneFileError) -> Bool {
+        guard case let .bool(b) = value else { throw .type(path: path, expected: "true or false", got: value.summary) }
+        return b
+    }
+
+    func array() throws(SceneFileError) -> [Node] {
+        guard case let .array(items) = value else { throw .type(path: path, expected: "an array", got: value.summary) }
+        return items.enumerated().map { Node(value: $1, path: "\(path)[\($0)]") }
+    }
+
+    func choice<T>(_ options: [(String, T)]) throws(SceneFileError) -> T {
+        let name = try string()
+        guard let match = options.first(where: { $0.0 == name }) else {
+            throw .invalid(path: path, message: "expected one of \(options.map { $0.0 }.joined(separator: ", ")), got \(value.summary)")
+        }
+        return match.1
+    }
+
+    /// `[x, y, width, height]` or `{"x":…, "y":…, "width":…, "height":…}`; sizes ≥ 0.
+    func rect() throws(SceneFileError) -> Rect {
+        if case .array = value {
+            let items = try array()
+            guard items.count == 4 else { throw .type(path: path, expected: "[x, y, width, height]", got: "\(items.count) numbers") }
+            return Rect(x: try items[0].number(in: -1e6...1e6), y: try items[1].number(in: -1e6...1e6),
+                        width: try items[2].number(in: 0...1e6), height: try items[3].number(in: 0...1e6))
+        }
+        let o = try object(["x", "y", "width", "height"])
+        return Rect(x: try o.required("x").number(in: -1e6...1e6), y: try o.required("y").number(in: -1e6...1e6),
+                    width: try o.required("width").number(in: 0...1e6), height: try o.required("height").number(in: 0...1e6))
+    }
+
+    /// `[x, y]`.
+    func point() throws(SceneFileError) -> (x: Double, y: Double) {
+        let items = try array()
+        guard items.count == 2 else { throw .type(path: path, expected: "[x, y]", got: "\(items.count) numbers") }
+        return (try items[0].number(in: -1e6...1e6), try items[1].number(in: -1e6...1e6))
+    }
+
+    /// `"#RRGGBB"`, `"#RGB"`, `"#RRGGBBAA"`, a name (white, black, clear, gray), or
+    /// `{"red", "green", "blue", "alpha"}` / `{"white", "alpha"}` with values 0…1.
+    func color() throws(SceneFileError) -> Color {
+        if case let .string(s) = value {
+            switch s {
+            case "white": return .white
+            case "black": return .black
+            case "clear": return .clear
+            case "gray", "grey": return Color(white: 0.5)
+            default:
+                guard let c = Color(hex: s) else {
+                    throw .invalid(path: path, message: "expected a colour such as \"#FF8800\", \"#FF880080\" or \"white\", got \(value.summary)")
+                }
+                return c
+            }
+        }
+        guard case .object = value else { throw .type(path: path, expected: "a colour (\"#RRGGBB\" or {\"red\", \"green\", \"blue\"})", got: value.summary) }
+        let o = try object(["red", "green", "blue", "white", "alpha"])
+        let alpha = try o.optional("alpha")?.number(in: 0...1) ?? 1
+        if let white = o.optional("white") { return Color(white: try white.number(in: 0...1), alpha: alpha) }
+        return Color(red: try o.required("red").number(in: 0...1), green: try o.required("green").number(in: 0...1),
+                     blue: try o.required("blue").number(in: 0...1), alpha: alpha)
+    }
+}
+
+private struct Members {
+    let members: [(key: String, value: JSONValue)]
+    let node: Node
+
+    func optional(_ key: String) -> Node? {
+        members.first(where: { $0.key == key }).map { Node(value: $0.value, path: node.child(key)) }
+    }
+
+    func required(_ key: String) throws(SceneFileError) -> Node {
+        guard let n = optional(key) else { throw .missing(path: node.child(key)) }
+        return n
+    }
+
+    /// The one key present out of `keys`.
+    func oneOf(_ keys: [String]) throws(SceneFileError) -> (String, Node) {
+        let present = keys.compactMap { k in optional(k).map { (k, $0) } }
+        guard present.count == 1 else {
+            throw .invalid(path: node.path, message: present.isEmpty ? "expected one of \(keys.joined(separator: ", "))"
+                           : "only one of \(keys.joined(separator: ", ")) may be given")
+        }
+        return present[0]
+    }
+}
+
+private struct Reader {
+    let baseDirectory: String
+    var layers: [String: Layer] = [:]
+    var images: [String: Bitmap] = [:]
+
+    init(baseDirectory: String) { self.baseDirectory = baseDirectory }
+
+    mutating func document(_ root: Node) throws(SceneFileError) -> SceneFile {
+        let o = try root.object(["width", "height", "scale", "background", "appearance", "duration", "fps", "layers", "animations"])
+        let scene = Scene(width: try o.required("width").number(in: 1...100_000), height: try o.required("height").number(in: 1...100_000),
+                          backgroundColor: try o.optional("background")?.color() ?? .white)
+        if let a = o.optional("appearance") { scene.appearance = try a.choice([("light", Appearance.light), ("dark", .dark)]) }
+        let scale = try o.optional("scale")?.number(in: Scene.scaleSpec.range)
+        let duration = try o.optional("duration")?.number(in: SceneRecording.durationSpec.range)
+        let fps = try o.optional("fps")?.number(in: SceneRecording.frameRateSpec.range)
+        for node in try o.optional("layers")?.array() ?? [] { scene.addLayer(try layer(node)) }
+        var end = 0.0
+        for node in try o.optional("animations")?.array() ?? [] { end = max(end, try animation(node, in: scene)) }
+        return SceneFile(scene: scene, layers: layers, scale: scale, duration: duration, frameRate: fps, lastAnimationEnd: end)
+    }
+
+    mutating func layer(_ node: Node) throws(SceneFileError) -> Layer {
+        let o = try node.object(["name", "frame", "content", "backgroundColor", "opacity", "cornerRadius", "masksToBounds",
+                                 "blendMode", "blurRadius", "backdrop", "mask", "sublayers"])
+        let name = try o.optional("name")?.string() ?? ""
+        let layer = Layer(name: name, frame: try o.required("frame").rect())
+        if !name.isEmpty {
+            guard layers[name] == nil else { throw .invalid(path: node.child("name"), message: "another layer is already called \"\(name)\"") }
+            layers[name] = layer
+        }
+        if let c = o.optional("content") { layer.content = try content(c) }
+        if let c = o.optional("backgroundColor") { layer.backgroundColor = try c.color() }
+        if let v = o.optional("opacity") { layer.opacity = try v.number(in: 0...1) }
+        if let v = o.optional("cornerRadius") { layer.cornerRadius = try v.number(in: 0...1e6) }
+        if let v = o.optional("masksToBounds") { layer.masksToBounds = try v.bool() }
+        if let v = o.optional("blendMode") { layer.blendMode = try v.choice(BlendMode.allCases.map { ($0.rawValue, $0) }) }
+        if let v = o.optional("blurRadius") { layer.blurRadius = try v.number(in: 0...1000) }
+        if let b = o.optional("backdrop") { try backdrop(b, of: layer) }
+        if let m = o.optional("mask") { layer.mask = try self.layer(m) }
+        for sub in try o.optional("sublayers")?.array() ?? [] { layer.addSublayer(try self.layer(sub)) }
+        return layer
+    }
+
+    mutating func content(_ node: Node) throws(SceneFileError) -> Layer.Content {
+        let o = try node.object(["color", "image", "mode", "gradient", "shape", "fill", "reflection"])
+        let (kind, value) = try o.oneOf(["color", "image", "gradient", "shape", "reflection"])
+        switch kind {
+        case "color":
+            return .color(try value.color())
+        case "image":
+            let mode = try o.optional("mode")?.choice([("fill", Layer.ContentMode.fill), ("fit", .fit), ("stretch", .stretch)]) ?? .fill
+            return .bitmap(try image(value), mode: mode)
+        case "gradient":
+            let g = try value.object(["colors", "from", "to", "start", "end"])
+            var colors: [Color] = []
+            if let list = g.optional("colors") {
+                for c in try list.array() { colors.append(try c.color()) }
+                guard colors.count >= 2 else { throw .invalid(path: list.path, message: "a gradient needs at least two colours") }
+            } else {
+                colors = [try g.required("from").color(), try g.required("to").color()]
+            }
+            return .linearGradient(colors: colors, start: try g.optional("start")?.point() ?? (0.5, 0), end: try g.optional("end")?.point() ?? (0.5, 1))
+        case "shape":
+            return .shape(try shape(value), fill: try o.required("fill").color())
+        default:
+            let r = try value.object(["image", "alpha", "hidden", "maximumBlurRadius"])
+            var settings = Layer.Reflection(alpha: try r.optional("alpha")?.number(in: 0...1) ?? 0.5, isHidden: try r.optional("hidden")?.bool() ?? false)
+            if let m = r.optional("maximumBlurRadius") { settings.blur.maximumBlurRadius = try m.number(in: VariableBlurEffect.maximumRadiusSpec.range) }
+            return .reflection(try image(r.required("image")), settings)
+        }
+    }
+
+    func shape(_ node: Node) throws(SceneFileError) -> Path {
+        let o = try node.object(["rect", "roundedRect", "cornerRadius", "ellipse", "path"])
+        let (kind, value) = try o.oneOf(["rect", "roundedRect", "ellipse", "path"])
+        switch kind {
+        case "rect": return Path(rect: try value.rect())
+        case "roundedRect": return Path(roundedRect: try value.rect(), cornerRadius: try o.required("cornerRadius").number(in: 0...1e6))
+        case "ellipse": return Path(ellipseIn: try value.rect())
+        default:
+            do { return try Path(svg: try value.string()) } catch let error as PathSyntaxError {
+                throw .invalid(path: value.path, message: error.description)
+            } catch let error as SceneFileError { throw error } catch { throw .invalid(path: value.path, message: "\(error)") }
+        }
+    }
+
+    mutating func image(_ node: Node) throws(SceneFileError) -> Bitmap {
+        let name = try node.string()
+        let file = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
+        if let cached = images[file] { return cached }
+        do {
+            let bitmap = try ImageFile.read(file)
+            images[file] = bitmap
+            return bitmap
+        } catch {
+            throw .image(path: node.path, file: file, message: "\(error)")
+        }
+    }
+
+    func backdrop(_ node: Node, of layer: Layer) throws(SceneFileError) {
+        let o = try node.object(["blur", "material", "blurEffectRadius", "dimmingAlpha", "progressive"])
+        let (kind, value) = try o.oneOf(["blur", "material", "progressive"])
+        switch kind {
+        case "blur":
+            layer.backdropFilter = .blur(radius: try value.number(in: 0...1000))
+        case "material":
+            let style: MaterialStyle = try value.choice(MaterialStyle.allCases.map { ($0.rawValue, $0) })
+            layer.backdropFilter = .material(Material(style: style))
+            if let r = o.optional("blurEffectRadius") { layer.blurEffectRadius = try r.number(in: Material.radiusSpec.range) }
+            if let d = o.optional("dimmingAlpha") { layer.dimmingAlpha = try d.number(in: 0...1) }
+        default:
+            layer.backdropFilter = .progressive(try progressive(value))
+        }
+    }
+
+    func progressive(_ node: Node) throws(SceneFileError) -> VariableBlurEffect {
+        let o = try node.object(["direction", "maximumBlurRadius", "minimumBlurRadius", "blurMaximumRadiusInset", "dimmingTintColor",
+                                 "dimmingAlpha", "dimmingFullColorInset", "dimmingClearExtension"])
+        var effect = VariableBlurEffect(direction: try o.optional("direction")?.choice(GradientDirection.allCases.map { ($0.rawValue, $0) }) ?? .down)
+        if let v = o.optional("maximumBlurRadius") { effect.maximumBlurRadius = try v.number(in: VariableBlurEffect.maximumRadiusSpec.range) }
+        if let v = o.optional("minimumBlurRadius") { effect.minimumBlurRadius = try v.number(in: VariableBlurEffect.minimumRadiusSpec.range) }
+        if let v = o.optional("blurMaximumRadiusInset") { effect.blurMaximumRadiusInset = try sizing(v) }
+        if let v = o.optional("dimmingFullColorInset") { effect.dimmingFullColorInset = try sizing(v) }
+        if let v = o.optional("dimmingClearExtension") { effect.dimmingClearExtension = try sizing(v) }
+        if let v = o.optional("dimmingTintColor") {
+            switch v.value {
+            case .null: effect.dimmingTintColor = nil
+            case .string("systemBackground"): effect.dimmingTintColor = .systemBackground
+            default: effect.dimmingTintColor = DynamicColor(try v.color())
+            }
+        }
+        if let v = o.optional("dimmingAlpha") {
+            switch v.value {
+            case .null: effect.dimmingAlpha = nil
+            case .number: effect.dimmingAlpha = .constant(alpha: try v.number(in: 0...1))
+            default:
+                let a = try v.object(["light", "dark"])
+                effect.dimmingAlpha = .interfaceStyle(lightModeAlpha: try a.required("light").number(in: 0...1), darkModeAlpha: try a.required("dark").number(in: 0...1))
+            }
+        }
+        return effect
+    }
+
+    /// `{"relative": 0.5}` (a fraction of the size) or `{"absolute": 40}` (points); null for none.
+    func sizing(_ node: Node) throws(SceneFileError) -> GradientSizing? {
+        if case .null = node.value { return nil }
+        let o = try node.object(["relative", "absolute"])
+        let (kind, value) = try o.oneOf(["relative", "absolute"])
+        return kind == "relative" ? .relative(fraction: try value.number(in: 0...16)) : .absolute(position: try value.number(in: 0...1e6))
+    }
+
+    /// Applies one animation; returns when it ends.
+    func animation(_ node: Node, in scene: Scene) throws(SceneFileError) -> Double {
+        let o = try node.object(["at", "duration", "delay", "curve", "layer", "set"])
+        let at = try o.optional("at")?.number(in: -3600...3600) ?? 0
+        let duration = try o.optional("duration")?.number(in: 0...3600) ?? 0
+        let delay = try o.optional("delay")?.number(in: 0...3600) ?? 0
+        let curve = try o.optional("curve").map { (n: Node) throws(SceneFileError) -> TimingCurve in try timingCurve(n) } ?? .default
+        let nameNode = try o.required("layer")
+        let name = try nameNode.string()
+        guard let layer = layers[name] else {
+            throw .invalid(path: nameNode.path, message: "no layer is called \"\(name)\"" + (layers.isEmpty ? "" : " (layers: \(layers.keys.sorted().joined(separator: ", ")))"))
+        }
+        let set = try o.required("set").object(["opacity", "frame", "backgroundColor", "cornerRadius", "blurRadius", "blurEffectRadius", "dimmingAlpha"])
+        // Read every value first, so an error leaves the scene unchanged.
+        var changes: [(Layer) -> Void] = []
+        if let v = set.optional("opacity") { let x = try v.number(in: 0...1); changes.append { $0.opacity = x } }
+        if let v = set.optional("frame") { let x = try v.rect(); changes.append { $0.frame = x } }
+        if let v = set.optional("backgroundColor") { let x = try v.color(); changes.append { $0.backgroundColor = x } }
+        if let v = set.optional("cornerRadius") { let x = try v.number(in: 0...1e6); changes.append { $0.cornerRadius = x } }
+        if let v = set.optional("blurRadius") { let x = try v.number(in: 0...1000); changes.append { $0.blurRadius = x } }
+        if let v = set.optional("blurEffectRadius") { let x = try v.number(in: Material.radiusSpec.range); changes.append { $0.blurEffectRadius = x } }
+        if let v = set.optional("dimmingAlpha") { let x = try v.number(in: 0...1); changes.append { $0.dimmingAlpha = x } }
+        if duration > 0 || { if case .spring = curve { true } else { false } }() {
+            scene.animate(at: at, duration: duration, delay: delay, curve: curve) { for change in changes { change(layer) } }
+        } else {
+            scene.at(at + delay) { for change in changes { change(layer) } }
+        }
+        return at + Animation(duration: duration, delay: delay, curve: curve).activeDuration + delay
+    }
+
+    /// A name (linear, easeIn, easeOut, easeInOut, default), `[x1, y1, x2, y2]`, or
+    /// `{"spring": {"response": s, "dampingFraction": d}}`.
+    func timingCurve(_ node: Node) throws(SceneFileError) -> TimingCurve {
+        switch node.value {
+        case .string:
+            return try node.choice([("linear", TimingCurve.linear), ("easeIn", .easeIn), ("easeOut", .easeOut), ("easeInOut", .easeInOut), ("default", .default)])
+        case .array:
+            let items = try node.array()
+            guard items.count == 4 else { throw .type(path: node.path, expected: "[x1, y1, x2, y2]", got: "\(items.count) numbers") }
+            return .cubicBezier(x1: try items[0].number(in: 0...1), y1: try items[1].number(in: -10...10),
+                                x2: try items[2].number(in: 0...1), y2: try items[3].number(in: -10...10))
+        default:
+            let o = try node.object(["spring"])
+            let s = try o.required("spring").object(["response", "dampingFraction"])
+            return .spring(response: try s.optional("response")?.number(in: 0.01...100) ?? 0.5,
+                           dampingFraction: try s.optional("dampingFraction")?.number(in: 0.01...10) ?? 0.825)
+        }
+    }
+}

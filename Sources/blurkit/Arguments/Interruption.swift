@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// SIGINT and SIGTERM as a flag that long work polls between steps, so that an interrupted command
+/// finishes the file it is writing (or writes none), says what was done, and exits 128 + signal.
+enum Interruption {
+    private static let received = Atomic<Int32>(0)
+
+    /// The signal received since ``install()``, or nil.
+    static var signal: Int32? {
+        let s = received.load(ordering: .relaxed)
+        return s == 0 ? nil : s
+    }
+
+    /// Routes SIGINT and SIGTERM to the flag (a second signal of either kind ends the process at once).
+    static func install() {
+        // A parent that spawned us from a thread with these signals blocked (Dispatch's workers block
+        // them) passes that mask on: unblock them, or they would never arrive.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        for s in [SIGINT, SIGTERM] {
+            Foundation.signal(s) { number in
+                if Interruption.received.exchange(number, ordering: .relaxed) != 0 { _exit(128 + number) }
+            }
+        }
+    }
+}
+
+/// A one-line progress report on standard error, redrawn in place, only when standard error is a
+/// terminal (logs stay clean) and the command is not `--quiet`.
+struct ProgressLine {
+    let enabled: Bool
+    private var lastLength = 0
+
+    init(quiet: Bool) { enabled = !quiet && isatty(2) == 1 }
+
+    mutating func show(_ text: String) {
+        guard enabled else { return }
+        let padding = String(repeating: " ", count: max(0, lastLength - text.count))
+        FileHandle.standardError.write(Data(("\r" + text + padding).utf8))
+        lastLength = text.count
+    }
+
+    mutating func finish() {
+        guard enabled, lastLength > 0 else { return }
+        FileHandle.standardError.write(Data("\n".utf8))
+        lastLength = 0
+    }
+}

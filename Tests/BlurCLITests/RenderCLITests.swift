@@ -1,0 +1,89 @@
+import BlurCore
+import BlurIO
+import Foundation
+import Testing
+
+@Suite struct RenderCLITests {
+    static let scenes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/scenes")
+    let folder: String
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-render-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    var dialog: String { Self.scenes.appendingPathComponent("dialog-dismissal.json").path }
+
+    @Test func aStillFrameAtATime() throws {
+        let result = try CLI.run(["render", dialog, folder + "/still.png", "--time", "0.75", "--scale", "0.25"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let image = try ImageFile.read(folder + "/still.png")
+        #expect(image.width == 98 && image.height == 211)
+    }
+
+    @Test(arguments: ["gif", "webp", "png"])
+    func theAnimationTheFileAsksFor(_ suffix: String) throws {
+        let out = folder + "/a." + suffix
+        let result = try CLI.run(["render", dialog, out, "--scale", "0.2", "--fps", "10"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let animation = try AnimatedImage.decode(try AtomicFile.read(out))
+        // The file's duration is 1.2 s: 12 frames at 10 fps (libwebp merges identical frames into one).
+        #expect(suffix == "webp" ? (2...12).contains(animation.frames.count) : animation.frames.count == 12)
+        #expect(abs(animation.frames.map(\.duration).reduce(0, +) - 1.2) < 1e-9)
+        #expect(animation.size == (78, 169))
+    }
+
+    @Test func aPNGSequenceAndTheDurationOption() throws {
+        let result = try CLI.run(["render", dialog, folder + "/frames/", "--scale", "0.1", "--duration", "0.5", "--fps", "8", "--time", "0.4"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/frames").count == 4)
+    }
+
+    @Test func mistakesAreClear() throws {
+        let bad = folder + "/bad.json"
+        try Array(#"{"width": 10, "height": 10, "layers": [{"frame": [0, 0, "wide", 1]}]}"#.utf8).write(to: bad)
+        var result = try CLI.run(["render", bad, folder + "/x.png", "--time", "0"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "blurkit: \(bad): layers[0].frame[2]: expected a number, got \"wide\"\n")
+        result = try CLI.run(["render", Self.scenes.appendingPathComponent("reflection.json").path, folder + "/x.gif"])
+        #expect(result.status == 2 && result.stderr.contains("has no animations"))
+        result = try CLI.run(["render", dialog, folder + "/x.gif", "--fps", "nan"])
+        #expect(result.status == 2 && result.stderr.contains("fps must be a finite number"))
+        result = try CLI.run(["render", dialog, folder + "/x.gif", "--duration", "500", "--fps", "120"])
+        #expect(result.status == 2 && result.stderr.contains("frames"))
+        result = try CLI.run(["render", dialog, folder + "/x.bmp"])
+        #expect(result.status == 2)
+        result = try CLI.run(["render", dialog, dialog, "--time", "0"])
+        #expect(result.status == 1 && result.stderr.contains("refusing to overwrite"))
+        result = try CLI.run(["render", "--help"])
+        #expect(result.status == 0 && String(decoding: result.stdout, as: UTF8.self).contains("--fps F"))
+    }
+
+    @Test func anInterruptedRecordingKeepsOnlyCompleteFramesAndSaysSo() throws {
+        let frames = folder + "/frames"
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["render", dialog, frames + "/", "--duration", "60", "--fps", "30", "--scale", "0.5"]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        // Once a frame is on disk the handler is installed (a signal before that could be lost to an
+        // inherited "ignore").
+        let deadline = Date().addingTimeInterval(60)
+        while (try? FileManager.default.contentsOfDirectory(atPath: frames))?.isEmpty ?? true, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        process.interrupt()  // SIGINT
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("interrupted after") && stderr.contains("complete frames are in"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: frames).sorted()
+        #expect(!names.isEmpty && names.count < 1800)
+        #expect(names == (0..<names.count).map(AnimationWriter.sequenceFileName))  // no temporary files left
+        for name in names { #expect(try ImageFile.read(frames + "/" + name).width == 195) }
+    }
+}
+
+extension Array where Element == UInt8 {
+    func write(to path: String) throws { try Data(self).write(to: URL(fileURLWithPath: path)) }
+}

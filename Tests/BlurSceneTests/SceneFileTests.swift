@@ -1,0 +1,112 @@
+import BlurCore
+import BlurIO
+import BlurScene
+import Foundation
+import Testing
+
+@Suite struct SceneFileTests {
+    static func parse(_ text: String) throws -> SceneFile { try SceneFile.parse(Array(text.utf8)) }
+
+    static func error(_ text: String) -> String? {
+        do { _ = try parse(text); return nil } catch { return "\(error)" }
+    }
+
+    @Test func errorsNameThePathAndWhatWasExpected() {
+        let cases: [(String, String)] = [
+            (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1]}, {"frame": [0,0,1,1]}, {"frame": {"x": 0, "y": 0, "width": "wide", "height": 3}}]}"#,
+             #"layers[2].frame.width: expected a number, got "wide""#),
+            (#"{"width": 10}"#, "height: missing"),
+            (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "opacty": 1}]}"#, "layers[0].opacty: unknown key"),
+            (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "opacity": 2}]}"#, "layers[0].opacity: must be from 0 to 1, got 2"),
+            (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1]}]}"#, "layers[0].frame: expected [x, y, width, height], got 3 numbers"),
+            (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "content": {"color": "pink-ish"}}]}"#, #"layers[0].content.color: expected a colour"#),
+            (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "content": {"shape": {"path": "M 0 0 X"}, "fill": "white"}}]}"#,
+             #"layers[0].content.shape.path: unexpected "X" at character 6"#),
+            (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "content": {"color": "white", "image": "a.png"}}]}"#,
+             "layers[0].content: only one of"),
+            (#"{"width": 10, "height": 10, "layers": [{"name": "a", "frame": [0,0,1,1]}], "animations": [{"layer": "b", "set": {}}]}"#,
+             #"animations[0].layer: no layer is called "b" (layers: a)"#),
+            (#"{"width": 10, "height": 10, "layers": [{"name": "a", "frame": [0,0,1,1]}], "animations": [{"layer": "a", "curve": "bouncy", "set": {}}]}"#,
+             "animations[0].curve: expected one of linear, easeIn, easeOut, easeInOut, default, got \"bouncy\""),
+            (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "backdrop": {"material": "frosted"}}]}"#,
+             "layers[0].backdrop.material: expected one of"),
+            (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "content": {"image": "/nonexistent/x.png"}}]}"#,
+             "layers[0].content.image: cannot read /nonexistent/x.png"),
+            ("{\"width\": 10,\n  \"height\": 10,,}", "line 2, column 16: expected a key in double quotes"),
+            (#"{"width": 1e999, "height": 1}"#, "line 1, column 11: the number is out of range"),
+            (#"[1, 2"#, "line 1, column 6: the document ends inside an array"),
+            (String(repeating: "[", count: 5000), "line 1, column 201: nested more than 200 levels deep"),
+            (#""just a string""#, "(document): expected an object"),
+        ]
+        for (text, expected) in cases {
+            let message = Self.error(text)
+            #expect(message?.hasPrefix(expected) == true, "\(message ?? "no error") ≠ \(expected)")
+        }
+    }
+
+    @Test func everyTruncationIsAnErrorNotACrash() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/scenes/dialog-dismissal.json")
+        let bytes = try AtomicFile.read(url.path)
+        for cut in 0..<bytes.count where cut % 7 == 0 {
+            #expect(throws: SceneFileError.self) { try SceneFile.parse(Array(bytes.prefix(cut)), baseDirectory: url.deletingLastPathComponent().path) }
+        }
+    }
+
+    @Test func aParsedSceneRendersAsTheSameSceneBuiltInCode() throws {
+        let file = try Self.parse("""
+            { "width": 60, "height": 40, "background": "#203040", "duration": 1, "fps": 12, "scale": 2,
+              "layers": [
+                { "name": "card", "frame": [10, 5, 40, 30], "backgroundColor": {"red": 1, "green": 0.5, "blue": 0, "alpha": 0.8},
+                  "cornerRadius": 6, "blurRadius": 2,
+                  "sublayers": [ { "frame": [5, 5, 10, 10], "content": { "shape": { "ellipse": [0, 0, 10, 10] }, "fill": "white" } } ] },
+                { "name": "glass", "frame": [0, 20, 60, 20], "backdrop": { "blur": 3 } }
+              ],
+              "animations": [ { "at": 0.2, "duration": 0.5, "curve": [0.3, 0, 0.7, 1], "layer": "card", "set": { "blurRadius": 0, "opacity": 0.5 } } ] }
+            """)
+        #expect(file.scale == 2 && file.duration == 1 && file.frameRate == 12)
+        #expect(abs(file.lastAnimationEnd - 0.7) < 1e-12)
+        let scene = Scene(width: 60, height: 40, backgroundColor: Color(hex: "#203040")!)
+        let card = Layer(name: "card", frame: Rect(x: 10, y: 5, width: 40, height: 30))
+        card.backgroundColor = Color(red: 1, green: 0.5, blue: 0, alpha: 0.8)
+        card.cornerRadius = 6
+        card.blurRadius = 2
+        card.addSublayer(Layer(frame: Rect(x: 5, y: 5, width: 10, height: 10), content: .shape(Path(ellipseIn: Rect(x: 0, y: 0, width: 10, height: 10)), fill: .white)))
+        let glass = Layer(name: "glass", frame: Rect(x: 0, y: 20, width: 60, height: 20))
+        glass.backdropFilter = .blur(radius: 3)
+        scene.addLayer(card)
+        scene.addLayer(glass)
+        scene.animate(at: 0.2, duration: 0.5, curve: .cubicBezier(x1: 0.3, y1: 0, x2: 0.7, y2: 1)) {
+            card.blurRadius = 0
+            card.opacity = 0.5
+        }
+        for t in [0, 0.3, 0.45, 1] {
+            #expect(try file.scene.render(at: t, scale: 2) == scene.render(at: t, scale: 2))
+        }
+        #expect(file.layers["card"] === file.scene.root.sublayers[0])
+    }
+}
+
+/// Seed 004's scenes and seed 000's picture, byte-exact against images recorded on purpose:
+/// `BLURKIT_RECORD_GOLDEN=1 make test` rewrites them (then look at them before committing).
+@Suite struct GoldenImageTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test(arguments: [
+        ("dialog-dismissal", 0.0), ("dialog-dismissal", 0.75), ("view-blur", 0.5), ("progressive-header", 0.0),
+        ("reflection", 0.0), ("mountains-at-dusk", 0.0),
+    ])
+    func sceneMatchesItsGoldenImage(_ name: String, _ time: Double) throws {
+        let file = try SceneFile.read(Self.root.appendingPathComponent("Examples/scenes/\(name).json").path)
+        let image = try file.scene.render(at: time, scale: 0.5)
+        let golden = Self.root.appendingPathComponent("Tests/Fixtures/golden/\(name)@\(time).png").path
+        if ProcessInfo.processInfo.environment["BLURKIT_RECORD_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(atPath: (golden as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try ImageFile.write(image, to: golden)
+            return
+        }
+        let expected = try ImageFile.read(golden)
+        let same = image.width == expected.width && image.height == expected.height && image.premultipliedRGBA == expected.premultipliedRGBA
+        #expect(same, "\(name) at \(time) s differs from \(golden): \(same ? "" : "\(ImageDifference(image, expected))")")
+    }
+}
