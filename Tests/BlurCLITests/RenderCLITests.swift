@@ -47,7 +47,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr == "blurkit: \(bad): layers[0].frame[2]: expected a number, got \"wide\"\n")
         result = try CLI.run(["render", Self.scenes.appendingPathComponent("reflection.json").path, folder + "/x.gif"])
-        #expect(result.status == 2 && result.stderr.contains("has no animations"))
+        #expect(result.status == 2 && result.stderr.contains("has nothing animating after 0 s"))
         result = try CLI.run(["render", dialog, folder + "/x.gif", "--fps", "nan"])
         #expect(result.status == 2 && result.stderr.contains("fps must be a finite number"))
         result = try CLI.run(["render", dialog, folder + "/x.gif", "--duration", "500", "--fps", "120"])

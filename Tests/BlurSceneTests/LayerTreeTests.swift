@@ -85,4 +85,30 @@ import Testing
         let difference = ImageDifference(composited, expected)
         #expect(difference.maximum <= 2)
     }
+
+    @Test func aLeafWithABackgroundAndContentFadesAsOne() throws {
+        for shape in [false, true] {
+            let scene = Scene(width: 20, height: 20)
+            let content: Layer.Content = shape ? .shape(Path(rect: Rect(x: 0, y: 0, width: 20, height: 20)), fill: Color(red: 0, green: 0, blue: 1))
+                                               : .color(Color(red: 0, green: 0, blue: 1))
+            let layer = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 20), content: content)
+            layer.backgroundColor = Self.red
+            layer.opacity = 0.5
+            scene.addLayer(layer)
+            // Blue over red, then half of that over white: (128, 128, 255), not red showing through.
+            let p = try scene.render(at: 0)[10, 10]
+            #expect(abs(Int(p.r) - 128) <= 1 && abs(Int(p.g) - 128) <= 1 && p.b == 255, "\(p)")
+        }
+    }
+
+    @Test func aMaterialRadiusAnimatesFromTheStylesDefaultWhenNeverSet() throws {
+        let scene = Scene(width: 10, height: 10)
+        let glass = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        glass.backdropFilter = .material(Material(style: .systemMaterial))
+        scene.addLayer(glass)
+        scene.animate(at: 1, duration: 1, curve: .linear) { glass.blurEffectRadius = 0 }
+        #expect(glass.presentation(at: 0).blurEffectRadius == Material(style: .systemMaterial).effectiveRadius)
+        #expect(glass.presentation(at: 1.5).blurEffectRadius == Material(style: .systemMaterial).effectiveRadius / 2)
+        #expect(glass.presentation(at: 2).blurEffectRadius == 0)
+    }
 }

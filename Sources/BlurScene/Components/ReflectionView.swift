@@ -37,12 +37,12 @@ public final class ReflectionView {
         guard let source = top.pixelRect(scale: scale, clippedTo: Int.max, Int.max), source.width > 0 else { return backdrop }
         let half = Scene.fit(content, width: source.width, height: source.height)
         var out = backdrop
-        out.paste(half, atPoint: top)
+        out.draw(half, atPoint: top)
         guard !isReflectionHidden else { return out }
         let alpha = reflectionAlpha.isNaN ? 0 : min(1, max(0, reflectionAlpha))
         let mirrored = half.oriented(.downMirrored)
         var reflection = out
-        reflection.paste(mirrored, atPoint: reflectionFrame)
+        reflection.draw(mirrored, atPoint: reflectionFrame)
         reflection = blur.render(over: reflection, frame: reflectionFrame, appearance: appearance, threads: threads)
         // Only the reflection half takes the mirrored image, at reflectionAlpha.
         guard let region = reflectionFrame.pixelRect(scale: scale, clippedTo: out.width, out.height) else { return out }
@@ -67,8 +67,14 @@ extension Scene {
 }
 
 extension Bitmap {
-    /// Copies `image` so that it covers `frame` (points, at this bitmap's scale), clipped to the bitmap.
-    mutating func paste(_ image: Bitmap, atPoint frame: Rect) {
-        replacePixels(at: Int((frame.x * scale).rounded()), Int((frame.y * scale).rounded()), with: image)
+    /// Draws `image` source-over with its top-left corner at `frame`'s (points, at this bitmap's
+    /// scale), clipped to the bitmap.
+    mutating func draw(_ image: Bitmap, atPoint frame: Rect) {
+        let x = Int((frame.x * scale).rounded()), y = Int((frame.y * scale).rounded())
+        guard let target = PixelRect(x: x, y: y, width: image.width, height: image.height)
+            .intersection(PixelRect(x: 0, y: 0, width: width, height: height)) else { return }
+        let piece = target.width == image.width && target.height == image.height ? image
+            : try! image.cropped(x: target.x - x, y: target.y - y, width: target.width, height: target.height)
+        composite(piece, at: target)
     }
 }

@@ -45,7 +45,9 @@ struct Compositor {
 
         let blur = max(0, layer.blurRadiusValue.value(at: time)) * scale
         let blurs = blur > GaussianBlur.identityThreshold
-        let group = !layer.sublayers.isEmpty || layer.mask != nil || layer.content.isReflection
+        // A group fades as one: sublayers, a mask, a reflection, or a background under content.
+        let layered = layer.backgroundColorValue.value(at: time).alpha > 0 && !layer.content.isNone
+        let group = !layer.sublayers.isEmpty || layer.mask != nil || layer.content.isReflection || layered
         let offscreen = blurs || layer.mask != nil || layer.blendMode != .normal || (opacity < 1 && group) || (layer.masksToBounds && group)
         if !offscreen {
             drawContent(layer, into: &surface, frame: frame, corner: corner, opacity: opacity)
@@ -119,6 +121,12 @@ struct Compositor {
     private func drawContent(_ layer: Layer, into surface: inout Surface, frame: Rect, corner: Double, opacity: Double) {
         let pixels = frame.scaled(by: scale).offsetBy(-Double(surface.window.x), -Double(surface.window.y))
         let all = PixelRect(x: 0, y: 0, width: surface.window.width, height: surface.window.height)
+        let background = layer.backgroundColorValue.value(at: time)
+        if background.alpha > 0, let region = pixels.pixelRect(scale: 1, clippedTo: all.width, all.height) {
+            let clip = corner > 0 ? RoundedRect.coverage(of: pixels, radius: corner * scale, in: region) : nil
+            let faded = opacity < 1 ? (clip ?? [Float](repeating: 1, count: region.width * region.height)).map { $0 * Float(opacity) } : clip
+            surface.bitmap.composite(background, mode: .normal, in: region, coverage: faded)
+        }
         if case let .shape(path, fill) = layer.content {
             var bounds = pixels
             if !layer.masksToBounds, let b = path.controlBounds {
@@ -135,12 +143,6 @@ struct Compositor {
             return
         }
         guard let region = pixels.pixelRect(scale: 1, clippedTo: all.width, all.height) else { return }
-        let background = layer.backgroundColorValue.value(at: time)
-        if background.alpha > 0 {
-            let clip = corner > 0 ? RoundedRect.coverage(of: pixels, radius: corner * scale, in: region) : nil
-            let faded = opacity < 1 ? (clip ?? [Float](repeating: 1, count: region.width * region.height)).map { $0 * Float(opacity) } : clip
-            surface.bitmap.composite(background, mode: .normal, in: region, coverage: faded)
-        }
         if case let .reflection(image, settings) = layer.content {
             let view = ReflectionView(frame: surface.local(frame, scale: scale))
             view.reflectionAlpha = settings.alpha
@@ -201,6 +203,7 @@ struct Compositor {
 
 extension Layer.Content {
     var isReflection: Bool { if case .reflection = self { true } else { false } }
+    var isNone: Bool { if case .none = self { true } else { false } }
 }
 
 extension Compositor.Surface {
@@ -227,6 +230,8 @@ extension Layer {
         copy.cornerRadiusValue = mask.cornerRadiusValue
         copy.blurRadiusValue = mask.blurRadiusValue
         copy.masksToBounds = mask.masksToBounds
+        copy.backgroundColorValue = mask.backgroundColorValue
+        copy.blendMode = mask.blendMode
         copy.mask = mask.mask
         for sublayer in mask.sublayers { copy.addSublayer(sublayer) }
         return copy

@@ -113,13 +113,23 @@ public final class Layer {
         get { blurRadiusValue.model }
         set { Layer.record(&blurRadiusValue, newValue) }
     }
-    /// The material backdrop's `blurEffectRadius` (points; nil = the style's default). *Animatable*
-    /// once set.
+    /// The backdrop's radius in points: a material's `blurEffectRadius` (nil = the style's default)
+    /// or a blur backdrop's radius. *Animatable*: the first animated change starts from the radius
+    /// the backdrop filter has.
     public var blurEffectRadius: Double? {
         get { backdropRadiusValue?.model }
         set {
             guard let newValue else { backdropRadiusValue = nil; return }
-            if backdropRadiusValue == nil { backdropRadiusValue = Animated(newValue) } else { Layer.record(&backdropRadiusValue!, newValue) }
+            if backdropRadiusValue == nil {
+                let initial: Double
+                switch backdropFilter {
+                case let .material(m)?: initial = m.effectiveRadius
+                case let .blur(radius)?: initial = radius
+                default: initial = newValue
+                }
+                backdropRadiusValue = Animated(initial)
+            }
+            Layer.record(&backdropRadiusValue!, newValue)
         }
     }
     /// The material backdrop's `dimmingAlpha`. *Animatable.*

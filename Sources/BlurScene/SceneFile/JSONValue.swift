@@ -70,7 +70,9 @@ enum JSONValue: Equatable {
                 while true {
                     skipSpace()
                     guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
+                    let keyStart = at
                     let key = try string()
+                    if members.contains(where: { $0.key == key }) { at = keyStart; throw error("the key \"\(key)\" appears twice in one object") }
                     skipSpace()
                     guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
                     at += 1

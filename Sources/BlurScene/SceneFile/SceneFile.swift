@@ -118,7 +118,10 @@ private struct Node {
         guard case .object = value else { throw .type(path: path, expected: "a colour (\"#RRGGBB\" or {\"red\", \"green\", \"blue\"})", got: value.summary) }
         let o = try object(["red", "green", "blue", "white", "alpha"])
         let alpha = try o.optional("alpha")?.number(in: 0...1) ?? 1
-        if let white = o.optional("white") { return Color(white: try white.number(in: 0...1), alpha: alpha) }
+        if let white = o.optional("white") {
+            try o.forbid(["red", "green", "blue"], because: "with \"white\"")
+            return Color(white: try white.number(in: 0...1), alpha: alpha)
+        }
         return Color(red: try o.required("red").number(in: 0...1), green: try o.required("green").number(in: 0...1),
                      blue: try o.required("blue").number(in: 0...1), alpha: alpha)
     }
@@ -135,6 +138,11 @@ private struct Members {
     func required(_ key: String) throws(SceneFileError) -> Node {
         guard let n = optional(key) else { throw .missing(path: node.child(key)) }
         return n
+    }
+
+    /// An error when `key` is present: it does not go with what else is given.
+    func forbid(_ keys: [String], because reason: String) throws(SceneFileError) {
+        for key in keys where optional(key) != nil { throw .invalid(path: node.child(key), message: "not allowed \(reason)") }
     }
 
     /// The one key present out of `keys`.
@@ -194,6 +202,8 @@ private struct Reader {
     mutating func content(_ node: Node) throws(SceneFileError) -> Layer.Content {
         let o = try node.object(["color", "image", "mode", "gradient", "shape", "fill", "reflection"])
         let (kind, value) = try o.oneOf(["color", "image", "gradient", "shape", "reflection"])
+        if kind != "image" { try o.forbid(["mode"], because: "with \"\(kind)\" (it goes with \"image\")") }
+        if kind != "shape" { try o.forbid(["fill"], because: "with \"\(kind)\" (it goes with \"shape\")") }
         switch kind {
         case "color":
             return .color(try value.color())
@@ -204,6 +214,7 @@ private struct Reader {
             let g = try value.object(["colors", "from", "to", "start", "end"])
             var colors: [Color] = []
             if let list = g.optional("colors") {
+                try g.forbid(["from", "to"], because: "with \"colors\"")
                 for c in try list.array() { colors.append(try c.color()) }
                 guard colors.count >= 2 else { throw .invalid(path: list.path, message: "a gradient needs at least two colours") }
             } else {
@@ -223,6 +234,7 @@ private struct Reader {
     func shape(_ node: Node) throws(SceneFileError) -> Path {
         let o = try node.object(["rect", "roundedRect", "cornerRadius", "ellipse", "path"])
         let (kind, value) = try o.oneOf(["rect", "roundedRect", "ellipse", "path"])
+        if kind != "roundedRect" { try o.forbid(["cornerRadius"], because: "with \"\(kind)\" (it goes with \"roundedRect\")") }
         switch kind {
         case "rect": return Path(rect: try value.rect())
         case "roundedRect": return Path(roundedRect: try value.rect(), cornerRadius: try o.required("cornerRadius").number(in: 0...1e6))
@@ -242,19 +254,27 @@ private struct Reader {
             let bitmap = try ImageFile.read(file)
             images[file] = bitmap
             return bitmap
-        } catch {
+        } catch let error as FileError {
             throw .image(path: node.path, file: file, message: "\(error)")
+        } catch {
+            throw .image(path: node.path, file: file, message: "\(file): \(error)")
         }
     }
 
     func backdrop(_ node: Node, of layer: Layer) throws(SceneFileError) {
         let o = try node.object(["blur", "material", "blurEffectRadius", "dimmingAlpha", "progressive"])
         let (kind, value) = try o.oneOf(["blur", "material", "progressive"])
+        if kind != "material" { try o.forbid(["dimmingAlpha"], because: "with \"\(kind)\" (it goes with \"material\")") }
+        if kind == "progressive" { try o.forbid(["blurEffectRadius"], because: "with \"progressive\" (use its maximumBlurRadius)") }
         switch kind {
         case "blur":
             layer.backdropFilter = .blur(radius: try value.number(in: 0...1000))
+            if let r = o.optional("blurEffectRadius") { layer.blurEffectRadius = try r.number(in: 0...1000) }
         case "material":
-            let style: MaterialStyle = try value.choice(MaterialStyle.allCases.map { ($0.rawValue, $0) })
+            let name = try value.string()
+            guard let style = MaterialStyle(name: name) else {
+                throw .invalid(path: value.path, message: "expected a material style (\(MaterialStyle.allCases.map(\.rawValue).joined(separator: ", ")), or thin, regular, thick, ultrathin, chrome), got \(value.value.summary)")
+            }
             layer.backdropFilter = .material(Material(style: style))
             if let r = o.optional("blurEffectRadius") { layer.blurEffectRadius = try r.number(in: Material.radiusSpec.range) }
             if let d = o.optional("dimmingAlpha") { layer.dimmingAlpha = try d.number(in: 0...1) }
@@ -283,9 +303,11 @@ private struct Reader {
             switch v.value {
             case .null: effect.dimmingAlpha = nil
             case .number: effect.dimmingAlpha = .constant(alpha: try v.number(in: 0...1))
-            default:
+            case .object:
                 let a = try v.object(["light", "dark"])
                 effect.dimmingAlpha = .interfaceStyle(lightModeAlpha: try a.required("light").number(in: 0...1), darkModeAlpha: try a.required("dark").number(in: 0...1))
+            default:
+                throw .type(path: v.path, expected: "a number, null or {\"light\", \"dark\"}", got: v.value.summary)
             }
         }
         return effect

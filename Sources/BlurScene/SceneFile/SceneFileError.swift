@@ -10,7 +10,7 @@ public enum SceneFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case unknownKey(path: String, known: [String])
     /// A value of the right kind that is not allowed.
     case invalid(path: String, message: String)
-    /// An image named by the scene could not be read.
+    /// An image named by the scene could not be read; `message` names the file.
     case image(path: String, file: String, message: String)
 
     public var description: String {
@@ -20,7 +20,7 @@ public enum SceneFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .missing(path): "\(path): missing"
         case let .unknownKey(path, known): "\(path): unknown key (known here: \(known.joined(separator: ", ")))"
         case let .invalid(path, message): "\(path): \(message)"
-        case let .image(path, file, message): "\(path): cannot read \(file): \(message)"
+        case let .image(path, _, message): "\(path): \(message)"
         }
     }
 }

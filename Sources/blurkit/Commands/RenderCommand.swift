@@ -8,6 +8,7 @@ enum RenderCommand {
         OptionSpec(SceneRecording.durationSpec, value: "D", extra: " (default: the file's \"duration\", else until its last animation ends)"),
         OptionSpec(SceneRecording.frameRateSpec, value: "F", extra: " (or the file's \"fps\")"),
         OptionSpec(Scene.scaleSpec, value: "K", extra: " (default: the file's \"scale\", else 1)"),
+        CommonOptions.specs[0],  // --format, for a still (needed when OUT is -)
         OptionSpec(CommonOptions.quality, value: "Q"),
         OptionSpec(name: "loop", value: "N", help: "times the animation plays, 0 = forever (default 0)"),
         OptionSpec(CommonOptions.threads, value: "N"),
@@ -54,12 +55,14 @@ enum RenderCommand {
         guard let format = AnimationFormat(path: output) else {
             throw CLIError.usage("OUT must end in .webp, .gif, .png or .apng, or name a folder for a PNG sequence (or give --time alone for a still)")
         }
-        let duration = try arguments.number(SceneRecording.durationSpec) ?? file.duration ?? file.lastAnimationEnd
-        guard duration > 0 else {
-            throw CLIError.usage("\(input) has no animations: give --duration D, or --time T for a still")
+        let start = try arguments.number(SceneRecording.startSpec)!
+        // By default: from the start until the last animation ends, then half a second of its end state.
+        let duration = try arguments.number(SceneRecording.durationSpec) ?? file.duration ?? (file.lastAnimationEnd - start + 0.5)
+        guard file.lastAnimationEnd > start || arguments.has("duration") || file.duration != nil else {
+            throw CLIError.usage("\(input) has nothing animating after \(shortNumber(start)) s: give --duration D, or --time T for a still")
         }
         let recording = try SceneRecording(
-            start: try arguments.number(SceneRecording.startSpec)!, duration: duration,
+            start: start, duration: duration,
             frameRate: arguments.has("fps") ? arguments.number(SceneRecording.frameRateSpec)! : (file.frameRate ?? 30), scale: scale)
         let parallel = threads ?? ProcessInfo.processInfo.activeProcessorCount
         // Frames in flight, each with its offscreen surfaces and blur buffers, plus the encoder's copy.
