@@ -52,11 +52,16 @@ func profileMaterial(tile: Bitmap) throws {
     var screen = try photo(width: 1170, height: 2532, from: tile)
     screen.scale = 3
     let clock = ContinuousClock()
-    var best = Double.infinity
-    for _ in 0..<40 {
-        best = min(best, milliseconds(clock.measure {
-            blackHole(Material(style: .systemMaterial).render(over: screen, frame: Rect(x: 0, y: 0, width: 390, height: 844)))
-        }))
+    for radius in [nil, 12, 6, 3] as [Double?] {
+        var best = Double.infinity
+        for _ in 0..<(radius == nil ? 40 : 10) {
+            best = min(best, milliseconds(clock.measure {
+                blackHole(Material(style: .systemMaterial, blurEffectRadius: radius, dimmingAlpha: 0.5)
+                    .render(over: screen, frame: Rect(x: 0, y: 0, width: 390, height: 844)))
+            }))
+        }
+        let blur = try GaussianBlur(sigma: 3 * (radius ?? 24))
+        let b = median(runs: 5) { blackHole(blur.apply(to: screen)) }
+        print("material radius \(radius.map { "\($0)" } ?? "default"): best \(String(format: "%.1f", best)) ms; blur alone \(String(format: "%.1f", b)) ms")
     }
-    print("material: best \(String(format: "%.1f", best)) ms")
 }

@@ -15,6 +15,11 @@ extension Bitmap {
                         let c = coverage?[row * region.width + column] ?? 1
                         if c <= 0 { continue }
                         let i = column * 4
+                        // Full coverage of an opaque source pixel is a copy (the formula gives the same).
+                        if c >= 1, s[i + 3] == 255 {
+                            (d[i], d[i + 1], d[i + 2], d[i + 3]) = (s[i], s[i + 1], s[i + 2], 255)
+                            continue
+                        }
                         let keep = replacing ? 1 - c : 1 - Float(s[i + 3]) / 255 * c
                         for k in 0..<4 {
                             let v = Float(s[i + k]) * c + Float(d[i + k]) * keep + 8_388_608

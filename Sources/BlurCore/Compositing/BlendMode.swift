@@ -56,6 +56,33 @@ public enum BlendMode: String, Sendable, Hashable, CaseIterable {
     }
 }
 
+extension BlendMode {
+    /// What compositing `color` in this mode does to each byte value of each channel of an opaque
+    /// premultiplied pixel (which stays opaque): 3 × 256 bytes, red then green then blue. The same
+    /// formula and rounding as ``Bitmap/composite(_:mode:in:coverage:)``.
+    /// One premultiplied source (0…1 per channel) over the premultiplied pixel at `px`, rounded.
+    @inline(__always)
+    func composite(_ source: SIMD4<Double>, onto px: UnsafeMutablePointer<UInt8>) {
+        let backdrop = SIMD4<Double>(Double(px[0]), Double(px[1]), Double(px[2]), Double(px[3])) / 255
+        let out = composite(source: source, over: backdrop)
+        let a = (min(1, max(0, out[3])) * 255).rounded()
+        px[3] = UInt8(a)
+        for c in 0..<3 { px[c] = UInt8(min(a, max(0, (out[c] * 255).rounded()))) }
+    }
+
+    public func opaqueTable(for color: Color) -> [UInt8] {
+        let straight = SIMD4<Double>(color.red, color.green, color.blue, 1)
+        var table = [UInt8](repeating: 0, count: 3 * 256)
+        for v in 0..<256 {
+            let b = Double(v) / 255
+            let out = composite(source: straight * color.alpha, over: SIMD4(b, b, b, 1))
+            let a = (min(1, max(0, out[3])) * 255).rounded()
+            for c in 0..<3 { table[c * 256 + v] = UInt8(min(a, max(0, (out[c] * 255).rounded()))) }
+        }
+        return table
+    }
+}
+
 extension Bitmap {
     /// Composites a solid `color` (straight alpha) over `rect` (pixels) with `mode`, scaled per pixel
     /// by `coverage` when given (a row-major mask of `rect.width × rect.height` values 0…1).
@@ -63,20 +90,42 @@ extension Bitmap {
         precondition(coverage == nil || coverage!.count == rect.width * rect.height, "one coverage per pixel")
         guard color.alpha > 0 else { return }
         let straight = SIMD4<Double>(color.red, color.green, color.blue, 1)
-        let stride = bytesPerRow
+        // Over an opaque pixel at full coverage the result of each channel depends on that channel
+        // alone: a table of the same formula for every byte value; over a clear pixel it is a constant.
+        var opaque = [UInt8](repeating: 0, count: 3 * 256)
+        var clear = (UInt8(0), UInt8(0), UInt8(0), UInt8(0))
+        if coverage == nil {
+            opaque = mode.opaqueTable(for: color)
+            let out = mode.composite(source: straight * color.alpha, over: .zero)
+            let a = (min(1, max(0, out[3])) * 255).rounded()
+            func byte(_ v: Double) -> UInt8 { UInt8(min(a, max(0, (v * 255).rounded()))) }
+            clear = (byte(out[0]), byte(out[1]), byte(out[2]), UInt8(a))
+        }
+        let stride = bytesPerRow, lookup = opaque, constant = clear
         withUnsafeMutablePixels { p in
-            for row in 0..<rect.height {
-                let base = p.baseAddress! + (rect.y + row) * stride + rect.x * 4
-                for column in 0..<rect.width {
-                    let alpha = color.alpha * Double(coverage?[row * rect.width + column] ?? 1)
-                    if alpha <= 0 { continue }
-                    let px = base + column * 4
-                    let backdrop = SIMD4<Double>(Double(px[0]), Double(px[1]), Double(px[2]), Double(px[3])) / 255
-                    let out = mode.composite(source: straight * alpha, over: backdrop)
-                    let a = (min(1, max(0, out[3])) * 255).rounded()
-                    px[3] = UInt8(a)
-                    for c in 0..<3 { px[c] = UInt8(min(a, max(0, (out[c] * 255).rounded()))) }
+            let start = SharedPointer(p.baseAddress! + rect.y * stride + rect.x * 4)
+            Parallel.forEachBand(count: rect.height, parts: rect.width * rect.height < 65536 ? 1 : nil) { rows in
+              lookup.withUnsafeBufferPointer { table in
+                for row in rows {
+                    let base = start.base + row * stride
+                    for column in 0..<rect.width {
+                        let px = base + column * 4
+                        if coverage == nil, px[3] == 255 {
+                            px[0] = table[Int(px[0])]
+                            px[1] = table[256 + Int(px[1])]
+                            px[2] = table[512 + Int(px[2])]
+                            continue
+                        }
+                        if coverage == nil, px[3] == 0, px[0] == 0, px[1] == 0, px[2] == 0 {
+                            (px[0], px[1], px[2], px[3]) = constant
+                            continue
+                        }
+                        let alpha = color.alpha * Double(coverage?[row * rect.width + column] ?? 1)
+                        if alpha <= 0 { continue }
+                        mode.composite(straight * alpha, onto: px)
+                    }
                 }
+              }
             }
         }
     }

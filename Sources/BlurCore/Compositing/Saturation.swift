@@ -11,8 +11,10 @@ extension Bitmap {
         let f = Float(factor), l = SIMD3<Float>(Bitmap.luminanceWeights) * (1 - f)
         let stride = bytesPerRow
         withUnsafeMutablePixels { p in
-            for row in 0..<rect.height {
-                let base = p.baseAddress! + (rect.y + row) * stride + rect.x * 4
+            let start = SharedPointer(p.baseAddress! + rect.y * stride + rect.x * 4)
+            Parallel.forEachBand(count: rect.height, parts: rect.width * rect.height < 65536 ? 1 : nil) { rows in
+              for row in rows {
+                let base = start.base + row * stride
                 for column in 0..<rect.width {
                     let px = base + column * 4
                     let r = Float(px[0]), g = Float(px[1]), b = Float(px[2]), a = Float(px[3])
@@ -21,12 +23,15 @@ extension Bitmap {
                     px[1] = Bitmap.clampedByte(grey + f * g, alpha: a)
                     px[2] = Bitmap.clampedByte(grey + f * b, alpha: a)
                 }
+              }
             }
         }
     }
 
     @inline(__always)
     static func clampedByte(_ v: Float, alpha: Float) -> UInt8 {
-        UInt8(min(alpha, max(0, v)).rounded())
+        // + ½ then truncation: round half up, as `rounded()` for these non-negative values, but a
+        // conversion the vectoriser can use.
+        UInt8(min(alpha, max(0, v)) + 0.5)
     }
 }

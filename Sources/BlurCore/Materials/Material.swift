@@ -95,9 +95,41 @@ public struct Material: Sendable, Hashable {
         }
     }
 
+    /// Saturation then the tint layers, in one pass: an opaque pixel (the usual case) goes through the
+    /// layers' chained per-channel tables; others through each layer's formula. The same bytes as
+    /// ``Bitmap/saturate(_:by:)`` followed by ``Bitmap/composite(_:mode:in:coverage:)`` per layer.
     static func tint(_ image: inout Bitmap, saturation: Double, layers: [MaterialRecipe.Layer]) {
         let all = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         image.saturate(all, by: saturation)
-        for layer in layers { image.composite(layer.color, mode: layer.mode, in: all) }
+        guard !layers.isEmpty else { return }
+        var chained = (0..<768).map { UInt8($0 & 255) }
+        for layer in layers {
+            let table = layer.mode.opaqueTable(for: layer.color)
+            for i in 0..<768 { chained[i] = table[(i & ~255) + Int(chained[i])] }
+        }
+        let sources = layers.map { SIMD4<Double>($0.color.red, $0.color.green, $0.color.blue, 1) * $0.color.alpha }
+        let (h, stride) = (all.height, image.bytesPerRow)
+        image.withUnsafeMutablePixels { p in
+            let start = SharedPointer(p.baseAddress!)
+            let lookup = chained
+            Parallel.forEachBand(count: h, parts: nil) { rows in
+                lookup.withUnsafeBufferPointer { table in
+                    for y in rows {
+                        let row = start.base + y * stride
+                        for x in 0..<all.width {
+                            let px = row + x * 4
+                            if px[3] == 255 {
+                                px[0] = table[Int(px[0])]
+                                px[1] = table[256 + Int(px[1])]
+                                px[2] = table[512 + Int(px[2])]
+                            } else {
+                                // A translucent pixel: each layer's own formula, in order.
+                                for (layer, source) in zip(layers, sources) where layer.color.alpha > 0 { layer.mode.composite(source, onto: px) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }
