@@ -56,8 +56,9 @@ struct Compositor {
         }
         // Offscreen: the subtree alone on transparency over its visible extent — widened by the blur's
         // reach so that what lies just outside still blurs in — clipped, masked, blurred, then blended.
-        let reach = blurs ? Int((GaussianBlur.reach(sigma: blur)).rounded(.up)) : 0
-        guard let window = extent.intersection(surface.window.insetBy(-reach)) else { return }
+        let reach = blurs && !layer.blurIsOpaque ? Int((GaussianBlur.reach(sigma: blur)).rounded(.up)) : 0
+        let bounds = layer.blurIsOpaque ? frame.scaled(by: scale).outerPixelRect ?? extent : extent
+        guard let window = bounds.intersection(surface.window.insetBy(-reach)) else { return }
         var own = Surface(bitmap: try! Bitmap(width: window.width, height: window.height, scale: scale), window: window)
         drawContent(layer, into: &own, frame: frame, corner: corner, opacity: 1)
         for sublayer in layer.sublayers { draw(sublayer, into: &own, originX: frame.x, originY: frame.y) }
@@ -69,8 +70,8 @@ struct Compositor {
             own.bitmap.multiply(by: alpha.bitmap.alphaCoverage)
         }
         if blurs {
-            own.bitmap = try! GaussianBlur(sigma: min(2000, blur), edges: .transparent).apply(to: own.bitmap, threads: threads)
-            if layer.masksToBounds { own.clip(to: frame, corner: corner, scale: scale) }
+            own.bitmap = try! GaussianBlur(sigma: min(2000, blur), edges: layer.blurIsOpaque ? .clamp : .transparent).apply(to: own.bitmap, threads: threads)
+            if layer.masksToBounds || layer.blurIsOpaque { own.clip(to: frame, corner: corner, scale: scale) }
         }
         guard let target = window.intersection(surface.window) else { return }
         let piece = target == window ? own.bitmap
@@ -127,6 +128,18 @@ struct Compositor {
             let faded = opacity < 1 ? (clip ?? [Float](repeating: 1, count: region.width * region.height)).map { $0 * Float(opacity) } : clip
             surface.bitmap.composite(background, mode: .normal, in: region, coverage: faded)
         }
+        if case let .activityIndicator(color) = layer.content {
+            let size = min(pixels.width, pixels.height)
+            let centre = Point(pixels.x + pixels.width / 2, pixels.y + pixels.height / 2)
+            guard size > 0, let region = pixels.outerPixelRect?.intersection(all) else { return }
+            for (path, alpha) in ActivityIndicator.spokes(size: size, centre: centre, time: time) {
+                var coverage = path.coverage(in: region) { $0 }
+                let a = Float(alpha * opacity)
+                for i in coverage.indices { coverage[i] *= a }
+                surface.bitmap.composite(color, mode: .normal, in: region, coverage: coverage)
+            }
+            return
+        }
         if case let .shape(path, fill) = layer.content {
             var bounds = pixels
             if !layer.masksToBounds, let b = path.controlBounds {
@@ -154,7 +167,7 @@ struct Compositor {
         var coverage: [Float]? = corner > 0 ? RoundedRect.coverage(of: pixels, radius: corner * scale, in: region) : nil
         if opacity < 1 { coverage = (coverage ?? [Float](repeating: 1, count: region.width * region.height)).map { $0 * Float(opacity) } }
         switch layer.content {
-        case .none, .shape, .reflection: return
+        case .none, .shape, .reflection, .activityIndicator: return
         case let .color(color):
             surface.bitmap.composite(color, mode: .normal, in: region, coverage: coverage)
         case let .bitmap(image, mode):

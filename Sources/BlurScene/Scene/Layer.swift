@@ -22,6 +22,9 @@ public final class Layer {
         /// BlurUIKit's reflection view (``ReflectionView``): the bitmap scaled to fill the top half
         /// of the bounds, its mirrored, progressively blurred copy in the bottom half.
         case reflection(Bitmap, Reflection)
+        /// UIKit's activity indicator (SwiftUI's `ProgressView()`): eight spokes around the centre of
+        /// the bounds, the brightest turning once a second, in `color`; it moves with the scene time.
+        case activityIndicator(Color)
     }
 
     /// The settings of a reflection: upstream's defaults.
@@ -62,6 +65,9 @@ public final class Layer {
     /// Clip the content, sublayers and own blur to the (rounded) bounds. Default false.
     public var masksToBounds = false
     public var blendMode: BlendMode = .normal
+    /// SwiftUI's `blur(radius:opaque: true)`: the own blur clamps at the layer's bounds instead of
+    /// fading into transparency, and stays inside them (opaque content stays opaque). Default false.
+    public var blurIsOpaque = false
     public var backdropFilter: BackdropFilter?
     /// A layer whose alpha (its content and sublayers, in this layer's coordinates, at its own
     /// opacity) masks this layer's content, sublayers and own blur, as `CALayer.mask`. Its backdrop

@@ -1,0 +1,125 @@
+import BlurCore
+
+/// SwiftUI Blocks' `BlurUpImage`: a blurred preview until the full image arrives, which then comes
+/// into focus — rendered as a layer tree on a scene's clock.
+///
+/// It fills its frame (each image scaled to fill, the overflow clipped). The preview is blurred by
+/// `blurRadius` with opaque edges and always stays beneath, so no frame is ever blank. When an image
+/// is set it enters with blur `blurRadius` → 0 and opacity 0 → 1, ease-out (0, 0, 0.58, 1) over
+/// 0.8 s; set back to nil it leaves the same way; with Reduce Motion both are a 0.2 s fade. While
+/// there is no image and `isLoading`, a white activity indicator turns in the middle.
+/// Not thread-safe: change it from one thread (rendering only reads it).
+public final class BlurUpImage {
+    /// The seed's defaults.
+    public static let defaultBlurRadius = 24.0
+    public static let transitionDuration = 0.8
+    public static let reducedMotionDuration = 0.2
+    public static let transitionCurve = TimingCurve.easeOut
+    /// The activity indicator's side, points (UIKit's medium style).
+    public static let indicatorSize = 20.0
+
+    /// The root layer: add it to a ``Scene`` (or render the component alone with
+    /// ``render(at:scale:)``).
+    public let layer: Layer
+    public let label: String
+    /// Points, ≥ 0 (a negative radius counts as 0; NaN as 0).
+    public let blurRadius: Double
+    public let reduceMotion: Bool
+    public private(set) var image: Bitmap?
+    public private(set) var isLoading: Bool
+
+    private let previewLayer: Layer
+    private let imageLayer: Layer
+    private let indicatorLayer: Layer
+
+    /// - Parameters:
+    ///   - frame: points, in the parent's coordinates.
+    ///   - image: shown at once (no transition) when given here.
+    public init(preview: Bitmap, image: Bitmap? = nil, label: String, blurRadius: Double = BlurUpImage.defaultBlurRadius,
+                isLoading: Bool = true, reduceMotion: Bool = false, frame: Rect) {
+        self.label = label
+        self.blurRadius = blurRadius.isNaN ? 0 : max(0, min(1000, blurRadius))
+        self.reduceMotion = reduceMotion
+        self.image = image
+        self.isLoading = isLoading
+        let bounds = Rect(x: 0, y: 0, width: frame.width, height: frame.height)
+        layer = Layer(name: "blur-up", frame: frame)
+        layer.masksToBounds = true
+        previewLayer = Layer(name: "preview", frame: bounds, content: .bitmap(preview, mode: .fill))
+        previewLayer.blurRadius = self.blurRadius
+        previewLayer.blurIsOpaque = true
+        imageLayer = Layer(name: "image", frame: bounds, content: image.map { .bitmap($0, mode: .fill) } ?? .none)
+        let s = BlurUpImage.indicatorSize
+        indicatorLayer = Layer(name: "activity indicator", frame: Rect(x: (bounds.width - s) / 2, y: (bounds.height - s) / 2, width: s, height: s),
+                               content: .activityIndicator(.white))
+        layer.addSublayer(previewLayer)
+        layer.addSublayer(imageLayer)
+        layer.addSublayer(indicatorLayer)
+        applyState(image != nil)
+    }
+
+    /// Sets the full image (nil removes it) at `time` on the scene's clock, with the transition.
+    /// Setting the image it already has changes nothing.
+    public func setImage(_ newImage: Bitmap?, at time: Double) {
+        let had = image != nil
+        image = newImage
+        if let newImage { imageLayer.content = .bitmap(newImage, mode: .fill) }  // a leaving image keeps its pixels
+        guard had != (newImage != nil) else { return }
+        let duration = reduceMotion ? BlurUpImage.reducedMotionDuration : BlurUpImage.transitionDuration
+        Transaction.$current.withValue(Transaction(time: time, animation: Animation(duration: duration, curve: BlurUpImage.transitionCurve))) {
+            applyState(newImage != nil)
+        }
+    }
+
+    /// Whether the image is still expected: the indicator shows only while loading with no image.
+    public func setLoading(_ loading: Bool, at time: Double) {
+        guard loading != isLoading else { return }
+        isLoading = loading
+        Transaction.$current.withValue(Transaction(time: time, animation: nil)) { applyState(image != nil) }
+    }
+
+    private func applyState(_ shown: Bool) {
+        imageLayer.opacity = shown ? 1 : 0
+        imageLayer.blurRadius = shown || reduceMotion ? 0 : blurRadius
+        indicatorLayer.opacity = !shown && isLoading ? 1 : 0
+    }
+
+    /// Whether the activity indicator is drawn at `time`.
+    public func showsActivityIndicator(at time: Double) -> Bool { indicatorLayer.presentation(at: time).opacity > 0 }
+
+    /// The full image's presentation at `time`: its opacity (0…1) and blur radius (points).
+    public func imagePresentation(at time: Double) -> (opacity: Double, blurRadius: Double) {
+        let p = imageLayer.presentation(at: time)
+        return (p.opacity, p.blurRadius)
+    }
+
+    /// What assistive technologies read: one element, the label, "Loading" while loading with no
+    /// image, the image trait.
+    public var accessibility: AccessibilityElement {
+        AccessibilityElement(label: label, value: image == nil && isLoading ? "Loading" : "", traits: [.image])
+    }
+
+    /// The component alone, its frame's size at `scale`, at `time`.
+    public func render(at time: Double, scale: Double = 1, threads: Int? = nil) throws -> Bitmap {
+        let scene = Scene(width: layer.frame.width, height: layer.frame.height, backgroundColor: .clear)
+        let saved = layer.frame
+        layer.frameValue = Animated(Rect(x: 0, y: 0, width: saved.width, height: saved.height))
+        defer { layer.frameValue = Animated(saved) }
+        scene.addLayer(layer)
+        return try scene.render(at: time, scale: scale, threads: threads)
+    }
+}
+
+/// An accessibility element as data: what VoiceOver would read.
+public struct AccessibilityElement: Sendable, Hashable {
+    public enum Trait: String, Sendable, Hashable { case image, button, header }
+    public var label: String
+    public var value: String
+    public var traits: Set<Trait>
+
+    public init(label: String, value: String, traits: Set<Trait>) {
+        self.label = label
+        self.value = value
+        self.traits = traits
+    }
+}
