@@ -10,6 +10,18 @@ import CJPEGShim
 public enum JPEGCodec {
     public static let defaultQuality = 90
 
+    /// The stored size (before orientation), read from the header alone.
+    public static func size(of bytes: [UInt8]) throws(DecodingError) -> (width: Int, height: Int) {
+        guard !bytes.isEmpty else { throw .empty }
+        var width: Int32 = 0, height: Int32 = 0, model: Int32 = 0
+        var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
+        let header = bytes.withUnsafeBufferPointer {
+            bk_jpeg_read_header($0.baseAddress, $0.count, 1, &width, &height, &model, &message)
+        }
+        guard header == 0 else { throw failure(message) }
+        return (Int(width), Int(height))
+    }
+
     /// - Parameter reduction: decode at 1/1, 1/2, 1/4 or 1/8 of the size through libjpeg's DCT
     ///   scaling (much faster than decoding in full and shrinking). Other values mean 1.
     public static func decode(_ bytes: [UInt8], reduction: Int = 1, applyOrientation: Bool = true) throws(DecodingError) -> Bitmap {

@@ -1,0 +1,59 @@
+extension Bitmap {
+    /// This image resized to `width × height` by area averaging: each output pixel is the mean of the
+    /// source area it covers, partial pixels weighted by their overlap (a box filter, the right one
+    /// for shrinking: no source pixel is skipped, no aliasing). On premultiplied values; the scale
+    /// is carried so point sizes stay. Enlarging repeats pixels (nearest).
+    public func resized(width w: Int, height h: Int) -> Bitmap {
+        precondition(w > 0 && h > 0, "a size of at least 1 × 1")
+        // Per output index: the source indices and weights along one axis.
+        func weights(from n: Int, to m: Int) -> [[(Int, Float)]] {
+            let step = Double(n) / Double(m)
+            return (0..<m).map { i in
+                let a = Double(i) * step, b = Double(i + 1) * step
+                var taps: [(Int, Float)] = []
+                var k = Int(a)
+                while Double(k) < b, k < n {
+                    let overlap = min(b, Double(k + 1)) - max(a, Double(k))
+                    if overlap > 0 { taps.append((k, Float(overlap / step))) }
+                    k += 1
+                }
+                return taps.isEmpty ? [(min(n - 1, Int(a)), Float(1))] : taps
+            }
+        }
+        let columns = weights(from: width, to: w), rows = weights(from: height, to: h)
+        var out = try! Bitmap(width: w, height: h, scale: scale * Double(w) / Double(width))
+        let src = bytesPerRow, dst = out.bytesPerRow
+        withUnsafePixels { s in
+            out.withUnsafeMutablePixels { d in
+                var line = [SIMD4<Float>](repeating: .zero, count: width)
+                for (y, taps) in rows.enumerated() {
+                    for x in 0..<width { line[x] = .zero }
+                    for (row, weight) in taps {
+                        let p = s.baseAddress! + row * src
+                        for x in 0..<width {
+                            line[x] += SIMD4(Float(p[x * 4]), Float(p[x * 4 + 1]), Float(p[x * 4 + 2]), Float(p[x * 4 + 3])) * weight
+                        }
+                    }
+                    let o = d.baseAddress! + y * dst
+                    for (x, taps) in columns.enumerated() {
+                        var sum = SIMD4<Float>.zero
+                        for (column, weight) in taps { sum += line[column] * weight }
+                        let a = min(255, max(0, sum[3] + 0.5))
+                        o[x * 4 + 3] = UInt8(a)
+                        for c in 0..<3 { o[x * 4 + c] = UInt8(min(a.rounded(.down), max(0, sum[c] + 0.5))) }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The size that fits inside `longestSide × longestSide` keeping the aspect ratio (each side at
+    /// least 1); the image's own size when it already fits.
+    public func sizeFitting(longestSide: Int) -> (width: Int, height: Int) {
+        let longest = max(width, height)
+        guard longest > longestSide, longestSide > 0 else { return (width, height) }
+        let f = Double(longestSide) / Double(longest)
+        return (max(1, Int((Double(width) * f).rounded())), max(1, Int((Double(height) * f).rounded())))
+    }
+}

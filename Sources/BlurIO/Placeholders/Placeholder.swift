@@ -1,0 +1,48 @@
+import BlurCore
+
+/// The tiny stand-in of an image for blur-up loading: a preview a few dozen pixels across (shown
+/// blurred until the real image arrives), optionally its ThumbHash, and its average colour.
+public struct Placeholder: Sendable {
+    /// The source's size after EXIF orientation, pixels.
+    public let sourceWidth: Int, sourceHeight: Int
+    /// Longest side at most the requested size, aspect kept (area-averaged).
+    public let preview: Bitmap
+    /// ThumbHash bytes, when asked for.
+    public let thumbHash: [UInt8]?
+    /// The mean colour of the image (straight, with its mean alpha).
+    public let averageColor: Color
+
+    public static let sizeSpec = ParameterSpec(
+        name: "size", unit: "px", range: 1...512, defaultValue: 32, summary: "longest side of each preview")
+
+    /// Decodes `bytes` (any format BlurIO reads; JPEG through libjpeg's DCT scaling at the smallest
+    /// size that still has enough pixels) and makes its placeholder.
+    public static func make(from bytes: [UInt8], longestSide: Int = 32, thumbHash: Bool = true) throws(DecodingError) -> Placeholder {
+        let needed = max(longestSide, thumbHash ? ThumbHash.maximumSide : 0)
+        let image: Bitmap
+        if ImageFormat(sniffing: bytes) == .jpeg {
+            let (w, h) = try JPEGCodec.size(of: bytes)
+            let longest = max(w, h)
+            var reduction = 8
+            while reduction > 1 && (longest + reduction - 1) / reduction < needed { reduction /= 2 }
+            image = try JPEGCodec.decode(bytes, reduction: reduction)
+            let swaps = EXIF.orientation(inJPEG: bytes)?.swapsAxes ?? false
+            return placeholder(of: image, sourceSize: swaps ? (h, w) : (w, h), longestSide: longestSide, thumbHash: thumbHash)
+        }
+        image = try ImageFile.decode(bytes)
+        return placeholder(of: image, sourceSize: (image.width, image.height), longestSide: longestSide, thumbHash: thumbHash)
+    }
+
+    /// The placeholder of an image already decoded.
+    public static func placeholder(of image: Bitmap, sourceSize: (Int, Int)? = nil, longestSide: Int = 32, thumbHash: Bool = true) -> Placeholder {
+        let (w, h) = image.sizeFitting(longestSide: max(1, longestSide))
+        let preview = (w, h) == (image.width, image.height) ? image : image.resized(width: w, height: h)
+        let hash = thumbHash ? image.thumbHash() : nil
+        var sum = SIMD4<Double>.zero
+        for y in 0..<preview.height { for x in 0..<preview.width { let p = preview[x, y]; sum += SIMD4(Double(p.r), Double(p.g), Double(p.b), Double(p.a)) } }
+        let alpha = sum[3] / Double(preview.width * preview.height) / 255
+        let colour = sum[3] > 0 ? Color(red: sum[0] / sum[3], green: sum[1] / sum[3], blue: sum[2] / sum[3], alpha: alpha) : .clear
+        let size = sourceSize ?? (image.width, image.height)
+        return Placeholder(sourceWidth: size.0, sourceHeight: size.1, preview: preview, thumbHash: hash, averageColor: colour)
+    }
+}

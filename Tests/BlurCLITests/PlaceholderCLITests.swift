@@ -1,0 +1,83 @@
+import BlurCore
+import BlurIO
+import Foundation
+import Testing
+
+@Suite struct PlaceholderCLITests {
+    let folder: String
+    let inputs: String
+
+    /// A folder of four JPEG photos (one in a subfolder, one rotated by EXIF-free transposition) and
+    /// one broken file.
+    init() throws {
+        let workspace = try Workspace(crop: PixelRect(x: 0, y: 0, width: 400, height: 300))
+        folder = workspace.folder
+        inputs = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: inputs + "/more", withIntermediateDirectories: true)
+        try ImageFile.write(workspace.photo, to: inputs + "/cat.jpg")
+        try ImageFile.write(workspace.photo.oriented(.right), to: inputs + "/tall.jpg")
+        try ImageFile.write(workspace.photo.cropped(x: 0, y: 0, width: 120, height: 40), to: inputs + "/more/strip.png")
+        try ImageFile.write(workspace.photo, to: inputs + "/more/cat.png")
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: inputs + "/broken.jpg"))
+    }
+
+    func manifest(_ out: String) throws -> [[String: Any]] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))
+        return (try JSONSerialization.jsonObject(with: data) as! [String: Any])["images"] as! [[String: Any]]
+    }
+
+    @Test func previewsManifestFailuresAndResume() throws {
+        let out = folder + "/out"
+        var result = try CLI.run(["placeholder", inputs, "--out", out, "--jobs", "3"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("4 made, 0 up to date, 1 failed, of 5") && result.stderr.contains("broken.jpg: the input is not"))
+        let entries = try manifest(out)
+        #expect(entries.count == 4)
+        let byName = Dictionary(uniqueKeysWithValues: entries.map { (($0["file"] as! String as NSString).lastPathComponent + ($0["file"] as! String).count.description, $0) })
+        #expect(byName.count == 4)
+        for entry in entries {
+            let preview = entry["preview"] as! [String: Any]
+            let (w, h) = (preview["width"] as! Int, preview["height"] as! Int)
+            #expect(max(w, h) == 32 || (entry["width"] as! Int) < 32)
+            // The data URI and the file are the same PNG, of the stated size.
+            let uri = preview["dataURI"] as! String
+            #expect(uri.hasPrefix("data:image/png;base64,"))
+            let bytes = [UInt8](Data(base64Encoded: String(uri.dropFirst("data:image/png;base64,".count)))!)
+            #expect(bytes == (try AtomicFile.read(out + "/" + (preview["file"] as! String))))
+            let image = try PNGCodec.decode(bytes)
+            #expect(image.width == w && image.height == h)
+            // Aspect kept within a pixel.
+            let aspect = Double(entry["width"] as! Int) / Double(entry["height"] as! Int)
+            #expect(abs(Double(w) / Double(h) - aspect) < 0.1)
+            #expect((Data(base64Encoded: entry["thumbHash"] as! String)?.count ?? 0) >= 17)
+            #expect((entry["averageColor"] as! String).count == 7)
+        }
+        let tall = entries.first { ($0["file"] as! String).hasSuffix("tall.jpg") }!
+        #expect(tall["width"] as! Int == 300 && tall["height"] as! Int == 400)
+        // The two "cat" inputs get distinct previews.
+        #expect(Set(entries.map { ($0["preview"] as! [String: Any])["file"] as! String }).count == 4)
+
+        // A rerun skips everything up to date and keeps the manifest.
+        result = try CLI.run(["placeholder", inputs, "--out", out])
+        #expect(result.status == 1 && result.stderr.contains("0 made, 4 up to date, 1 failed"))
+        #expect(try manifest(out).count == 4)
+        // A touched input is made again; --force remakes all.
+        Thread.sleep(forTimeInterval: 1.1)
+        try ImageFile.write(try ImageFile.read(inputs + "/cat.jpg"), to: inputs + "/cat.jpg")
+        try FileManager.default.removeItem(atPath: inputs + "/broken.jpg")
+        result = try CLI.run(["placeholder", inputs, "--out", out])
+        #expect(result.status == 0 && String(decoding: result.stdout, as: UTF8.self).contains("1 made, 3 up to date, 0 failed"))
+        result = try CLI.run(["placeholder", inputs, "--out", out, "--force", "--quiet", "--size", "16", "--no-thumbhash"])
+        #expect(result.status == 0 && result.stdout.isEmpty)
+        #expect(try manifest(out).allSatisfy { $0["thumbHash"] == nil && max(($0["preview"] as! [String: Any])["width"] as! Int, ($0["preview"] as! [String: Any])["height"] as! Int) <= 16 })
+    }
+
+    @Test func mistakes() throws {
+        var result = try CLI.run(["placeholder", inputs])
+        #expect(result.status == 2 && result.stderr.contains("--out"))
+        result = try CLI.run(["placeholder", inputs, "--out", folder + "/o", "--size", "0"])
+        #expect(result.status == 2 && result.stderr.contains("size"))
+        result = try CLI.run(["placeholder", folder + "/nothing-here", "--out", folder + "/o"])
+        #expect(result.status == 1 && result.stderr.contains("no such file or folder"))
+    }
+}
