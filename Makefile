@@ -1,6 +1,7 @@
 # BlurKit: `make demo` and `make test` do all set-up on a fresh Debian/Ubuntu machine.
 #
-#   make demo    build, then render the sample gallery into ./demo-output
+#   make demo    build, then render the demo gallery (every seed demo, index.html) into ./demo-output
+#   make screenshot  render demo-output/index.html in headless Chromium to demo-output/index.png
 #   make test    build and run every test (release build: pixel loops are slow in debug)
 #   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
 #   make peers   pip-install the benchmark peers (Pillow, OpenCV, pyvips)
@@ -17,7 +18,7 @@ BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 DEB_PACKAGES = pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev fonts-dejavu-core fontconfig
 PKG_MODULES = libpng libjpeg libwebpmux libwebpdemux freetype2
 
-.PHONY: deps demo test bench peers sanitize fuzz clean
+.PHONY: deps demo test bench peers sanitize fuzz clean screenshot
 
 deps:
 	@missing=""; \
@@ -46,6 +47,11 @@ demo: deps
 	$(BUILD) --product blurkit
 	@.build/release/blurkit demo demo-output --photo Tests/Fixtures/chelsea.png --quiet
 	@echo "Demo images are in $(CURDIR)/demo-output:"; ls -1 demo-output | sed 's/^/  /'
+	@echo "Open $(CURDIR)/demo-output/index.html for the gallery (make screenshot renders it in headless Chromium)."
+
+screenshot:
+	@[ -f demo-output/index.html ] || $(MAKE) demo
+	Scripts/screenshot-gallery.sh demo-output/index.html demo-output/index.png
 
 test: deps
 	$(SWIFT) test -c release $(CPU_FLAGS)

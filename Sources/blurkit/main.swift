@@ -6,6 +6,7 @@ let commands: [(name: String, summary: String, run: (ArraySlice<String>) throws 
     ("blur", "Gaussian blur of a whole image", BlurCommand.run),
     ("progressive", "progressive (variable) blur with a dimming gradient", ProgressiveCommand.run),
     ("material", "frosted-glass material (UIBlurEffect style) over a region", MaterialCommand.run),
+    ("blurup", "an image coming into focus from its blurred preview, as an animation", BlurUpCommand.run),
     ("placeholder", "tiny blur-up previews, ThumbHashes and a manifest for many images", PlaceholderCommand.run),
     ("render", "render a scene file (JSON) to a still or an animation", RenderCommand.run),
     ("demo", "render the built-in sample picture and its blurs into a folder", DemoCommand.run),

@@ -92,6 +92,9 @@ public final class WebPAnimationEncoder {
         }
         options.anim_params.loop_count = Int32(max(0, min(65535, loopCount)))
         options.allow_mixed = 0
+        // Lossy sub-frames skip pixels that changed less than a quality-dependent step, which turns a
+        // slow blur change into blocks that jump: every lossy frame is a key frame instead.
+        if quality < 100 { options.kmin = 0; options.kmax = 1 }
         config.lossless = quality == 100 ? 1 : 0
         config.quality = quality == 100 ? 75 : Float(quality)
         config.method = 4

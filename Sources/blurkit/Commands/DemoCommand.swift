@@ -19,7 +19,10 @@ enum DemoCommand {
             - seed 003's "World's Greatest Flag" card on each of the five materials, light and dark,
               a sheet of all ten, and the style picker;
             - seed 004 in motion: a view's blur animating away and a dialog's backdrop coming back into
-              focus, as strips of frames, and a reflection.
+              focus, as strips of frames and as animated WebP, a progressive header, and a reflection;
+            - seed 000: "Mountains at dusk" at 18×24 and 900×1200, and BlurUpImage's loaded/unloaded loop
+              and its Reduce Motion variant as animated WebP;
+            - index.html, a page showing all of them with captions.
             """,
         options: options)
 
@@ -85,6 +88,29 @@ enum DemoCommand {
         let black = try Bitmap(width: photo.width, height: photo.height,
                                straightRGBA: [UInt8](repeating: 0, count: photo.width * photo.height).flatMap { _ in [0, 0, 0, 255] }, scale: photo.scale)
         try save(reflection.render(content: photo, over: black), "scene-reflection.png")
+
+        // Seed 000: "Mountains at dusk" at both sizes, and BlurUpImage in motion.
+        let preview = try GalleryDemos.mountainsAtDusk(width: 18, height: 24), full = try GalleryDemos.mountainsAtDusk(width: 900, height: 1200)
+        try save(preview, "blurup-preview-18x24.png")
+        try save(full, "blurup-full-900x1200.jpg")
+        func record(_ scene: Scene, _ name: String, start: Double = 0, duration: Double, scale: Double = 1) throws {
+            let path = (folder as NSString).appendingPathComponent(name)
+            try GalleryDemos.record(scene, to: path, start: start, duration: duration, scale: scale)
+            written.append(path)
+            if !arguments.has("quiet") { print(path) }
+        }
+        for reduceMotion in [false, true] {
+            let demo = GalleryDemos.blurUpScene(preview: preview, full: full, reduceMotion: reduceMotion)
+            try record(demo.scene, reduceMotion ? "blurup-reduce-motion.webp" : "blurup-loop.webp", start: demo.start, duration: demo.duration)
+        }
+        // Seed 004 in motion, as animations.
+        try record(GalleryDemos.dialogScene(over: photo), "scene-dialog-dismissal.webp", duration: 1.3, scale: 0.75)
+        try record(GalleryDemos.viewBlurScene(over: photo), "scene-view-blur.webp", duration: 1.2, scale: 0.75)
+        try save(try GalleryDemos.progressiveHeaderScene(over: photo).render(at: 0, scale: 0.75), "scene-progressive-header.png")
+        let page = (folder as NSString).appendingPathComponent("index.html")
+        try AtomicFile.write(Array(GalleryPage.html.utf8), to: page)
+        written.append(page)
+        if !arguments.has("quiet") { print(page) }
         return nil
     }
 
