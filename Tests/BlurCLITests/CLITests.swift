@@ -190,11 +190,29 @@ struct Workspace {
         let r = try CLI.run(["demo", folder + "/demo"])
         #expect(r.status == 0)
         let printed = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
-        #expect(printed.count == 31)
-        for path in printed {
-            let image = try ImageFile.read(path)
-            #expect(image.width >= 960)
+        #expect(printed.count == 39)
+        let page = try String(contentsOfFile: folder + "/demo/index.html", encoding: .utf8)
+        var animations = 0
+        for path in printed where !path.hasSuffix(".html") {
+            if path.hasSuffix(".webp") {
+                let animation = try AnimatedImage.decode(try AtomicFile.read(path))
+                #expect(animation.frames.count > 1, "\(path)")
+                animations += 1
+            } else {
+                let image = try ImageFile.read(path)
+                #expect(image.width >= 18)
+            }
         }
+        #expect(animations == 4)
+        // The page shows the seed demos, and every image it shows exists.
+        for name in ["blurup-loop.webp", "blurup-reduce-motion.webp", "materials-gallery.png", "scene-dialog-dismissal.webp", "scene-reflection.png"] {
+            #expect(page.contains("src=\"\(name)\""))
+        }
+        for match in page.split(separator: "src=\"").dropFirst() {
+            let name = String(match.prefix { $0 != "\"" })
+            #expect(FileManager.default.fileExists(atPath: folder + "/demo/" + name), "\(name)")
+        }
+        #expect(try ImageFile.read(folder + "/demo/blurup-full-900x1200.jpg").width == 900)
         let sample = try ImageFile.read(folder + "/demo/sample.png"), blurred = try ImageFile.read(folder + "/demo/blur-sigma-8.png")
         #expect(blurred == (try GaussianBlur(sigma: 8).apply(to: sample)))
     }

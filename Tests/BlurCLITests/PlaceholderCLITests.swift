@@ -81,3 +81,34 @@ import Testing
         #expect(result.status == 1 && result.stderr.contains("no such file or folder"))
     }
 }
+
+@Suite struct BlurUpCLITests {
+    @Test(arguments: [false, true])
+    func theSequenceGoesFromThePreviewToTheSharpImage(_ reduceMotion: Bool) throws {
+        let workspace = try Workspace(crop: PixelRect(x: 100, y: 50, width: 160, height: 120))
+        let out = workspace.folder + "/blurup.apng"
+        let r = try CLI.run(["blurup", workspace.input, out, "--size", "80x60", "--fps", "10", "--wait", "0.5", "--hold", "0.5"]
+                            + (reduceMotion ? ["--reduce-motion"] : []))
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = try AnimatedImage.decode(try AtomicFile.read(out)).frames
+        // 0.5 s waiting, the transition (0.8 s, or 0.2 s), 0.5 s of the sharp image, at 10 fps.
+        #expect(frames.count == (reduceMotion ? 12 : 18))
+        let sharp = workspace.photo.resized(width: 80, height: 60)
+        let last = frames.last!.image, first = frames.first!.image
+        #expect(ImageDifference(last, sharp).psnr > 30)
+        #expect(ImageDifference(first, sharp).psnr < ImageDifference(last, sharp).psnr - 3)
+        #expect(frames.allSatisfy { $0.image.isOpaque })
+    }
+
+    @Test func mistakes() throws {
+        let workspace = try Workspace(crop: PixelRect(x: 0, y: 0, width: 40, height: 30))
+        var r = try CLI.run(["blurup", workspace.input, workspace.folder + "/x.bmp"])
+        #expect(r.status == 2)
+        r = try CLI.run(["blurup", workspace.input, workspace.folder + "/x.gif", "--size", "wide"])
+        #expect(r.status == 2 && r.stderr.contains("--size expects WxH"))
+        r = try CLI.run(["blurup", workspace.input, workspace.folder + "/x.gif", "--radius", "-1"])
+        #expect(r.status == 2 && r.stderr.contains("radius"))
+        r = try CLI.run(["blurup", workspace.input, workspace.input])
+        #expect(r.status == 1 && r.stderr.contains("refusing to overwrite"))
+    }
+}
