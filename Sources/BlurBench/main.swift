@@ -28,7 +28,7 @@ struct Options {
             case "--no-peers": peers = false
             case "--markdown": markdown = it.next()
             case "--accuracy": accuracy = true
-            case "--profile-progressive", "--profile-material", "--scene-only": break
+            case "--profile-progressive", "--profile-material", "--scene-only", "--placeholders-only": break
             case "--profile": profileSigma = Double(it.next() ?? "")
             case "--threads": threads = Int(it.next() ?? "")
             case "--sigmas": sigmas = (it.next() ?? "").split(separator: ",").compactMap { Double($0) }
@@ -79,6 +79,10 @@ if CommandLine.arguments.contains("--profile-material") {
 }
 if CommandLine.arguments.contains("--profile-progressive") {
     try profileProgressive(tile: tile, threads: options.threads)
+    exit(0)
+}
+if CommandLine.arguments.contains("--placeholders-only") {
+    try benchPlaceholders(tile: tile, runs: options.runs, quick: options.quick) { print($0) }
     exit(0)
 }
 if CommandLine.arguments.contains("--scene-only") {
@@ -240,6 +244,7 @@ do {
     emit("| \(fmt(u)) | \(fmt(m)) | \(fmt(m / u, 2))× | \(fmt(rounded)) |")
 }
 try benchScene(tile: tile, runs: options.runs, emit: emit)
+try benchPlaceholders(tile: tile, runs: options.runs, quick: options.quick, emit: emit)
 if let path = options.markdown {
     try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
 }

@@ -22,25 +22,29 @@ extension Bitmap {
         }
         let columns = weights(from: width, to: w), rows = weights(from: height, to: h)
         var out = try! Bitmap(width: w, height: h, scale: scale * Double(w) / Double(width))
-        let src = bytesPerRow, dst = out.bytesPerRow
+        let src = bytesPerRow, dst = out.bytesPerRow, count = width * 4
         withUnsafePixels { s in
             out.withUnsafeMutablePixels { d in
-                var line = [SIMD4<Float>](repeating: .zero, count: width)
-                for (y, taps) in rows.enumerated() {
-                    for x in 0..<width { line[x] = .zero }
-                    for (row, weight) in taps {
-                        let p = s.baseAddress! + row * src
-                        for x in 0..<width {
-                            line[x] += SIMD4(Float(p[x * 4]), Float(p[x * 4 + 1]), Float(p[x * 4 + 2]), Float(p[x * 4 + 3])) * weight
+                // Rows first: a weighted sum of source rows per output row, over all channels at once.
+                var line = [Float](repeating: 0, count: count)
+                line.withUnsafeMutableBufferPointer { acc in
+                    for (y, taps) in rows.enumerated() {
+                        for i in 0..<count { acc[i] = 0 }
+                        for (row, weight) in taps {
+                            let p = s.baseAddress! + row * src
+                            for i in 0..<count { acc[i] += Float(p[i]) * weight }
                         }
-                    }
-                    let o = d.baseAddress! + y * dst
-                    for (x, taps) in columns.enumerated() {
-                        var sum = SIMD4<Float>.zero
-                        for (column, weight) in taps { sum += line[column] * weight }
-                        let a = min(255, max(0, sum[3] + 0.5))
-                        o[x * 4 + 3] = UInt8(a)
-                        for c in 0..<3 { o[x * 4 + c] = UInt8(min(a.rounded(.down), max(0, sum[c] + 0.5))) }
+                        let o = d.baseAddress! + y * dst
+                        for (x, taps) in columns.enumerated() {
+                            var sum = SIMD4<Float>.zero
+                            for (column, weight) in taps {
+                                let c = column * 4
+                                sum += SIMD4(acc[c], acc[c + 1], acc[c + 2], acc[c + 3]) * weight
+                            }
+                            let a = min(255, max(0, sum[3] + 0.5))
+                            o[x * 4 + 3] = UInt8(a)
+                            for c in 0..<3 { o[x * 4 + c] = UInt8(min(a.rounded(.down), max(0, sum[c] + 0.5))) }
+                        }
                     }
                 }
             }

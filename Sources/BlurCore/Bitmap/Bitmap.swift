@@ -120,9 +120,15 @@ public struct Bitmap: Sendable, Hashable {
         storage.withUnsafeBufferPointer { p in
             for y in 0..<height {
                 let row = y * bytesPerRow
+                // Negative as soon as a colour exceeds its alpha; no branch, so it vectorises.
+                var flag: Int32 = 0
                 for x in 0..<width {
-                    let i = row + x * 4
-                    let a = p[i + 3]
+                    let i = row &+ x &* 4, a = Int32(p[i &+ 3])
+                    flag |= (a &- Int32(p[i])) | (a &- Int32(p[i &+ 1])) | (a &- Int32(p[i &+ 2]))
+                }
+                guard flag < 0 else { continue }
+                for x in 0..<width {
+                    let i = row + x * 4, a = p[i + 3]
                     if p[i] > a || p[i + 1] > a || p[i + 2] > a { return (x, y) }
                 }
             }
