@@ -2,8 +2,10 @@
 // `-sanitize=fuzzer,address -parse-as-library -DBLURKIT_FUZZ`; any other build makes a program that
 // only says so.
 //
-// BLURKIT_FUZZ_TARGET chooses what the bytes feed: png, jpeg, netpbm, any (format sniffed), or
-// pixels (decode, then blur and render effects on whatever decodes). Every input must either decode
+// BLURKIT_FUZZ_TARGET chooses what the bytes feed: png, jpeg, netpbm, gif, webp, apng (animation
+// decoders), any (format sniffed), pixels (decode, then blur and render effects on whatever
+// decodes), scene (scene-file JSON, then render it small), path (SVG path data, then fill it), or
+// thumbhash (decode a hash, encode the result). Every input must either decode
 // or throw; a crash, a hang or a leak is a finding.
 #if BLURKIT_FUZZ
 import BlurKit
@@ -13,7 +15,7 @@ import Glibc
 #endif
 
 enum FuzzTarget: String {
-    case png, jpeg, netpbm, any, pixels
+    case png, jpeg, netpbm, any, pixels, gif, webp, apng, scene, path, thumbhash
 
     static let current: FuzzTarget = {
         guard let name = getenv("BLURKIT_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
@@ -37,6 +39,20 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .jpeg: _ = try? JPEGCodec.decode(bytes, reduction: bytes.first.map { 1 << Int($0 % 4) } ?? 1)
     case .netpbm: _ = try? NetpbmCodec.decode(bytes)
     case .any: _ = try? ImageFile.decode(bytes)
+    case .gif: _ = try? GIFCodec.decodeAnimation(bytes)
+    case .webp: _ = try? WebPCodec.decodeAnimation(bytes)
+    case .apng: _ = try? APNGCodec.decode(bytes)
+    case .thumbhash:
+        if let image = try? Bitmap(thumbHash: bytes) { _ = image.thumbHash() }
+    case .path:
+        guard let path = try? Path(svg: String(decoding: bytes, as: UTF8.self)) else { return 0 }
+        _ = path.coverage(in: PixelRect(x: -3, y: -3, width: 40, height: 30)) { Point($0.x * 0.5, $0.y * 0.5) }
+    case .scene:
+        // Images come from memory: a scene must not make the fuzzer read files.
+        let tile = try! Bitmap(width: 4, height: 3, premultipliedRGBA: [UInt8](repeating: 128, count: 48))
+        guard let file = try? SceneFile.parse(bytes, baseDirectory: "/nonexistent", imageLoader: { _ in tile }) else { return 0 }
+        let scale = min(1, 64 / max(1, max(file.scene.width, file.scene.height)))
+        for t in [0, 0.3, file.lastAnimationEnd] { _ = try? file.scene.render(at: t, scale: max(0.01, scale)) }
     case .pixels:
         guard let image = try? ImageFile.decode(bytes), image.width * image.height <= 4096 else { return 0 }
         let sigma = Double(bytes[size / 2] % 40) / 2

@@ -26,7 +26,8 @@ import Testing
             } catch is DecodingError {
                 // A clear refusal is a pass.
             }
-            for decode in [PNGCodec.decode, { try JPEGCodec.decode($0) }, NetpbmCodec.decode] as [([UInt8]) throws -> Bitmap] {
+            for decode in [PNGCodec.decode, { try JPEGCodec.decode($0) }, NetpbmCodec.decode,
+                           { try AnimatedImage.decode($0).frames[0].image }, { try Bitmap(thumbHash: $0) }] as [([UInt8]) throws -> Bitmap] {
                 _ = try? decode(bytes)
             }
         }
@@ -37,6 +38,7 @@ import Testing
             let bytes = try AtomicFile.read(file.path)
             for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 23)) {
                 _ = try? ImageFile.decode(Array(bytes.prefix(cut)))
+                _ = try? AnimatedImage.decode(Array(bytes.prefix(cut)))
             }
             var state: UInt64 = 0x5EED
             for _ in 0..<40 where !bytes.isEmpty {
@@ -44,6 +46,7 @@ import Testing
                 state = state &* 6364136223846793005 &+ 1442695040888963407
                 flipped[Int(state >> 33) % bytes.count] ^= UInt8(truncatingIfNeeded: state >> 17) | 1
                 _ = try? ImageFile.decode(flipped)
+                _ = try? AnimatedImage.decode(flipped)
             }
         }
     }

@@ -12,6 +12,9 @@ import Darwin
 /// then renamed over the destination: readers see the old file or the new one, never a part.
 /// On any failure the temporary file is removed and the destination is untouched.
 public enum AtomicFile {
+    /// The most bytes ``read(_:)`` takes from one file: 2 GiB.
+    public static let maximumReadBytes = 1 << 31
+
     public static func read(_ path: String) throws(FileError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .cannotRead(path: path, reason: lastError()) }
@@ -29,6 +32,8 @@ public enum AtomicFile {
             }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
+            // A device or pipe that never ends (/dev/zero) is an error, not a hang.
+            if bytes.count > maximumReadBytes { throw .cannotRead(path: path, reason: "it holds more than \(maximumReadBytes >> 20) MiB") }
         }
         return bytes
     }

@@ -26,9 +26,10 @@ public struct SceneFile {
         return try parse(bytes, baseDirectory: (path as NSString).deletingLastPathComponent)
     }
 
-    /// Parses scene JSON; images are read from `baseDirectory` when their paths are relative.
-    public static func parse(_ bytes: [UInt8], baseDirectory: String = ".") throws(SceneFileError) -> SceneFile {
-        var reader = Reader(baseDirectory: baseDirectory)
+    /// Parses scene JSON; images are read from `baseDirectory` when their paths are relative, or
+    /// given by `imageLoader` (called with the path as written in the file) when there is one.
+    public static func parse(_ bytes: [UInt8], baseDirectory: String = ".", imageLoader: ((String) throws -> Bitmap)? = nil) throws(SceneFileError) -> SceneFile {
+        var reader = Reader(baseDirectory: baseDirectory, loader: imageLoader)
         return try reader.document(Node(value: try JSONValue.parse(bytes), path: ""))
     }
 }
@@ -158,10 +159,14 @@ private struct Members {
 
 private struct Reader {
     let baseDirectory: String
+    let loader: ((String) throws -> Bitmap)?
     var layers: [String: Layer] = [:]
     var images: [String: Bitmap] = [:]
 
-    init(baseDirectory: String) { self.baseDirectory = baseDirectory }
+    init(baseDirectory: String, loader: ((String) throws -> Bitmap)?) {
+        self.baseDirectory = baseDirectory
+        self.loader = loader
+    }
 
     mutating func document(_ root: Node) throws(SceneFileError) -> SceneFile {
         let o = try root.object(["width", "height", "scale", "background", "appearance", "duration", "fps", "layers", "animations"])
@@ -251,7 +256,7 @@ private struct Reader {
         let file = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
         if let cached = images[file] { return cached }
         do {
-            let bitmap = try ImageFile.read(file)
+            let bitmap = try loader.map { try $0(name) } ?? ImageFile.read(file)
             images[file] = bitmap
             return bitmap
         } catch let error as FileError {
