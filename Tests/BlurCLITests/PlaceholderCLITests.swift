@@ -72,6 +72,41 @@ import Testing
         #expect(try manifest(out).allSatisfy { $0["thumbHash"] == nil && max(($0["preview"] as! [String: Any])["width"] as! Int, ($0["preview"] as! [String: Any])["height"] as! Int) <= 16 })
     }
 
+    @Test func anInterruptedBatchKeepsAValidManifestOfWhatIsDone() throws {
+        // 60 copies of one 2000×1500 PNG (full decodes, tens of milliseconds each), one at a time.
+        let many = folder + "/many"
+        try FileManager.default.createDirectory(atPath: many, withIntermediateDirectories: true)
+        let big = try ImageFile.read(inputs + "/cat.jpg").resized(width: 2000, height: 1500)
+        try ImageFile.write(big, to: many + "/p00.png")
+        for i in 1..<60 { try FileManager.default.copyItem(atPath: many + "/p00.png", toPath: many + String(format: "/p%02d.png", i)) }
+        let out = folder + "/many-out"
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["placeholder", many, "--out", out, "--jobs", "1"]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter({ $0.hasSuffix(".png") }).isEmpty, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        process.terminate()  // SIGTERM
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143, "\(stderr)")
+        #expect(stderr.contains("interrupted:") && stderr.contains("not started; rerun to finish"))
+        let entries = try manifest(out)
+        #expect(!entries.isEmpty && entries.count < 60)
+        for entry in entries {
+            let preview = (entry["preview"] as! [String: Any])["file"] as! String
+            #expect(try PNGCodec.decode(try AtomicFile.read(out + "/" + preview)).width == 32)
+        }
+        // A rerun finishes the rest and skips what is done.
+        let rerun = try CLI.run(["placeholder", many, "--out", out])
+        #expect(rerun.status == 0 && String(decoding: rerun.stdout, as: UTF8.self).contains("\(entries.count) up to date"))
+        #expect(try manifest(out).count == 60)
+    }
+
     @Test func mistakes() throws {
         var result = try CLI.run(["placeholder", inputs])
         #expect(result.status == 2 && result.stderr.contains("--out"))
