@@ -171,6 +171,15 @@ struct Compositor {
         case let .color(color):
             surface.bitmap.composite(color, mode: .normal, in: region, coverage: coverage)
         case let .bitmap(image, mode):
+            // An opaque image placed pixel for pixel over its whole frame, unclipped and unfaded, is a copy.
+            if coverage == nil, image.width == Int(pixels.width), image.height == Int(pixels.height),
+               pixels.x == pixels.x.rounded(), pixels.y == pixels.y.rounded(), image.isOpaque {
+                let x = Int(pixels.x), y = Int(pixels.y)
+                let piece = region == PixelRect(x: x, y: y, width: image.width, height: image.height) ? image
+                    : try! image.cropped(x: region.x - x, y: region.y - y, width: region.width, height: region.height)
+                surface.bitmap.replacePixels(at: region.x, region.y, with: piece)
+                return
+            }
             surface.bitmap.composite(Compositor.place(image, in: pixels, mode: mode, region: region), at: region, coverage: coverage)
         case let .linearGradient(colors, start, end):
             guard !colors.isEmpty else { return }
