@@ -1,4 +1,5 @@
 import BlurCore
+import Foundation
 import Testing
 
 /// The vector fill against a plain supersampled reference: 16 × 16 samples per pixel, each inside or
@@ -81,6 +82,19 @@ import Testing
             var path = Path()
             path.move(to: Point(1, 1)); path.addLine(to: Point(value, 3)); path.addLine(to: Point(5, value)); path.closeSubpath()
             let coverage = Self.fill(path, 8, 8)
+            #expect(coverage.allSatisfy { $0 >= 0 && $0 <= 1 })
+        }
+    }
+
+    /// Every SVG path the fuzzer kept (`Tests/Fuzz/regressions/path-*`) parses or throws, and fills.
+    @Test func keptFuzzerFindingsNeitherCrashNorSpill() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz/regressions")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("path-") }
+        #expect(!names.isEmpty)
+        for name in names {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            guard let path = try? Path(svg: text) else { continue }
+            let coverage = path.coverage(in: PixelRect(x: -3, y: -3, width: 40, height: 30)) { Point($0.x * 0.5, $0.y * 0.5) }
             #expect(coverage.allSatisfy { $0 >= 0 && $0 <= 1 })
         }
     }

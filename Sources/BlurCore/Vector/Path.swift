@@ -124,8 +124,9 @@ public struct Path: Sendable, Hashable {
     /// Segments for a curve whose flattening error with n segments is at most `deviation` / n²
     /// (¼·|p₀ − 2p₁ + p₂| for a quadratic, ¾ of the larger second difference for a cubic): ≤ 1/20.
     private static func steps(deviation: Double) -> Int {
-        guard deviation.isFinite else { return 1 }
-        return max(1, min(1000, Int((deviation * 20).squareRoot().rounded(.up))))
+        let n = (deviation * 20).squareRoot().rounded(.up)
+        guard n.isFinite else { return 1 }
+        return Int(max(1, min(1000, n)))  // clamped as a Double: a huge curve must not overflow Int
     }
 }
 
