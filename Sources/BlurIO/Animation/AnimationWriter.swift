@@ -69,7 +69,7 @@ public final class AnimationWriter: @unchecked Sendable {
         case .webp: return Prepared(payload: .bitmap(frame))
         case .gif: return Prepared(payload: .indexed(frame.quantized()))
         case let .apng(encoder): return Prepared(payload: .png(try encoder.prepare(frame)))
-        case .sequence: return Prepared(payload: .file(try PNGCodec.encode(frame, alpha: opaque ? false : nil)))
+        case .sequence: return Prepared(payload: .file(try PNGCodec.encode(frame, alpha: opaque ? false : nil, fast: true)))
         }
     }
 

@@ -139,7 +139,7 @@ public final class APNGEncoder {
         guard frame.width == width, frame.height == height else {
             throw .failed(format: .png, message: "frame is \(frame.width)×\(frame.height), the animation \(width)×\(height)")
         }
-        let png = try PNGCodec.encode(frame, alpha: !opaque)
+        let png = try PNGCodec.encode(frame, alpha: !opaque, fast: true)
         guard let chunks = try? APNGCodec.chunks(png), let ihdr = chunks.first(where: { $0.type == "IHDR" }) else {
             throw .failed(format: .png, message: "libpng wrote an unreadable stream")
         }
