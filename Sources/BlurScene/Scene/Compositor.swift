@@ -30,7 +30,7 @@ struct Compositor {
         let rawOpacity = layer.opacityValue.value(at: time)
         let opacity = rawOpacity.isNaN ? 0 : min(1, max(0, rawOpacity))
         guard opacity > 0, !frame.isEmpty, let extent = extent(of: layer, frame: frame),
-              let visible = extent.intersection(surface.window) else {
+              extent.intersection(surface.window) != nil else {
             statistics.culled += 1
             return
         }
@@ -77,7 +77,6 @@ struct Compositor {
         let piece = target == window ? own.bitmap
             : try! own.bitmap.cropped(x: target.x - window.x, y: target.y - window.y, width: target.width, height: target.height)
         surface.bitmap.composite(piece, at: target.offset(by: -surface.window.x, -surface.window.y), opacity: Float(opacity), mode: layer.blendMode)
-        _ = visible
     }
 
     /// Canvas pixels the layer may touch, before clipping to any surface; nil when nothing.
