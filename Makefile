@@ -67,7 +67,7 @@ sanitize: deps
 	BLURKIT_SANITIZER=thread $(SWIFT) test -c release $(CPU_FLAGS) --sanitize=thread --scratch-path .build/tsan
 
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= png jpeg netpbm gif webp apng any pixels scene path thumbhash
+FUZZ_TARGETS ?= png jpeg netpbm gif webp apng any pixels scene path thumbhash arguments
 
 fuzz: deps
 	$(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DBLURKIT_FUZZ \

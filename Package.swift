@@ -38,10 +38,12 @@ let package = Package(
         .target(name: "BlurIO", dependencies: ["BlurCore", "CPNG", "CJPEGShim", "CFreeType", "CWebP", "CGIF"]),
         .target(name: "BlurScene", dependencies: ["BlurCore", "BlurIO"]),
         .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO", "BlurScene"]),
-        .executableTarget(name: "blurkit", dependencies: ["BlurKit"]),
+        // The command line's scanner, help and errors: a library so that the fuzzer can reach it.
+        .target(name: "BlurCommandLine", dependencies: ["BlurCore"]),
+        .executableTarget(name: "blurkit", dependencies: ["BlurKit", "BlurCommandLine"]),
         .executableTarget(name: "BlurBench", dependencies: ["BlurKit"]),
         // libFuzzer target: `make fuzz` builds it with -sanitize=fuzzer,address -parse-as-library.
-        .executableTarget(name: "BlurFuzz", dependencies: ["BlurKit"]),
+        .executableTarget(name: "BlurFuzz", dependencies: ["BlurKit", "BlurCommandLine"]),
 
         .testTarget(name: "BlurCoreTests", dependencies: ["BlurCore", "BlurIO"]),
         .testTarget(name: "BlurIOTests", dependencies: ["BlurIO", "CJPEGShim"]),

@@ -4,10 +4,12 @@
 //
 // BLURKIT_FUZZ_TARGET chooses what the bytes feed: png, jpeg, netpbm, gif, webp, apng (animation
 // decoders), any (format sniffed), pixels (decode, then blur and render effects on whatever
-// decodes), scene (scene-file JSON, then render it small), path (SVG path data, then fill it), or
-// thumbhash (decode a hash, encode the result). Every input must either decode
+// decodes), scene (scene-file JSON, then render it small), path (SVG path data, then fill it),
+// thumbhash (decode a hash, encode the result), or arguments (the command line's scanner: words split
+// at NUL or newline). Every input must either decode
 // or throw; a crash, a hang or a leak is a finding.
 #if BLURKIT_FUZZ
+import BlurCommandLine
 import BlurKit
 
 #if canImport(Glibc)
@@ -15,7 +17,7 @@ import Glibc
 #endif
 
 enum FuzzTarget: String {
-    case png, jpeg, netpbm, any, pixels, gif, webp, apng, scene, path, thumbhash
+    case png, jpeg, netpbm, any, pixels, gif, webp, apng, scene, path, thumbhash, arguments
 
     static let current: FuzzTarget = {
         guard let name = getenv("BLURKIT_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
@@ -23,6 +25,14 @@ enum FuzzTarget: String {
         }
         return target
     }()
+
+    /// The `arguments` target's option table: numbers with ranges, free values and flags.
+    static let options: [OptionSpec] = [
+        OptionSpec(GaussianBlur.sigmaSpec, value: "S"), OptionSpec(Scene.scaleSpec, value: "K"),
+        OptionSpec(SceneRecording.frameRateSpec, value: "F"), OptionSpec(SceneRecording.durationSpec, value: "D"),
+        OptionSpec(Placeholder.sizeSpec, value: "N"), OptionSpec(name: "format", value: "FMT", help: "a free value"),
+        OptionSpec(name: "quiet", value: nil, help: "a flag"),
+    ]
 }
 
 public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
@@ -53,6 +63,17 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard let file = try? SceneFile.parse(bytes, baseDirectory: "/nonexistent", imageLoader: { _ in tile }) else { return 0 }
         let scale = min(1, 64 / max(1, max(file.scene.width, file.scene.height)))
         for t in [0, 0.3, file.lastAnimationEnd] { _ = try? file.scene.render(at: t, scale: max(0.01, scale)) }
+    case .arguments:
+        // Words split at NUL and newline, scanned against a table like the commands' own, then every
+        // numeric option read through its parameter table.
+        let words = bytes.split(whereSeparator: { $0 == 0 || $0 == 10 }).map { String(decoding: $0, as: UTF8.self) }
+        guard let parsed = try? ParsedArguments(words[...], options: FuzzTarget.options) else { return 0 }
+        for spec in [GaussianBlur.sigmaSpec, Scene.scaleSpec, SceneRecording.frameRateSpec, SceneRecording.durationSpec, Placeholder.sizeSpec] {
+            _ = try? parsed.number(spec)
+            _ = try? parsed.integer(spec)
+        }
+        _ = try? parsed.inputAndOutput(of: "fuzz")
+        _ = helpText(usage: "fuzz", summary: "", options: FuzzTarget.options)
     case .pixels:
         guard let image = try? ImageFile.decode(bytes), image.width * image.height <= 4096 else { return 0 }
         let sigma = Double(bytes[size / 2] % 40) / 2

@@ -1,3 +1,4 @@
+import BlurCommandLine
 import BlurKit
 
 /// `blurkit blur IN OUT`: a Gaussian blur of a whole image.

@@ -1,3 +1,4 @@
+import BlurCommandLine
 import BlurKit
 import Dispatch
 import Foundation

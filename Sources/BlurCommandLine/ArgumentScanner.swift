@@ -1,16 +1,16 @@
-import BlurKit
+import BlurCore
 
 /// One option of a command, for scanning and for `--help`.
-struct OptionSpec {
+public struct OptionSpec: Sendable {
     /// Without the dashes: `sigma`.
-    let name: String
+    public let name: String
     /// The value's placeholder (`S`), or nil for a flag.
-    let value: String?
+    public let value: String?
     /// The help line: unit, range and default included.
-    let help: String
+    public let help: String
 
     /// An option whose value is checked by a parameter table entry; the help comes from it.
-    init(_ spec: ParameterSpec, value: String, extra: String = "") {
+    public init(_ spec: ParameterSpec, value: String, extra: String = "") {
         self.name = spec.name
         self.value = value
         let unit = spec.unit.isEmpty ? "" : " \(spec.unit)"
@@ -19,14 +19,14 @@ struct OptionSpec {
         self.help = "\(spec.summary) (\(bounds)\(fallback))\(extra)"
     }
 
-    init(name: String, value: String?, help: String) {
+    public init(name: String, value: String?, help: String) {
         self.name = name
         self.value = value
         self.help = help
     }
 }
 
-func shortNumber(_ v: Double) -> String {
+public func shortNumber(_ v: Double) -> String {
     v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
 }
 
@@ -34,12 +34,12 @@ func shortNumber(_ v: Double) -> String {
 ///
 /// Accepts `--name value`, `--name=value` and flags; `-` alone is an operand (standard input or
 /// output); `--` ends the options. Unknown options and missing values are usage errors.
-struct ParsedArguments {
-    private(set) var values: [String: String] = [:]
-    private(set) var operands: [String] = []
-    var wantsHelp = false
+public struct ParsedArguments: Sendable {
+    public private(set) var values: [String: String] = [:]
+    public private(set) var operands: [String] = []
+    public var wantsHelp = false
 
-    init(_ arguments: ArraySlice<String>, options: [OptionSpec]) throws(CLIError) {
+    public init(_ arguments: ArraySlice<String>, options: [OptionSpec]) throws(CLIError) {
         var rest = arguments[...]
         while let word = rest.popFirst() {
             if word == "--" {
@@ -74,10 +74,10 @@ struct ParsedArguments {
         }
     }
 
-    func has(_ name: String) -> Bool { values[name] != nil }
+    public func has(_ name: String) -> Bool { values[name] != nil }
 
     /// The two operands IN and OUT of `command`, or a usage error.
-    func inputAndOutput(of command: String) throws(CLIError) -> (input: String, output: String) {
+    public func inputAndOutput(of command: String) throws(CLIError) -> (input: String, output: String) {
         guard operands.count == 2 else {
             throw .usage("\(command) needs IN and OUT, got \(operands.count) file operand(s)")
         }
@@ -85,7 +85,7 @@ struct ParsedArguments {
     }
 
     /// A number checked against its parameter table entry; the default when absent.
-    func number(_ spec: ParameterSpec) throws -> Double? {
+    public func number(_ spec: ParameterSpec) throws -> Double? {
         guard let text = values[spec.name] else { return spec.defaultValue }
         guard let value = Double(text) else {
             throw CLIError.usage("--\(spec.name) expects a number, got \"\(text)\"")
@@ -94,7 +94,7 @@ struct ParsedArguments {
     }
 
     /// A whole number checked against its parameter table entry.
-    func integer(_ spec: ParameterSpec) throws -> Int? {
+    public func integer(_ spec: ParameterSpec) throws -> Int? {
         guard let value = try number(spec) else { return nil }
         guard value == value.rounded() else {
             throw CLIError.usage("--\(spec.name) expects a whole number, got \(values[spec.name]!)")
@@ -104,7 +104,7 @@ struct ParsedArguments {
 }
 
 /// The help text of a command, from its option table.
-func helpText(usage: String, summary: String, options: [OptionSpec]) -> String {
+public func helpText(usage: String, summary: String, options: [OptionSpec]) -> String {
     var lines = ["usage: \(usage)", "", summary, "", "options:"]
     let width = options.map { "--\($0.name)" + ($0.value.map { " \($0)" } ?? "") }.map(\.count).max() ?? 0
     for option in options {

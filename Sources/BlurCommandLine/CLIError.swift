@@ -1,6 +1,6 @@
 /// What ends a command early. The library throws its own errors; this type adds the two kinds the
 /// command line knows: usage mistakes (exit status 2) and everything else (exit status 1).
-enum CLIError: Error, CustomStringConvertible {
+public enum CLIError: Error, Sendable, CustomStringConvertible {
     /// The command line itself is wrong: unknown option, missing value, wrong number of files.
     case usage(String)
     /// The command could not do its work.
@@ -8,13 +8,13 @@ enum CLIError: Error, CustomStringConvertible {
     /// SIGINT or SIGTERM stopped the work (exit status 128 + the signal's number).
     case interrupted(String, signal: Int32)
 
-    var description: String {
+    public var description: String {
         switch self {
         case let .usage(text), let .failure(text), let .interrupted(text, _): return text
         }
     }
 
-    var exitStatus: Int32 {
+    public var exitStatus: Int32 {
         switch self {
         case .usage: return 2
         case .failure: return 1
