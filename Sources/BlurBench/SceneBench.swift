@@ -5,30 +5,12 @@ import Foundation
 // (the material backdrop at that moment's radius and dimming over the same region), and 60 frames
 // rendered and encoded per format.
 func benchScene(tile: Bitmap, runs: Int, emit: (String) -> Void) throws {
-// Seed 004's dialog dismissal at 390×844 pt @3×: one composited frame against the same effect alone
-// (the material backdrop at that moment's radius and dimming over the same region), and 60 frames
-// rendered and encoded per format.
+    // The example scene file, its photo replaced by a 1170×2532 one (placed pixel for pixel at 3×).
     let screen = try photo(width: 1170, height: 2532, from: tile)
-    let scene = Scene(width: 390, height: 844)
-    scene.addLayer(Layer(name: "content", frame: Rect(x: 0, y: 0, width: 390, height: 844), content: .bitmap(screen, mode: .fill)))
-    let backdrop = Layer(name: "backdrop", frame: Rect(x: 0, y: 0, width: 390, height: 844))
-    backdrop.backdropFilter = .material(Material(style: .systemMaterial))
-    backdrop.blurEffectRadius = 6
-    backdrop.dimmingAlpha = 0.5
-    scene.addLayer(backdrop)
-    let dialog = Layer(name: "dialog", frame: Rect(x: 55, y: 330, width: 280, height: 184))
-    dialog.backgroundColor = .white
-    dialog.cornerRadius = 14
-    for (y, w, h, hex) in [(28.0, 232.0, 22.0, "#1C1C1E"), (64, 200, 14, "#8E8E93"), (130, 232, 36, "#007AFF")] {
-        dialog.addSublayer(Layer(frame: Rect(x: 24, y: y, width: w, height: h),
-                                 content: .shape(Path(roundedRect: Rect(x: 0, y: 0, width: w, height: h), cornerRadius: 6), fill: Color(hex: hex)!)))
-    }
-    scene.addLayer(dialog)
-    scene.animate(at: 0.5, duration: 0.5) {
-        dialog.opacity = 0
-        backdrop.blurEffectRadius = 0
-        backdrop.dimmingAlpha = 0
-    }
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/scenes/dialog-dismissal.json").path
+    let file = try SceneFile.parse(try AtomicFile.read(path), imageLoader: { _ in screen })
+    let scene = file.scene, backdrop = file.layers["backdrop"]!
     var retina = screen
     retina.scale = 3
     emit("")

@@ -83,7 +83,7 @@ enum DemoCommand {
 
         // Seed 004 in motion, as strips of frames.
         try save(try sheet(viewBlurFrames(), columns: 6, halve: false), "scene-view-blur.png")
-        try save(try sheet(dialogDismissalFrames(over: photo), columns: 5, halve: photo.width > 800), "scene-dialog-dismissal.png")
+        try save(try sheet(dialogDismissalFrames(over: photo), columns: 5, halve: false), "scene-dialog-dismissal.png")
         let reflection = ReflectionView(frame: Rect(x: 0, y: 0, width: photo.pointSize.width, height: photo.pointSize.height))
         reflection.blur.maximumBlurRadius = 8
         let black = try Bitmap(width: photo.width, height: photo.height,
@@ -129,23 +129,8 @@ enum DemoCommand {
     /// Seed 004's dialog dismissal: the content behind comes back into focus as the dialog fades
     /// (`UIView.animate(withDuration: 0.5)`), at five moments.
     static func dialogDismissalFrames(over photo: Bitmap) throws -> [Bitmap] {
-        let (w, h) = photo.pointSize
-        let scene = Scene(width: w, height: h)
-        scene.addLayer(Layer(name: "content", frame: Rect(x: 0, y: 0, width: w, height: h), content: .bitmap(photo, mode: .fill)))
-        let backdrop = Layer(name: "backdrop", frame: Rect(x: 0, y: 0, width: w, height: h))
-        backdrop.backdropFilter = .material(Material(style: .systemMaterial))
-        backdrop.blurEffectRadius = 6
-        backdrop.dimmingAlpha = 0.5
-        scene.addLayer(backdrop)
-        let dialog = Layer(name: "dialog", frame: Rect(x: w * 0.2, y: h * 0.35, width: w * 0.6, height: h * 0.3), content: .color(.white))
-        dialog.cornerRadius = 14
-        scene.addLayer(dialog)
-        scene.animate(at: 0.5, duration: 0.5) {
-            dialog.opacity = 0
-            backdrop.blurEffectRadius = 0
-            backdrop.dimmingAlpha = 0
-        }
-        return try [0, 0.625, 0.75, 0.875, 1].map { try scene.render(at: $0, scale: photo.scale) }
+        let scene = GalleryDemos.dialogScene(over: photo)
+        return try [0, 0.625, 0.75, 0.875, 1].map { try scene.render(at: $0, scale: 0.5) }
     }
 
     /// `Text("World's Greatest Flag").font(.largeTitle).padding().background(Blur(style:)).cornerRadius(15)`
