@@ -86,7 +86,10 @@ public enum GIFCodec {
                 if firstFrameOnly { break records }
                 switch control.DisposalMode {
                 case DISPOSE_BACKGROUND:
-                    for y in fy..<min(height, fy + fh) { for x in fx..<min(width, fx + fw) { for k in 0..<4 { canvas[(y * width + x) * 4 + k] = 0 } } }
+                    // The frame's rectangle, clipped to the screen (a frame may lie wholly outside it).
+                    let (x0, y0) = (min(fx, width), min(fy, height))
+                    let (x1, y1) = (max(x0, min(width, fx + fw)), max(y0, min(height, fy + fh)))
+                    for y in y0..<y1 { for x in x0..<x1 { for k in 0..<4 { canvas[(y * width + x) * 4 + k] = 0 } } }
                 case DISPOSE_PREVIOUS:
                     canvas = saved ?? canvas
                 default: break
