@@ -145,7 +145,7 @@ enum PlaceholderCommand {
             "\"averageColor\":\"\(colour)\"",
             "\"file\":\(quoted(job.input))",
             "\"height\":\(p.sourceHeight)",
-            "\"preview\":{\"dataURI\":\"data:image\\/png;base64,\(Data(png).base64EncodedString())\",\"file\":\(quoted(job.name)),\"height\":\(p.preview.height),\"width\":\(p.preview.width)}",
+            "\"preview\":{\"dataURI\":\"data:image/png;base64,\(Data(png).base64EncodedString())\",\"file\":\(quoted(job.name)),\"height\":\(p.preview.height),\"width\":\(p.preview.width)}",
         ]
         if let hash = p.thumbHash { fields.append("\"thumbHash\":\"\(Data(hash).base64EncodedString())\"") }
         fields.append("\"width\":\(p.sourceWidth)")
