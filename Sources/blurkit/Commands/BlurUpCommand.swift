@@ -71,18 +71,7 @@ enum BlurUpCommand {
                                     for: "rendering \(recording.frameCount) frames of \(pw)×\(ph)")
         let writer = try AnimationWriter(path: output, format: format, width: pw, height: ph, frameRate: recording.frameRate,
                                          quality: try arguments.integer(CommonOptions.quality) ?? 90, opaque: true)
-        Interruption.install()
-        var progress = ProgressLine(quiet: arguments.has("quiet"))
-        do {
-            try recording.record(scene, to: writer, parallelFrames: try arguments.integer(CommonOptions.threads), progress: { done, total in
-                progress.show("rendering \(output): frame \(done)/\(total)")
-            }, cancelled: { Interruption.signal != nil })
-        } catch let RecordingError.cancelled(n) {
-            progress.finish()
-            throw CLIError.interrupted("interrupted after \(n) of \(recording.frameCount) frames" + (format == .pngSequence ? "; the complete frames are in \(output)" : "; \(output) was not written"),
-                                       signal: Interruption.signal ?? SIGINT)
-        }
-        progress.finish()
+        try recording.recordFromCommandLine(scene, to: writer, parallelFrames: try arguments.integer(CommonOptions.threads), quiet: arguments.has("quiet"))
         return nil
     }
 }

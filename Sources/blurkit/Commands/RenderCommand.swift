@@ -74,20 +74,7 @@ enum RenderCommand {
         let writer = try AnimationWriter(path: output, format: format, width: w, height: h, frameRate: recording.frameRate,
                                          quality: try arguments.integer(CommonOptions.quality) ?? 90,
                                          opaque: file.scene.backgroundColor.alpha >= 1, loopCount: loops)
-        Interruption.install()
-        var progress = ProgressLine(quiet: arguments.has("quiet"))
-        let started = Date()
-        do {
-            try recording.record(file.scene, to: writer, parallelFrames: parallel, progress: { done, total in
-                let rate = Double(done) / max(1e-3, Date().timeIntervalSince(started))
-                progress.show("rendering \(output): frame \(done)/\(total) (\(done * 100 / total) %, \(String(format: "%.1f", rate)) frames/s)")
-            }, cancelled: { Interruption.signal != nil })
-        } catch let RecordingError.cancelled(framesWritten) {
-            progress.finish()
-            let kept = format == .pngSequence ? "; the \(framesWritten) complete frames are in \(output)" : "; \(output) was not written"
-            throw CLIError.interrupted("interrupted after \(framesWritten) of \(recording.frameCount) frames\(kept)", signal: Interruption.signal ?? SIGINT)
-        }
-        progress.finish()
+        try recording.recordFromCommandLine(file.scene, to: writer, parallelFrames: parallel, quiet: arguments.has("quiet"))
         return nil
     }
 }
