@@ -54,6 +54,16 @@ public struct Material: Sendable, Hashable {
         return r.isNaN || r < 0 ? 0 : min(r, Material.radiusSpec.range.upperBound)
     }
 
+    /// This material, if every parameter is finite and inside its table's range; otherwise an error
+    /// naming the first that is not. Rendering stays as lenient as UIKit (NaN or negative radii draw
+    /// as 0); call this where a bad value should be refused instead, as a server or a command line should.
+    public func validated() throws(ParameterError) -> Material {
+        if let radius = blurEffectRadius { _ = try Material.radiusSpec.validate(radius) }
+        _ = try Material.dimmingSpec.validate(dimmingAlpha)
+        _ = try Material.cornerRadiusSpec.validate(cornerRadius)
+        return self
+    }
+
     /// The backdrop with the material drawn over `frame` (points, at the backdrop's scale).
     public func render(over backdrop: Bitmap, frame: Rect, appearance: Appearance = .light, threads: Int? = nil) -> Bitmap {
         let scale = backdrop.scale
