@@ -2,6 +2,15 @@ import Testing
 import BlurCore
 
 @Suite struct BitmapTests {
+    @Test func aFilledBitmapIsTheColourCompositedOverTransparency() throws {
+        for colour in [Color(white: 1), Color(red: 0.9, green: 0.2, blue: 0.5, alpha: 0.7), Color(white: 0.3, alpha: 0), Color(red: 0, green: 0.5, blue: 1, alpha: 0.01)] {
+            var expected = try Bitmap(width: 5, height: 3, scale: 2)
+            expected.composite(colour, mode: .normal, in: PixelRect(x: 0, y: 0, width: 5, height: 3))
+            #expect(try Bitmap(width: 5, height: 3, filledWith: colour, scale: 2) == expected, "\(colour)")
+        }
+        #expect(throws: BitmapError.self) { try Bitmap(width: 0, height: 3, filledWith: Color(white: 1)) }
+    }
+
     @Test func rejectsInvalidSizesAndScales() {
         #expect(throws: BitmapError.invalidSize(width: 0, height: 5)) { try Bitmap(width: 0, height: 5) }
         #expect(throws: BitmapError.invalidSize(width: 3, height: -1)) { try Bitmap(width: 3, height: -1) }

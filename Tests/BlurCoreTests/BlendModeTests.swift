@@ -69,6 +69,31 @@ import Testing
         }
     }
 
+    /// Coverage c at a pixel is the colour's alpha × c there, to the byte: full coverage over opaque
+    /// or clear pixels (the table and constant fast paths) included.
+    @Test(arguments: [BlendMode.normal, .multiply, .softLight, .plusDarker])
+    func coverageScalesTheColoursAlphaExactly(_ mode: BlendMode) throws {
+        var bytes: [UInt8] = []
+        for i in 0..<64 {
+            let a: UInt8 = [255, 0, 128, 255][i % 4]
+            bytes += [UInt8(i * 3 % 256), UInt8(i * 7 % 256), UInt8(i * 11 % 256)].map { min($0, a) } + [a]
+        }
+        let backdrop = try Bitmap(width: 8, height: 8, premultipliedRGBA: bytes)
+        let coverage: [Float] = (0..<64).map { [1, 0, 0.5, 1, 0.25, 1, 0.999][$0 % 7] }
+        let colour = Color(red: 0.9, green: 0.2, blue: 0.5, alpha: 0.7)
+        var out = backdrop
+        out.composite(colour, mode: mode, in: PixelRect(x: 0, y: 0, width: 8, height: 8), coverage: coverage)
+        for y in 0..<8 {
+            for x in 0..<8 {
+                var one = try Bitmap(width: 1, height: 1, premultipliedRGBA: [backdrop[x, y].r, backdrop[x, y].g, backdrop[x, y].b, backdrop[x, y].a])
+                let c = Double(coverage[y * 8 + x])
+                one.composite(Color(red: colour.red, green: colour.green, blue: colour.blue, alpha: colour.alpha * c),
+                              mode: mode, in: PixelRect(x: 0, y: 0, width: 1, height: 1))
+                #expect(out[x, y] == one[0, 0], "\(mode) at \(x),\(y), coverage \(c)")
+            }
+        }
+    }
+
     @Test func saturationIsAColourMatrixThatKeepsGrey() throws {
         var image = try Bitmap(width: 2, height: 1, straightRGBA: [200, 100, 50, 255, 90, 90, 90, 255])
         image.saturate(PixelRect(x: 0, y: 0, width: 2, height: 1), by: 0)

@@ -1,4 +1,15 @@
 extension Bitmap {
+    /// A bitmap of `width × height` pixels all of `color`: the bytes of compositing it over
+    /// transparency, written as one repeated pixel.
+    /// - Throws: ``BitmapError`` as ``init(width:height:scale:)``.
+    public init(width: Int, height: Int, filledWith color: Color, scale: Double = 1) throws {
+        var pixel = try Bitmap(width: 1, height: 1)
+        pixel.composite(color, mode: .normal, in: PixelRect(x: 0, y: 0, width: 1, height: 1))
+        let word = pixel.storage.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+        try self.init(uninitializedWidth: width, height: height, scale: scale)
+        storage.withUnsafeMutableBytes { $0.withMemoryRebound(to: UInt32.self) { $0.update(repeating: word) } }
+    }
+
     /// Copies `image`'s pixels into this bitmap with its top-left corner at pixel (x, y), clipped to
     /// this bitmap's bounds.
     public mutating func replacePixels(at x: Int, _ y: Int, with image: Bitmap) {

@@ -90,37 +90,35 @@ extension Bitmap {
         precondition(coverage == nil || coverage!.count == rect.width * rect.height, "one coverage per pixel")
         guard color.alpha > 0 else { return }
         let straight = SIMD4<Double>(color.red, color.green, color.blue, 1)
-        // Over an opaque pixel at full coverage the result of each channel depends on that channel
-        // alone: a table of the same formula for every byte value; over a clear pixel it is a constant.
-        var opaque = [UInt8](repeating: 0, count: 3 * 256)
-        var clear = (UInt8(0), UInt8(0), UInt8(0), UInt8(0))
-        if coverage == nil {
-            opaque = mode.opaqueTable(for: color)
-            let out = mode.composite(source: straight * color.alpha, over: .zero)
-            let a = (min(1, max(0, out[3])) * 255).rounded()
-            func byte(_ v: Double) -> UInt8 { UInt8(min(a, max(0, (v * 255).rounded()))) }
-            clear = (byte(out[0]), byte(out[1]), byte(out[2]), UInt8(a))
-        }
-        let stride = bytesPerRow, lookup = opaque, constant = clear
+        // Where coverage is full, over an opaque pixel the result of each channel depends on that
+        // channel alone: a table of the same formula for every byte value; over a clear pixel it is a
+        // constant. Partial coverage takes the formula itself.
+        let opaque = mode.opaqueTable(for: color)
+        let out = mode.composite(source: straight * color.alpha, over: .zero)
+        let a = (min(1, max(0, out[3])) * 255).rounded()
+        func byte(_ v: Double) -> UInt8 { UInt8(min(a, max(0, (v * 255).rounded()))) }
+        let constant = (byte(out[0]), byte(out[1]), byte(out[2]), UInt8(a))
+        let stride = bytesPerRow
         withUnsafeMutablePixels { p in
             let start = SharedPointer(p.baseAddress! + rect.y * stride + rect.x * 4)
             Parallel.forEachBand(count: rect.height, parts: rect.width * rect.height < 65536 ? 1 : nil) { rows in
-              lookup.withUnsafeBufferPointer { table in
+              opaque.withUnsafeBufferPointer { table in
                 for row in rows {
                     let base = start.base + row * stride
                     for column in 0..<rect.width {
                         let px = base + column * 4
-                        if coverage == nil, px[3] == 255 {
+                        let cover = coverage?[row * rect.width + column] ?? 1
+                        if cover == 1, px[3] == 255 {
                             px[0] = table[Int(px[0])]
                             px[1] = table[256 + Int(px[1])]
                             px[2] = table[512 + Int(px[2])]
                             continue
                         }
-                        if coverage == nil, px[3] == 0, px[0] == 0, px[1] == 0, px[2] == 0 {
+                        if cover == 1, px[3] == 0, px[0] == 0, px[1] == 0, px[2] == 0 {
                             (px[0], px[1], px[2], px[3]) = constant
                             continue
                         }
-                        let alpha = color.alpha * Double(coverage?[row * rect.width + column] ?? 1)
+                        let alpha = color.alpha * Double(cover)
                         if alpha <= 0 { continue }
                         mode.composite(straight * alpha, onto: px)
                     }

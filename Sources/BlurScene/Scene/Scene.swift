@@ -49,8 +49,7 @@ public final class Scene {
         guard width.isFinite, width > 0 else { throw ParameterError.notFinite(name: "width", value: width) }
         guard height.isFinite, height > 0 else { throw ParameterError.notFinite(name: "height", value: height) }
         let w = max(1, Int(min(1e6, (width * scale).rounded()))), h = max(1, Int(min(1e6, (height * scale).rounded())))
-        var canvas = try Bitmap(width: w, height: h, scale: scale)
-        canvas.composite(backgroundColor, mode: .normal, in: PixelRect(x: 0, y: 0, width: w, height: h))
+        let canvas = try Bitmap(width: w, height: h, filledWith: backgroundColor, scale: scale)
         let compositor = Compositor(time: time, scale: scale, appearance: appearance, threads: threads)
         var surface = Compositor.Surface(bitmap: canvas, window: PixelRect(x: 0, y: 0, width: w, height: h))
         for layer in root.sublayers { compositor.draw(layer, into: &surface, originX: 0, originY: 0) }
