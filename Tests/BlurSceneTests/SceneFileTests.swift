@@ -11,6 +11,34 @@ import Testing
         do { _ = try parse(text); return nil } catch { return "\(error)" }
     }
 
+    static let regressions = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fuzz/regressions")
+
+    /// Every scene the fuzzer kept (`Tests/Fuzz/regressions/scene-*`) parses and renders as the fuzzer
+    /// ran it (images from memory, a 1-MP pixel limit, at most 64 px a side) or throws: it never traps.
+    @Test func keptFuzzerFindingsRenderOrThrow() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.regressions.path).filter { $0.hasPrefix("scene-") }
+        #expect(!names.isEmpty)
+        let tile = try Bitmap(width: 4, height: 3, premultipliedRGBA: [UInt8](repeating: 128, count: 48))
+        for name in names {
+            let bytes = try AtomicFile.read(Self.regressions.appendingPathComponent(name).path)
+            guard let file = try? SceneFile.parse(bytes, baseDirectory: "/nonexistent", imageLoader: { _ in tile }) else { continue }
+            let scale = max(0.01, min(1, 64 / max(1, max(file.scene.width, file.scene.height))))
+            for t in [0, 0.3, file.lastAnimationEnd] {
+                ImageLimits.withMaximumPixelCount(1 << 20) { _ = try? file.scene.render(at: t, scale: scale) }
+            }
+        }
+    }
+
+    /// An offscreen surface that a blur's reach widens past the pixel limit is an error, not a trap.
+    @Test func anOffscreenSurfaceOverThePixelLimitIsAnError() throws {
+        let file = try SceneFile.parse(AtomicFile.read(Self.regressions.appendingPathComponent("scene-blur-reach-over-limit.json").path))
+        ImageLimits.withMaximumPixelCount(100_000) {
+            #expect(throws: BitmapError.self) { try file.scene.render(at: 0) }
+            #expect(throws: Never.self) { try file.scene.render(at: 0, scale: 0.05) }
+        }
+    }
+
     @Test func errorsNameThePathAndWhatWasExpected() {
         let cases: [(String, String)] = [
             (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1]}, {"frame": [0,0,1,1]}, {"frame": {"x": 0, "y": 0, "width": "wide", "height": 3}}]}"#,

@@ -24,7 +24,9 @@ struct Compositor {
         let window: PixelRect
     }
 
-    func draw(_ layer: Layer, into surface: inout Surface, originX: Double, originY: Double) {
+    /// - Throws: ``BitmapError/tooLarge(width:height:limit:)`` when an offscreen surface — the layer's
+    ///   extent widened by its blur's reach — would pass the pixel limit.
+    func draw(_ layer: Layer, into surface: inout Surface, originX: Double, originY: Double) throws {
         let f = layer.frameValue.value(at: time)
         let frame = Rect(x: originX + f.x, y: originY + f.y, width: f.width, height: f.height)
         let rawOpacity = layer.opacityValue.value(at: time)
@@ -51,7 +53,7 @@ struct Compositor {
         let offscreen = blurs || layer.mask != nil || layer.blendMode != .normal || (opacity < 1 && group) || (layer.masksToBounds && group)
         if !offscreen {
             drawContent(layer, into: &surface, frame: frame, corner: corner, opacity: opacity)
-            for sublayer in layer.sublayers { draw(sublayer, into: &surface, originX: frame.x, originY: frame.y) }
+            for sublayer in layer.sublayers { try draw(sublayer, into: &surface, originX: frame.x, originY: frame.y) }
             return
         }
         // Offscreen: the subtree alone on transparency over its visible extent — widened by the blur's
@@ -59,18 +61,18 @@ struct Compositor {
         let reach = blurs && !layer.blurIsOpaque ? Int((GaussianBlur.reach(sigma: blur)).rounded(.up)) : 0
         let bounds = layer.blurIsOpaque ? frame.scaled(by: scale).outerPixelRect ?? extent : extent
         guard let window = bounds.intersection(surface.window.insetBy(-reach)) else { return }
-        var own = Surface(bitmap: try! Bitmap(width: window.width, height: window.height, scale: scale), window: window)
+        var own = Surface(bitmap: try Bitmap(width: window.width, height: window.height, scale: scale), window: window)
         drawContent(layer, into: &own, frame: frame, corner: corner, opacity: 1)
-        for sublayer in layer.sublayers { draw(sublayer, into: &own, originX: frame.x, originY: frame.y) }
+        for sublayer in layer.sublayers { try draw(sublayer, into: &own, originX: frame.x, originY: frame.y) }
         if layer.masksToBounds { own.clip(to: frame, corner: corner, scale: scale) }
         if let mask = layer.mask {
-            var alpha = Surface(bitmap: try! Bitmap(width: window.width, height: window.height, scale: scale), window: window)
+            var alpha = Surface(bitmap: try Bitmap(width: window.width, height: window.height, scale: scale), window: window)
             let maskLayer = Layer.maskView(of: mask)
-            draw(maskLayer, into: &alpha, originX: frame.x, originY: frame.y)
+            try draw(maskLayer, into: &alpha, originX: frame.x, originY: frame.y)
             own.bitmap.multiply(by: alpha.bitmap.alphaCoverage)
         }
         if blurs {
-            own.bitmap = try! GaussianBlur(sigma: min(2000, blur), edges: layer.blurIsOpaque ? .clamp : .transparent).apply(to: own.bitmap, threads: threads)
+            own.bitmap = try GaussianBlur(sigma: min(2000, blur), edges: layer.blurIsOpaque ? .clamp : .transparent).apply(to: own.bitmap, threads: threads)
             if layer.masksToBounds || layer.blurIsOpaque { own.clip(to: frame, corner: corner, scale: scale) }
         }
         guard let target = window.intersection(surface.window) else { return }

@@ -38,6 +38,9 @@ public final class Scene {
     /// The scene at `time` (seconds) and `scale` (pixels per point), premultiplied RGBA. Reads the
     /// layer tree without changing it: frames of one scene may render concurrently as long as no
     /// thread changes the tree meanwhile.
+    /// - Throws: ``ParameterError`` for a scale or size that is not a positive finite number;
+    ///   ``BitmapError/tooLarge(width:height:limit:)`` when the canvas, or an offscreen surface that a
+    ///   blur's reach widens beyond it, would pass ``ImageLimits/maximumPixelCount``.
     public func render(at time: Double, scale: Double = 1, threads: Int? = nil) throws -> Bitmap {
         try renderReporting(at: time, scale: scale, threads: threads).image
     }
@@ -52,7 +55,7 @@ public final class Scene {
         let canvas = try Bitmap(width: w, height: h, filledWith: backgroundColor, scale: scale)
         let compositor = Compositor(time: time, scale: scale, appearance: appearance, threads: threads)
         var surface = Compositor.Surface(bitmap: canvas, window: PixelRect(x: 0, y: 0, width: w, height: h))
-        for layer in root.sublayers { compositor.draw(layer, into: &surface, originX: 0, originY: 0) }
+        for layer in root.sublayers { try compositor.draw(layer, into: &surface, originX: 0, originY: 0) }
         return (surface.bitmap, compositor.statistics.drawn, compositor.statistics.culled)
     }
 }
