@@ -128,7 +128,7 @@ import Testing
         let frames = try AnimatedImage.decode(try AtomicFile.read(out)).frames
         // 0.5 s waiting, the transition (0.8 s, or 0.2 s), 0.5 s of the sharp image, at 10 fps.
         #expect(frames.count == (reduceMotion ? 12 : 18))
-        let sharp = workspace.photo.resized(width: 80, height: 60)
+        let sharp = try workspace.photo.resized(width: 80, height: 60)
         let last = frames.last!.image, first = frames.first!.image
         #expect(ImageDifference(last, sharp).psnr > 30)
         #expect(ImageDifference(first, sharp).psnr < ImageDifference(last, sharp).psnr - 3)

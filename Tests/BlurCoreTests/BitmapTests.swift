@@ -2,6 +2,16 @@ import Testing
 import BlurCore
 
 @Suite struct BitmapTests {
+    @Test func anAbsurdResizeIsAnErrorNotATrap() throws {
+        let image = try Bitmap(width: 4, height: 3)
+        #expect(throws: BitmapError.invalidSize(width: 0, height: 3)) { try image.resized(width: 0, height: 3) }
+        #expect(throws: BitmapError.invalidSize(width: 2, height: -1)) { try image.resized(width: 2, height: -1) }
+        ImageLimits.withMaximumPixelCount(10_000) {
+            #expect(throws: BitmapError.tooLarge(width: 1000, height: 1000, limit: 10_000)) { try image.resized(width: 1000, height: 1000) }
+        }
+        #expect(try image.resized(width: 8, height: 6).width == 8)
+    }
+
     @Test func aFilledBitmapIsTheColourCompositedOverTransparency() throws {
         for colour in [Color(white: 1), Color(red: 0.9, green: 0.2, blue: 0.5, alpha: 0.7), Color(white: 0.3, alpha: 0), Color(red: 0, green: 0.5, blue: 1, alpha: 0.01)] {
             var expected = try Bitmap(width: 5, height: 3, scale: 2)

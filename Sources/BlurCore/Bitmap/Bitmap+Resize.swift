@@ -3,8 +3,9 @@ extension Bitmap {
     /// source area it covers, partial pixels weighted by their overlap (a box filter, the right one
     /// for shrinking: no source pixel is skipped, no aliasing). On premultiplied values; the scale
     /// is carried so point sizes stay. Enlarging repeats pixels (nearest).
-    public func resized(width w: Int, height h: Int) -> Bitmap {
-        precondition(w > 0 && h > 0, "a size of at least 1 × 1")
+    /// - Throws: ``BitmapError`` for a size below 1 × 1 or over the pixel limit.
+    public func resized(width w: Int, height h: Int) throws -> Bitmap {
+        var out = try Bitmap(width: w, height: h, scale: scale * Double(w) / Double(width))
         // Per output index: the source indices and weights along one axis.
         func weights(from n: Int, to m: Int) -> [[(Int, Float)]] {
             let step = Double(n) / Double(m)
@@ -21,7 +22,6 @@ extension Bitmap {
             }
         }
         let columns = weights(from: width, to: w), rows = weights(from: height, to: h)
-        var out = try! Bitmap(width: w, height: h, scale: scale * Double(w) / Double(width))
         let src = bytesPerRow, dst = out.bytesPerRow, count = width * 4
         withUnsafePixels { s in
             out.withUnsafeMutablePixels { d in

@@ -3,7 +3,8 @@ extension Bitmap {
     /// area averaging to fit 100 × 100, the format's limit. 17–25 bytes.
     public func thumbHash() -> [UInt8] {
         let (w, h) = sizeFitting(longestSide: ThumbHash.maximumSide)
-        let small = (w, h) == (width, height) ? self : resized(width: w, height: h)
+        // `sizeFitting` only shrinks, so the resize cannot fail.
+        let small = (w, h) == (width, height) ? self : try! resized(width: w, height: h)
         return try! ThumbHash.encode(width: w, height: h, rgba: small.straightRGBA)
     }
 
