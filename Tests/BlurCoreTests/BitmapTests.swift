@@ -2,6 +2,22 @@ import Testing
 import BlurCore
 
 @Suite struct BitmapTests {
+    /// A rectangle outside the image is a programming error: the drawing calls trap, as an array
+    /// index out of range does, instead of writing past the pixels.
+    @Test func drawingOutsideTheImageTrapsInsteadOfWritingPastIt() async {
+        await #expect(processExitsWith: .failure) {
+            var image = try! Bitmap(width: 4, height: 4)
+            image.composite(Color(white: 1), mode: .normal, in: PixelRect(x: 2, y: 2, width: 4, height: 4))
+        }
+        await #expect(processExitsWith: .failure) {
+            var image = try! Bitmap(width: 4, height: 4)
+            image.composite(try! Bitmap(width: 2, height: 2), at: PixelRect(x: -1, y: 0, width: 2, height: 2))
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = try! Bitmap(width: 4, height: 4).reduced(PixelRect(x: 0, y: 0, width: 5, height: 4), by: 2)
+        }
+    }
+
     @Test func anAbsurdResizeIsAnErrorNotATrap() throws {
         let image = try Bitmap(width: 4, height: 3)
         #expect(throws: BitmapError.invalidSize(width: 0, height: 3)) { try image.resized(width: 0, height: 3) }

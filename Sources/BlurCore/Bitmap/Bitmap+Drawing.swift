@@ -31,6 +31,7 @@ extension Bitmap {
     /// `vertical`, per column otherwise (`coverage.count` lines, each 0…1, times the colour's alpha).
     public mutating func fill(_ rect: PixelRect, with color: Color, coverage: [Float], vertical: Bool) {
         precondition(coverage.count == (vertical ? rect.height : rect.width), "one coverage per line")
+        requireInside(rect)
         let straight = SIMD4<Float>(Float(color.red), Float(color.green), Float(color.blue), 1) * 255
         let stride = bytesPerRow, opacity = Float(color.alpha)
         withUnsafeMutablePixels { p in

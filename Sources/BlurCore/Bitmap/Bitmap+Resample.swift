@@ -3,7 +3,8 @@ extension Bitmap {
     /// blocks at the right and bottom edges average the pixels they have). The scale divides by
     /// `factor`, so point sizes stay.
     public func reduced(_ region: PixelRect, by factor: Int) -> Bitmap {
-        precondition(factor >= 1)
+        precondition(factor >= 1, "a reduction factor of at least 1")
+        requireInside(region)
         let w = (region.width + factor - 1) / factor, h = (region.height + factor - 1) / factor
         var out = try! Bitmap.uninitialized(width: w, height: h, scale: scale / Double(factor))
         let src = bytesPerRow, dst = out.bytesPerRow, count = region.width * 4

@@ -68,6 +68,16 @@ public struct Bitmap: Sendable, Hashable {
         guard scale.isFinite, scale > 0 else { throw BitmapError.invalidScale(scale) }
     }
 
+    /// Traps unless `region` lies wholly inside the bitmap: the check every public drawing call makes
+    /// before its kernel writes through pointers (a bad rectangle is a programming error, as an
+    /// array index out of range is).
+    @inline(__always)
+    func requireInside(_ region: PixelRect) {
+        precondition(region.x >= 0 && region.y >= 0 && region.width >= 0 && region.height >= 0
+                     && region.x <= width - region.width && region.y <= height - region.height,
+                     "rectangle (\(region.x), \(region.y), \(region.width)×\(region.height)) is not inside the \(width)×\(height) image")
+    }
+
     /// Width and height in points (pixels ÷ scale).
     public var pointSize: (width: Double, height: Double) {
         (Double(width) / scale, Double(height) / scale)

@@ -5,6 +5,7 @@ extension Bitmap {
     public mutating func composite(_ image: Bitmap, at region: PixelRect, coverage: [Float]? = nil, replacing: Bool = false) {
         precondition(image.width == region.width && image.height == region.height, "image and region differ in size")
         precondition(coverage == nil || coverage!.count == region.width * region.height, "one coverage per pixel")
+        requireInside(region)
         let stride = bytesPerRow
         image.withUnsafePixels { src in
             withUnsafeMutablePixels { dst in
@@ -41,6 +42,7 @@ extension Bitmap {
     /// Draws `image` (the size of `region`) into `region` at `opacity` (0…1) with a blend mode.
     public mutating func composite(_ image: Bitmap, at region: PixelRect, opacity: Float, mode: BlendMode) {
         precondition(image.width == region.width && image.height == region.height, "image and region differ in size")
+        requireInside(region)
         if mode == .normal {
             if opacity >= 1 { return composite(image, at: region) }
             return composite(image, at: region, coverage: [Float](repeating: max(0, opacity), count: region.width * region.height))

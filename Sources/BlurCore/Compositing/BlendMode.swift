@@ -88,6 +88,7 @@ extension Bitmap {
     /// by `coverage` when given (a row-major mask of `rect.width × rect.height` values 0…1).
     public mutating func composite(_ color: Color, mode: BlendMode, in rect: PixelRect, coverage: [Float]? = nil) {
         precondition(coverage == nil || coverage!.count == rect.width * rect.height, "one coverage per pixel")
+        requireInside(rect)
         guard color.alpha > 0 else { return }
         let straight = SIMD4<Double>(color.red, color.green, color.blue, 1)
         // Where coverage is full, over an opaque pixel the result of each channel depends on that

@@ -7,6 +7,7 @@ extension Bitmap {
     /// luminance weights) is applied to premultiplied colour — it is linear, so that is the same as
     /// applying it to straight colour — and clamped to 0…alpha.
     public mutating func saturate(_ rect: PixelRect, by factor: Double) {
+        requireInside(rect)
         guard factor != 1, factor.isFinite else { return }
         let f = Float(factor), l = SIMD3<Float>(Bitmap.luminanceWeights) * (1 - f)
         let stride = bytesPerRow
