@@ -36,7 +36,6 @@ extension VariableBlurEffect {
     }
 
     private static func check(_ value: Double, name: String, range: ClosedRange<Double>, unit: String) throws(ParameterError) {
-        guard value.isFinite else { throw .notFinite(name: name, value: value) }
-        guard range.contains(value) else { throw .outOfRange(name: name, value: value, range: range, unit: unit) }
+        _ = try ParameterSpec(name: name, unit: unit, range: range, defaultValue: nil, summary: "").validate(value)
     }
 }
