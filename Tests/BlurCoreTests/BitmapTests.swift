@@ -13,9 +13,63 @@ import BlurCore
             var image = try! Bitmap(width: 4, height: 4)
             image.composite(try! Bitmap(width: 2, height: 2), at: PixelRect(x: -1, y: 0, width: 2, height: 2))
         }
-        await #expect(processExitsWith: .failure) {
-            _ = try! Bitmap(width: 4, height: 4).reduced(PixelRect(x: 0, y: 0, width: 5, height: 4), by: 2)
+    }
+
+    /// The bug this test was written for: the fast paths wrote rows at the input's stride into
+    /// tight output, past the end of the heap block (AddressSanitizer: heap-buffer-overflow).
+    /// Padded bytes are now copied tight by the initialiser, so every kernel sees one layout.
+    @Test func paddedRowsAreCopiedTightAndEveryKernelAgrees() throws {
+        let tight = TestImages.noise(width: 64, height: 48, seed: 64)
+        for padding in [4, 64, 100] {
+            let stride = 64 * 4 + padding
+            var padded = [UInt8](repeating: 0xEE, count: stride * 48)
+            for y in 0..<48 { padded.replaceSubrange((y * stride)..<(y * stride + 256), with: tight.premultipliedRGBA[(y * 256)..<(y * 256 + 256)]) }
+            // 0xEE in the padding would fail the premultiplication check if it were read as pixels.
+            for bytes in [padded, Array(padded.dropLast(padding))] {
+                let image = try Bitmap(width: 64, height: 48, bytesPerRow: stride, premultipliedRGBA: bytes)
+                #expect(image == tight && image.bytesPerRow == 256 && image.premultipliedRGBA == tight.premultipliedRGBA)
+                for sigma in [1.0, 3, 9] {
+                    let blur = try GaussianBlur(sigma: sigma)
+                    #expect(blur.apply(to: image) == blur.apply(to: tight))
+                    #expect(ImageDifference(blur.reference(image), blur.apply(to: image)).maximum <= 1)
+                }
+                #expect(try image.reduced(PixelRect(x: 3, y: 5, width: 40, height: 30), by: 3)
+                        == tight.reduced(PixelRect(x: 3, y: 5, width: 40, height: 30), by: 3))
+                #expect(try image.resized(width: 17, height: 11) == tight.resized(width: 17, height: 11))
+            }
         }
+    }
+
+    @Test func byteCountsAndStridesThatDoNotMatchAreErrors() {
+        let row = [UInt8](repeating: 0, count: 16)
+        // Surplus bytes past the last row, too few, and a stride shorter than a row.
+        #expect(throws: BitmapError.byteCountMismatch(expected: 32, got: 48)) {
+            try Bitmap(width: 4, height: 2, premultipliedRGBA: row + row + row)
+        }
+        #expect(throws: BitmapError.byteCountMismatch(expected: 36, got: 20)) {
+            try Bitmap(width: 4, height: 2, bytesPerRow: 20, premultipliedRGBA: row + [0, 0, 0, 0])
+        }
+        #expect(throws: BitmapError.invalidStride(bytesPerRow: 12, width: 4)) {
+            try Bitmap(width: 4, height: 2, bytesPerRow: 12, premultipliedRGBA: row + row)
+        }
+        #expect(throws: BitmapError.byteCountMismatch(expected: 32, got: 40)) {
+            try Bitmap(width: 4, height: 2, straightRGBA: row + row + [0, 0, 0, 0, 0, 0, 0, 0])
+        }
+    }
+
+    @Test func emptyOrOutsideRegionsAreErrorsNotTraps() throws {
+        let image = TestImages.noise(width: 6, height: 5, seed: 3)
+        let outside = BitmapError.regionOutOfBounds(x: 0, y: 0, width: 7, height: 5, imageWidth: 6, imageHeight: 5)
+        #expect(throws: outside) { try image.reduced(PixelRect(x: 0, y: 0, width: 7, height: 5), by: 2) }
+        #expect(throws: BitmapError.regionOutOfBounds(x: 2, y: 2, width: 0, height: 3, imageWidth: 6, imageHeight: 5)) {
+            try image.reduced(PixelRect(x: 2, y: 2, width: 0, height: 3), by: 2)
+        }
+        #expect(throws: BitmapError.invalidSize(width: 0, height: 4)) {
+            try image.placed(scaleX: 1, scaleY: 1, originX: 0, originY: 0, region: PixelRect(x: 0, y: 0, width: 0, height: 4))
+        }
+        #expect(throws: BitmapError.self) { try image.cropped(x: 1, y: 1, width: 0, height: 1) }
+        // A tiny scale asks for a reduction factor past Int's range; it places nothing visible.
+        #expect(try image.placed(scaleX: 1e-300, scaleY: 1, originX: 0, originY: 0, region: PixelRect(x: 0, y: 0, width: 2, height: 2)).isOpaque == false)
     }
 
     @Test func anAbsurdResizeIsAnErrorNotATrap() throws {

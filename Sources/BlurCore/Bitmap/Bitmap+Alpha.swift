@@ -5,16 +5,15 @@
 // Unpremultiplying then premultiplying gives back the same bytes, so a bitmap survives a round
 // trip through a straight-alpha file format bit for bit.
 extension Bitmap {
-    /// A bitmap from straight-alpha RGBA bytes (tightly packed, `width * 4` a row).
+    /// A bitmap from straight-alpha RGBA bytes (tightly packed, exactly `width * height * 4`).
     /// - Throws: ``BitmapError`` for an invalid size or byte count.
     public init(width: Int, height: Int, straightRGBA bytes: [UInt8], scale: Double = 1) throws {
         try Bitmap.validate(width: width, height: height, scale: scale)
-        guard bytes.count >= width * height * 4 else {
+        guard bytes.count == width * height * 4 else {
             throw BitmapError.byteCountMismatch(expected: width * height * 4, got: bytes.count)
         }
-        var premultiplied = bytes
-        premultiplied.withUnsafeMutableBufferPointer { Bitmap.premultiply($0, count: width * height) }
-        self = try Bitmap(width: width, height: height, premultipliedRGBA: premultiplied, scale: scale)
+        self.init(validatedWidth: width, height: height, scale: scale, storage: bytes)
+        withMutablePixels { Bitmap.premultiply($0) }
     }
 
     /// The pixels with straight alpha, tightly packed (`width * 4` a row).
@@ -36,13 +35,17 @@ extension Bitmap {
         return bytes
     }
 
-    static func premultiply(_ p: UnsafeMutableBufferPointer<UInt8>, count: Int) {
-        for i in stride(from: 0, to: count * 4, by: 4) {
-            let a = UInt32(p[i + 3])
-            if a == 255 { continue }
-            for c in 0..<3 {
-                let t = UInt32(p[i + c]) &* a &+ 128
-                p[i + c] = UInt8(truncatingIfNeeded: (t &+ (t >> 8)) >> 8)
+    /// Straight alpha → premultiplied, in place.
+    static func premultiply(_ pixels: MutablePixelView) {
+        for y in 0..<pixels.height {
+            let p = pixels.row(y)
+            for i in stride(from: 0, to: pixels.width * 4, by: 4) {
+                let a = UInt32(p[i + 3])
+                if a == 255 { continue }
+                for c in 0..<3 {
+                    let t = UInt32(p[i + c]) &* a &+ 128
+                    p[i + c] = UInt8(truncatingIfNeeded: (t &+ (t >> 8)) >> 8)
+                }
             }
         }
     }

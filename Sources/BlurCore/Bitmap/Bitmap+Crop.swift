@@ -6,15 +6,16 @@ extension Bitmap {
         guard x >= 0, y >= 0, w > 0, h > 0, x <= width - w, y <= height - h else {
             throw BitmapError.cropOutOfBounds(x: x, y: y, width: w, height: h)
         }
-        var out = try Bitmap.uninitialized(width: w, height: h, scale: scale)
-        withUnsafePixels { src in
-            let outStride = out.bytesPerRow
-            out.withUnsafeMutablePixels { dst in
-                for row in 0..<h {
-                    let from = (y + row) * bytesPerRow + x * 4
-                    let to = row * outStride
-                    (dst.baseAddress! + to).update(from: src.baseAddress! + from, count: w * 4)
-                }
+        return copying(PixelRect(x: x, y: y, width: w, height: h))
+    }
+
+    /// The pixels of `region`, which lies inside the image (checked); the scale is kept.
+    package func copying(_ region: PixelRect) -> Bitmap {
+        var out = Bitmap(validatedWidth: region.width, height: region.height, scale: scale)
+        withPixels { whole in
+            let source = whole.region(region)
+            out.withMutablePixels { target in
+                for row in 0..<region.height { target.row(row).update(from: source.row(row), count: region.width * 4) }
             }
         }
         return out

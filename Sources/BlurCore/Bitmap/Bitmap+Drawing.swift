@@ -5,9 +5,16 @@ extension Bitmap {
     public init(width: Int, height: Int, filledWith color: Color, scale: Double = 1) throws {
         var pixel = try Bitmap(width: 1, height: 1)
         pixel.composite(color, mode: .normal, in: PixelRect(x: 0, y: 0, width: 1, height: 1))
-        let word = pixel.storage.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-        try self.init(uninitializedWidth: width, height: height, scale: scale)
-        storage.withUnsafeMutableBytes { $0.withMemoryRebound(to: UInt32.self) { $0.update(repeating: word) } }
+        let word = pixel.withPixels { UnsafeRawPointer($0.row(0)).loadUnaligned(as: UInt32.self) }
+        try Bitmap.validate(width: width, height: height, scale: scale)
+        self.init(validatedWidth: width, height: height, scale: scale)
+        withMutablePixels { pixels in
+            for y in 0..<height {
+                UnsafeMutableRawPointer(pixels.row(y)).withMemoryRebound(to: UInt32.self, capacity: width) {
+                    $0.update(repeating: word, count: width)
+                }
+            }
+        }
     }
 
     /// Copies `image`'s pixels into this bitmap with its top-left corner at pixel (x, y), clipped to
@@ -16,12 +23,10 @@ extension Bitmap {
         let x0 = max(0, x), y0 = max(0, y)
         let x1 = min(width, x + image.width), y1 = min(height, y + image.height)
         guard x1 > x0, y1 > y0 else { return }
-        let stride = bytesPerRow
-        image.withUnsafePixels { src in
-            withUnsafeMutablePixels { dst in
+        image.withPixels { source in
+            withMutablePixels { target in
                 for row in y0..<y1 {
-                    let from = src.baseAddress! + (row - y) * image.bytesPerRow + (x0 - x) * 4
-                    (dst.baseAddress! + row * stride + x0 * 4).update(from: from, count: (x1 - x0) * 4)
+                    (target.row(row) + x0 * 4).update(from: source.row(row - y) + (x0 - x) * 4, count: (x1 - x0) * 4)
                 }
             }
         }
@@ -33,12 +38,13 @@ extension Bitmap {
         precondition(coverage.count == (vertical ? rect.height : rect.width), "one coverage per line")
         requireInside(rect)
         let straight = SIMD4<Float>(Float(color.red), Float(color.green), Float(color.blue), 1) * 255
-        let stride = bytesPerRow, opacity = Float(color.alpha)
-        withUnsafeMutablePixels { p in
-            let target = SharedPointer(p.baseAddress! + rect.y * stride + rect.x * 4)
+        guard rect.width > 0, rect.height > 0 else { return }
+        let opacity = Float(color.alpha)
+        withMutablePixels { whole in
+            let target = whole.region(rect)
             Parallel.forEachBand(count: rect.height, parts: nil) { band in
                 for row in band {
-                    let line = UnsafeMutableRawPointer(target.base + row * stride)
+                    let line = UnsafeMutableRawPointer(target.row(row))
                     for column in 0..<rect.width {
                         let a = opacity * coverage[vertical ? row : column]
                         if a <= 0 {

@@ -26,17 +26,16 @@ extension Bitmap {
             case .left: return (w - 1 - y, x)
             }
         }
-        var out = try! Bitmap.uninitialized(width: ow, height: oh, scale: scale)
-        withUnsafePixels { src in
-            let outStride = out.bytesPerRow
-            out.withUnsafeMutablePixels { dst in
-                let words = UnsafeRawPointer(src.baseAddress!)
-                let outWords = UnsafeMutableRawPointer(dst.baseAddress!)
+        // The same pixel count as this image, so the size is valid.
+        var out = Bitmap(validatedWidth: ow, height: oh, scale: scale)
+        withPixels { pixels in
+            out.withMutablePixels { target in
                 for y in 0..<oh {
+                    let line = UnsafeMutableRawPointer(target.row(y))
                     for x in 0..<ow {
                         let (sx, sy) = source(x, y)
-                        let pixel = words.loadUnaligned(fromByteOffset: sy * bytesPerRow + sx * 4, as: UInt32.self)
-                        outWords.storeBytes(of: pixel, toByteOffset: y * outStride + x * 4, as: UInt32.self)
+                        let pixel = UnsafeRawPointer(pixels.row(sy)).loadUnaligned(fromByteOffset: sx * 4, as: UInt32.self)
+                        line.storeBytes(of: pixel, toByteOffset: x * 4, as: UInt32.self)
                     }
                 }
             }

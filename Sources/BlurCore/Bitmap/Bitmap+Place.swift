@@ -3,14 +3,18 @@ extension Bitmap {
     /// pixels of an output plane, as the pixels of `region` of that plane. Bilinear between pixel
     /// centres (edges clamped inside the image, transparent outside it); below half size the image is
     /// first box-reduced so that no source pixel is skipped. An exact 1:1 placement on whole pixels
-    /// copies. The result is `region`'s size at scale 1.
-    public func placed(scaleX fx: Double, scaleY fy: Double, originX ox: Double, originY oy: Double, region: PixelRect) -> Bitmap {
-        var out = try! Bitmap(width: region.width, height: region.height)
-        guard fx.isFinite, fy.isFinite, fx > 0, fy > 0, ox.isFinite, oy.isFinite, region.width > 0, region.height > 0 else { return out }
-        let reduction = max(1, Int(1 / (2 * min(fx, fy))))
+    /// copies. The result is `region`'s size at scale 1; a scale or origin that is not a positive
+    /// finite number places nothing (the result is transparent).
+    /// - Throws: ``BitmapError`` when `region` is empty or over the pixel limit.
+    public func placed(
+        scaleX fx: Double, scaleY fy: Double, originX ox: Double, originY oy: Double, region: PixelRect
+    ) throws(BitmapError) -> Bitmap {
+        var out = try Bitmap(width: region.width, height: region.height)
+        guard fx.isFinite, fy.isFinite, fx > 0, fy > 0, ox.isFinite, oy.isFinite else { return out }
+        let reduction = max(1, Int(min(1e9, 1 / (2 * min(fx, fy)))))
         if reduction > 1 {
-            let small = reduced(PixelRect(x: 0, y: 0, width: width, height: height), by: reduction)
-            return small.placed(scaleX: fx * Double(reduction), scaleY: fy * Double(reduction), originX: ox, originY: oy, region: region)
+            let small = try reduced(PixelRect(x: 0, y: 0, width: width, height: height), by: reduction)
+            return try small.placed(scaleX: fx * Double(reduction), scaleY: fy * Double(reduction), originX: ox, originY: oy, region: region)
         }
         if fx == 1, fy == 1, ox == ox.rounded(), oy == oy.rounded(), abs(ox) < 1e9, abs(oy) < 1e9 {
             out.replacePixels(at: Int(ox) - region.x, Int(oy) - region.y, with: self)
@@ -27,15 +31,14 @@ extension Bitmap {
             first = min(first, x); last = x
         }
         guard first <= last else { return out }
-        let src = bytesPerRow, dst = out.bytesPerRow
-        withUnsafePixels { s in
-            out.withUnsafeMutablePixels { d in
+        withPixels { source in
+            out.withMutablePixels { target in
                 for y in 0..<region.height {
                     let v = (Double(region.y + y) + 0.5 - oy) / fy - 0.5
                     guard v > -0.5, v < Double(h) - 0.5 else { continue }
                     let r = min(Double(h - 1), max(0, v)), y0 = Int(r), ty = Float(r - Double(y0))
-                    let top = s.baseAddress! + y0 * src, bottom = s.baseAddress! + min(h - 1, y0 + 1) * src
-                    let o = d.baseAddress! + y * dst
+                    let top = source.row(y0), bottom = source.row(min(h - 1, y0 + 1))
+                    let o = target.row(y)
                     for x in first...last {
                         let (a, b, tx) = columns[x]
                         let p00 = SIMD4<Float>(Float(top[a]), Float(top[a + 1]), Float(top[a + 2]), Float(top[a + 3]))

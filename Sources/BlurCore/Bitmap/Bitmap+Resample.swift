@@ -1,17 +1,26 @@
 extension Bitmap {
+    /// Throws unless `region` is non-empty and lies wholly inside the image.
+    func requireRegion(_ region: PixelRect) throws(BitmapError) {
+        guard region.lies(inside: width, height) else {
+            throw .regionOutOfBounds(
+                x: region.x, y: region.y, width: region.width, height: region.height, imageWidth: width, imageHeight: height)
+        }
+    }
+
     /// `region` shrunk by a whole `factor`: each pixel the mean of a `factor × factor` block (the
     /// blocks at the right and bottom edges average the pixels they have). The scale divides by
     /// `factor`, so point sizes stay.
-    public func reduced(_ region: PixelRect, by factor: Int) -> Bitmap {
-        precondition(factor >= 1, "a reduction factor of at least 1")
-        requireInside(region)
+    /// - Throws: ``BitmapError/regionOutOfBounds(x:y:width:height:imageWidth:imageHeight:)`` for an
+    ///   empty region or one outside the image; ``BitmapError/invalidScale(_:)`` for a factor below 1.
+    public func reduced(_ region: PixelRect, by factor: Int) throws(BitmapError) -> Bitmap {
+        try requireRegion(region)
+        guard factor >= 1 else { throw .invalidScale(Double(factor)) }
         let w = (region.width + factor - 1) / factor, h = (region.height + factor - 1) / factor
-        var out = try! Bitmap.uninitialized(width: w, height: h, scale: scale / Double(factor))
-        let src = bytesPerRow, dst = out.bytesPerRow, count = region.width * 4
-        withUnsafePixels { s in
-            out.withUnsafeMutablePixels { d in
-                let source = SharedPointer(UnsafeMutablePointer(mutating: s.baseAddress! + region.y * src + region.x * 4))
-                let target = SharedPointer(d.baseAddress!)
+        var out = try Bitmap.uninitialized(width: w, height: h, scale: scale / Double(factor))
+        let count = region.width * 4
+        withPixels { whole in
+            let source = whole.region(region)
+            out.withMutablePixels { target in
                 Parallel.forEachBand(count: h, parts: nil) { band in
                     var sums = [UInt32](repeating: 0, count: count)
                     sums.withUnsafeMutableBufferPointer { acc in
@@ -20,10 +29,10 @@ extension Bitmap {
                             let rows = min(factor, region.height - y * factor)
                             for i in 0..<count { acc[i] = 0 }
                             for r in 0..<rows {
-                                let line = source.base + (y * factor + r) * src
+                                let line = source.row(y * factor + r)
                                 for i in 0..<count { acc[i] &+= UInt32(line[i]) }
                             }
-                            let o = target.base + y * dst
+                            let o = target.row(y)
                             for x in 0..<w {
                                 let columns = min(factor, region.width - x * factor), n = UInt32(rows * columns)
                                 var total = SIMD4<UInt32>()
@@ -49,8 +58,9 @@ extension Bitmap {
     func drawingUpsampled(
         _ small: Bitmap, factor: Int, into region: PixelRect, coverage: @Sendable (Int, Int) -> Float
     ) -> Bitmap {
+        requireInside(region)
         var result = makeUninitializedLike()
-        let f = Float(factor), sw = small.width, sh = small.height, sstride = small.bytesPerRow, stride = bytesPerRow
+        let f = Float(factor), sw = small.width, sh = small.height
         // Horizontal taps, shared by every row.
         var taps = [(Int, Int, Float)]()
         for x in 0..<region.width {
@@ -59,17 +69,14 @@ extension Bitmap {
             taps.append((i * 4, min(sw - 1, i + 1) * 4, sx - Float(i)))
         }
         let columns = taps, (w, h) = (width, height)
-        small.withUnsafePixels { s in
-            withUnsafePixels { u in
-                result.withUnsafeMutablePixels { d in
-                    let source = SharedPointer(UnsafeMutablePointer(mutating: s.baseAddress!))
-                    let under = SharedPointer(UnsafeMutablePointer(mutating: u.baseAddress!))
-                    let whole = SharedPointer(d.baseAddress!)
-                    let target = SharedPointer(d.baseAddress! + region.y * stride + region.x * 4)
+        small.withPixels { source in
+            withPixels { under in
+                result.withMutablePixels { whole in
+                    let target = whole.region(region), beneath = under.region(region)
                     // Outside the region: a copy.
                     Parallel.forEachBand(count: h, parts: nil) { band in
                         for y in band {
-                            let from = under.base + y * stride, to = whole.base + y * stride
+                            let from = under.row(y), to = whole.row(y)
                             if y < region.y || y >= region.y + region.height {
                                 to.update(from: from, count: w * 4)
                             } else {
@@ -87,7 +94,7 @@ extension Bitmap {
                                     for y in band {
                                         let sy = min(Float(sh - 1), max(0, (Float(y) + 0.5) / f - 0.5))
                                         let j = Int(sy), ty = sy - Float(j)
-                                        let top = source.base + j * sstride, bottom = source.base + min(sh - 1, j + 1) * sstride
+                                        let top = source.row(j), bottom = source.row(min(sh - 1, j + 1))
                                         for i in 0..<(sw * 4) { v[i] = Float(top[i]) + (Float(bottom[i]) - Float(top[i])) * ty }
                                         let raw = UnsafeRawPointer(v.baseAddress!), out = UnsafeMutableRawPointer(l.baseAddress!)
                                         for x in 0..<region.width {
@@ -97,8 +104,7 @@ extension Bitmap {
                                             out.storeBytes(of: p + (q - p) * t, toByteOffset: x * 16, as: SIMD4<Float>.self)
                                         }
                                         // Partly covered pixels at both ends; the run between is fully covered.
-                                        let row = target.base + y * stride
-                                        let below = under.base + (region.y + y) * stride + region.x * 4
+                                        let row = target.row(y), below = beneath.row(y)
                                         var first = 0, last = region.width
                                         func mix(_ x: Int) -> Bool {
                                             let c = max(0, coverage(region.x + x, region.y + y))

@@ -22,19 +22,19 @@ extension Bitmap {
             }
         }
         let columns = weights(from: width, to: w), rows = weights(from: height, to: h)
-        let src = bytesPerRow, dst = out.bytesPerRow, count = width * 4
-        withUnsafePixels { s in
-            out.withUnsafeMutablePixels { d in
+        let count = width * 4
+        withPixels { source in
+            out.withMutablePixels { target in
                 // Rows first: a weighted sum of source rows per output row, over all channels at once.
                 var line = [Float](repeating: 0, count: count)
                 line.withUnsafeMutableBufferPointer { acc in
                     for (y, taps) in rows.enumerated() {
                         for i in 0..<count { acc[i] = 0 }
                         for (row, weight) in taps {
-                            let p = s.baseAddress! + row * src
+                            let p = source.row(row)
                             for i in 0..<count { acc[i] += Float(p[i]) * weight }
                         }
-                        let o = d.baseAddress! + y * dst
+                        let o = target.row(y)
                         for (x, taps) in columns.enumerated() {
                             var sum = SIMD4<Float>.zero
                             for (column, weight) in taps {

@@ -11,27 +11,29 @@ public struct Bitmap: Sendable, Hashable {
     public let width: Int
     /// Height in pixels (≥ 1).
     public let height: Int
-    /// Bytes from the start of one row to the next (≥ `width * 4`).
-    public let bytesPerRow: Int
+    /// Bytes from the start of one row to the next: always `width * 4`. A bitmap keeps its pixels
+    /// tightly packed; bytes given with a wider stride are copied tight once, by the initialiser,
+    /// so no kernel ever sees padding.
+    public var bytesPerRow: Int { width &* 4 }
     /// Pixels per point (1, 2, 3…): how component APIs in points map onto these pixels. Default 1.
     public var scale: Double
+    /// Exactly `width * height * 4` bytes.
     @usableFromInline var storage: [UInt8]
 
     /// A transparent bitmap of `width × height` pixels.
     /// - Throws: ``BitmapError`` for a size ≤ 0 or over the pixel-count limit, or a scale that is
     ///   not a positive finite number.
-    public init(width: Int, height: Int, scale: Double = 1) throws {
-        try self.init(uninitializedWidth: width, height: height, scale: scale)
+    public init(width: Int, height: Int, scale: Double = 1) throws(BitmapError) {
+        try Bitmap.validate(width: width, height: height, scale: scale)
+        self.init(validatedWidth: width, height: height, scale: scale)
         storage.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
     }
 
-    /// A bitmap whose bytes the caller fills before anyone reads them (kernels and decoders).
-    @usableFromInline
-    init(uninitializedWidth width: Int, height: Int, scale: Double = 1) throws {
-        try Bitmap.validate(width: width, height: height, scale: scale)
+    /// A bitmap whose bytes the caller fills before anyone reads them (kernels and decoders). The
+    /// size and scale have been validated.
+    init(validatedWidth width: Int, height: Int, scale: Double) {
         self.width = width
         self.height = height
-        self.bytesPerRow = width * 4
         self.scale = scale
         self.storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
             Memory.preferHugePages(buffer.baseAddress, byteCount: buffer.count)
@@ -39,26 +41,48 @@ public struct Bitmap: Sendable, Hashable {
         }
     }
 
-    /// A bitmap over premultiplied RGBA bytes, `bytesPerRow` apart (default: tightly packed).
-    /// - Throws: ``BitmapError`` when the byte count does not match the size, or a colour exceeds
-    ///   its alpha (the bytes are not premultiplied).
-    public init(width: Int, height: Int, bytesPerRow: Int? = nil, premultipliedRGBA bytes: [UInt8], scale: Double = 1) throws {
-        try Bitmap.validate(width: width, height: height, scale: scale)
-        let stride = bytesPerRow ?? width * 4
-        guard stride >= width * 4, bytes.count >= stride * (height - 1) + width * 4 else {
-            throw BitmapError.byteCountMismatch(expected: stride * (height - 1) + width * 4, got: bytes.count)
-        }
+    /// A bitmap over `storage`, exactly `width * height * 4` bytes, premultiplied.
+    init(validatedWidth width: Int, height: Int, scale: Double, storage: [UInt8]) {
+        assert(storage.count == width * height * 4)
         self.width = width
         self.height = height
-        self.bytesPerRow = stride
         self.scale = scale
-        self.storage = bytes
+        self.storage = storage
+    }
+
+    /// A bitmap over premultiplied RGBA bytes whose rows lie `bytesPerRow` apart (default: tightly
+    /// packed, `width * 4`). Padded rows are copied into tight storage here, once.
+    ///
+    /// `bytes` must hold exactly the rows: `bytesPerRow × height` bytes, or that less the last row's
+    /// padding (`bytesPerRow × (height − 1) + width × 4`).
+    /// - Throws: ``BitmapError`` for an invalid size or scale, a stride below `width * 4`, a byte
+    ///   count that does not match, or a colour that exceeds its alpha (the bytes are not
+    ///   premultiplied).
+    public init(width: Int, height: Int, bytesPerRow: Int? = nil, premultipliedRGBA bytes: [UInt8], scale: Double = 1) throws {
+        try Bitmap.validate(width: width, height: height, scale: scale)
+        let packed = width * 4, stride = bytesPerRow ?? packed
+        guard stride >= packed, stride <= Int(Int32.max) else { throw BitmapError.invalidStride(bytesPerRow: stride, width: width) }
+        let full = stride * height, trimmed = full - (stride - packed)
+        guard bytes.count == full || bytes.count == trimmed else {
+            throw BitmapError.byteCountMismatch(expected: stride == packed ? full : trimmed, got: bytes.count)
+        }
+        if stride == packed {
+            self.init(validatedWidth: width, height: height, scale: scale, storage: bytes)
+        } else {
+            self.init(validatedWidth: width, height: height, scale: scale)
+            bytes.withUnsafeBufferPointer { source in
+                let padded = PixelView(base: source.baseAddress!, width: width, height: height, bytesPerRow: stride)
+                withMutablePixels { pixels in
+                    for y in 0..<height { pixels.row(y).update(from: padded.row(y), count: packed) }
+                }
+            }
+        }
         if let (x, y) = firstPixelViolatingPremultiplication() {
             throw BitmapError.notPremultiplied(x: x, y: y)
         }
     }
 
-    static func validate(width: Int, height: Int, scale: Double) throws {
+    static func validate(width: Int, height: Int, scale: Double) throws(BitmapError) {
         guard width > 0, height > 0 else { throw BitmapError.invalidSize(width: width, height: height) }
         let limit = ImageLimits.maximumPixelCount
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
@@ -103,42 +127,34 @@ public struct Bitmap: Sendable, Hashable {
     }
 
     /// The premultiplied bytes, tightly packed (`width * 4` a row).
-    public var premultipliedRGBA: [UInt8] {
-        if bytesPerRow == width * 4 { return storage }
-        var packed = [UInt8]()
-        packed.reserveCapacity(width * height * 4)
-        for y in 0..<height {
-            packed.append(contentsOf: storage[(y * bytesPerRow)..<(y * bytesPerRow + width * 4)])
-        }
-        return packed
-    }
+    public var premultipliedRGBA: [UInt8] { storage }
 
     /// True when every pixel has alpha 255.
     public var isOpaque: Bool {
-        storage.withUnsafeBufferPointer { p in
+        withPixels { pixels in
             for y in 0..<height {
                 var all: UInt8 = 255
-                let row = y * bytesPerRow
-                for x in 0..<width { all &= p[row &+ x &* 4 &+ 3] }
+                let p = pixels.row(y)
+                for x in 0..<width { all &= p[x &* 4 &+ 3] }
                 if all != 255 { return false }
             }
             return true
         }
     }
 
-    private func firstPixelViolatingPremultiplication() -> (Int, Int)? {
-        storage.withUnsafeBufferPointer { p in
+    func firstPixelViolatingPremultiplication() -> (Int, Int)? {
+        withPixels { pixels in
             for y in 0..<height {
-                let row = y * bytesPerRow
+                let p = pixels.row(y)
                 // Negative as soon as a colour exceeds its alpha; no branch, so it vectorises.
                 var flag: Int32 = 0
                 for x in 0..<width {
-                    let i = row &+ x &* 4, a = Int32(p[i &+ 3])
+                    let i = x &* 4, a = Int32(p[i &+ 3])
                     flag |= (a &- Int32(p[i])) | (a &- Int32(p[i &+ 1])) | (a &- Int32(p[i &+ 2]))
                 }
                 guard flag < 0 else { continue }
                 for x in 0..<width {
-                    let i = row + x * 4, a = p[i + 3]
+                    let i = x * 4, a = p[i + 3]
                     if p[i] > a || p[i + 1] > a || p[i + 2] > a { return (x, y) }
                 }
             }
@@ -146,16 +162,15 @@ public struct Bitmap: Sendable, Hashable {
         }
     }
 
+    /// Equal size, scale and pixels.
     public static func == (lhs: Bitmap, rhs: Bitmap) -> Bool {
-        guard lhs.width == rhs.width, lhs.height == rhs.height, lhs.scale == rhs.scale else { return false }
-        if lhs.bytesPerRow == rhs.bytesPerRow { return lhs.storage == rhs.storage }
-        return lhs.premultipliedRGBA == rhs.premultipliedRGBA
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.scale == rhs.scale && lhs.storage == rhs.storage
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(width)
         hasher.combine(height)
-        hasher.combine(premultipliedRGBA)
+        hasher.combine(storage)
     }
 }
 

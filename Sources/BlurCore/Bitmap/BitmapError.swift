@@ -4,6 +4,10 @@ public enum BitmapError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLarge(width: Int, height: Int, limit: Int)
     case invalidScale(Double)
     case byteCountMismatch(expected: Int, got: Int)
+    /// Rows closer together than a row is long (`width * 4` bytes), or absurdly far apart.
+    case invalidStride(bytesPerRow: Int, width: Int)
+    /// A rectangle that is empty or does not lie inside the image.
+    case regionOutOfBounds(x: Int, y: Int, width: Int, height: Int, imageWidth: Int, imageHeight: Int)
     case notPremultiplied(x: Int, y: Int)
     case cropOutOfBounds(x: Int, y: Int, width: Int, height: Int)
 
@@ -12,11 +16,15 @@ public enum BitmapError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .invalidSize(w, h):
             return "image size \(w)×\(h) is invalid: width and height must be at least 1"
         case let .tooLarge(w, h, limit):
-            return "image size \(w)×\(h) exceeds the limit of \(limit) pixels"
+            return "image size \(w)×\(h) exceeds the limit of \(limit) \(limit == 1 ? "pixel" : "pixels")"
         case let .invalidScale(s):
             return "scale \(s) is invalid: expected a positive finite number of pixels per point"
         case let .byteCountMismatch(expected, got):
-            return "pixel data has \(got) bytes, expected at least \(expected)"
+            return "pixel data has \(got) bytes, expected \(expected)"
+        case let .invalidStride(stride, w):
+            return "a row stride of \(stride) bytes is invalid for a width of \(w) pixels: expected at least \(w * 4)"
+        case let .regionOutOfBounds(x, y, w, h, iw, ih):
+            return "region (\(x), \(y), \(w)×\(h)) is empty or outside the \(iw)×\(ih) image"
         case let .notPremultiplied(x, y):
             return "pixel (\(x), \(y)) has a colour greater than its alpha: the data is not premultiplied"
         case let .cropOutOfBounds(x, y, w, h):

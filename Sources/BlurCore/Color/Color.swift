@@ -52,3 +52,15 @@ public enum Appearance: String, Sendable, Hashable, CaseIterable {
     /// `.systemBackground` at the base elevation: white in light, black in dark.
     public var backgroundColor: Color { self == .light ? .white : .black }
 }
+
+extension Color {
+    /// The colour `t` of the way (0…1) from this one to `other`, mixed on premultiplied components
+    /// (so a fade to clear does not darken).
+    public func mixed(with other: Color, at t: Double) -> Color {
+        let a = alpha + (other.alpha - alpha) * t
+        func channel(_ p: Double, _ q: Double) -> Double {
+            a > 0 ? (p * alpha + (q * other.alpha - p * alpha) * t) / a : 0
+        }
+        return Color(red: channel(red, other.red), green: channel(green, other.green), blue: channel(blue, other.blue), alpha: a)
+    }
+}

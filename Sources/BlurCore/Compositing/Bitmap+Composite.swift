@@ -6,12 +6,12 @@ extension Bitmap {
         precondition(image.width == region.width && image.height == region.height, "image and region differ in size")
         precondition(coverage == nil || coverage!.count == region.width * region.height, "one coverage per pixel")
         requireInside(region)
-        let stride = bytesPerRow
-        image.withUnsafePixels { src in
-            withUnsafeMutablePixels { dst in
+        guard region.width > 0, region.height > 0 else { return }
+        image.withPixels { source in
+            withMutablePixels { whole in
+                let target = whole.region(region)
                 for row in 0..<region.height {
-                    let s = src.baseAddress! + row * image.bytesPerRow
-                    let d = dst.baseAddress! + (region.y + row) * stride + region.x * 4
+                    let s = source.row(row), d = target.row(row)
                     for column in 0..<region.width {
                         let c = coverage?[row * region.width + column] ?? 1
                         if c <= 0 { continue }
@@ -47,12 +47,14 @@ extension Bitmap {
             if opacity >= 1 { return composite(image, at: region) }
             return composite(image, at: region, coverage: [Float](repeating: max(0, opacity), count: region.width * region.height))
         }
-        let stride = bytesPerRow
-        image.withUnsafePixels { src in
-            withUnsafeMutablePixels { dst in
+        guard region.width > 0, region.height > 0 else { return }
+        image.withPixels { source in
+            withMutablePixels { whole in
+                let target = whole.region(region)
                 for y in 0..<region.height {
+                    let src = source.row(y), dst = target.row(y)
                     for x in 0..<region.width {
-                        let i = y * image.bytesPerRow + x * 4, j = (region.y + y) * stride + (region.x + x) * 4
+                        let i = x * 4, j = x * 4
                         if src[i + 3] == 0 { continue }
                         let s = SIMD4<Double>(Double(src[i]), Double(src[i + 1]), Double(src[i + 2]), Double(src[i + 3])) / 255 * Double(opacity)
                         let b = SIMD4<Double>(Double(dst[j]), Double(dst[j + 1]), Double(dst[j + 2]), Double(dst[j + 3])) / 255
@@ -69,10 +71,10 @@ extension Bitmap {
     /// Multiplies every pixel by `coverage` (row-major, one value 0…1 per pixel): a mask.
     public mutating func multiply(by coverage: [Float]) {
         precondition(coverage.count == width * height, "one coverage per pixel")
-        let stride = bytesPerRow, w = width, h = height
-        withUnsafeMutablePixels { p in
+        let w = width, h = height
+        withMutablePixels { pixels in
             for y in 0..<h {
-                let row = p.baseAddress! + y * stride
+                let row = pixels.row(y)
                 for x in 0..<w {
                     let c = coverage[y * w + x]
                     if c >= 1 { continue }
@@ -86,8 +88,7 @@ extension Bitmap {
     /// edges clamped to the frame — and clipped to a rounded rectangle of `cornerRadius` points.
     public func blurring(_ frame: Rect, radius: Double, cornerRadius: Double = 0, threads: Int? = nil) -> Bitmap {
         guard let region = frame.pixelRect(scale: scale, clippedTo: width, height), radius.isFinite, radius > 0 else { return self }
-        let crop = try! cropped(x: region.x, y: region.y, width: region.width, height: region.height)
-        let blurred = try! GaussianBlur(sigma: min(2000, radius * scale)).apply(to: crop, threads: threads)
+        let blurred = GaussianBlur(clampingSigma: radius * scale).apply(to: copying(region), threads: threads)
         let shape = RoundedRect.Shape(
             Rect(x: frame.x * scale, y: frame.y * scale, width: frame.width * scale, height: frame.height * scale),
             radius: cornerRadius * scale)

@@ -99,13 +99,13 @@ extension Bitmap {
         let a = (min(1, max(0, out[3])) * 255).rounded()
         func byte(_ v: Double) -> UInt8 { UInt8(min(a, max(0, (v * 255).rounded()))) }
         let constant = (byte(out[0]), byte(out[1]), byte(out[2]), UInt8(a))
-        let stride = bytesPerRow
-        withUnsafeMutablePixels { p in
-            let start = SharedPointer(p.baseAddress! + rect.y * stride + rect.x * 4)
+        guard rect.width > 0, rect.height > 0 else { return }
+        withMutablePixels { whole in
+            let target = whole.region(rect)
             Parallel.forEachBand(count: rect.height, parts: rect.width * rect.height < 65536 ? 1 : nil) { rows in
               opaque.withUnsafeBufferPointer { table in
                 for row in rows {
-                    let base = start.base + row * stride
+                    let base = target.row(row)
                     for column in 0..<rect.width {
                         let px = base + column * 4
                         let cover = coverage?[row * rect.width + column] ?? 1

@@ -10,12 +10,12 @@ extension Bitmap {
         requireInside(rect)
         guard factor != 1, factor.isFinite else { return }
         let f = Float(factor), l = SIMD3<Float>(Bitmap.luminanceWeights) * (1 - f)
-        let stride = bytesPerRow
-        withUnsafeMutablePixels { p in
-            let start = SharedPointer(p.baseAddress! + rect.y * stride + rect.x * 4)
+        guard rect.width > 0, rect.height > 0 else { return }
+        withMutablePixels { whole in
+            let target = whole.region(rect)
             Parallel.forEachBand(count: rect.height, parts: rect.width * rect.height < 65536 ? 1 : nil) { rows in
               for row in rows {
-                let base = start.base + row * stride
+                let base = target.row(row)
                 for column in 0..<rect.width {
                     let px = base + column * 4
                     let r = Float(px[0]), g = Float(px[1]), b = Float(px[2]), a = Float(px[3])

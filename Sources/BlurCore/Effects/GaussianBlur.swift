@@ -30,6 +30,14 @@ public struct GaussianBlur: Sendable, Hashable {
         self.edges = edges
     }
 
+    /// σ clamped into ``sigmaSpec``'s range (NaN counts as 0): for renderers that are lenient by
+    /// design, as UIKit is, and have already turned points into pixels.
+    package init(clampingSigma sigma: Double, edges: EdgeMode = .clamp) {
+        let range = GaussianBlur.sigmaSpec.range
+        self.sigma = sigma.isNaN ? 0 : min(range.upperBound, max(range.lowerBound, sigma))
+        self.edges = edges
+    }
+
     /// The blurred image, same size and scale.
     /// - Parameter threads: how many parts the work is split into; nil = as many as suit the cores.
     ///   The bytes do not depend on it.

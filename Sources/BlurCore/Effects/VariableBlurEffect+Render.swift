@@ -29,8 +29,7 @@ extension VariableBlurEffect {
                 let position = (Double(first + line) + 0.5) / scale - origin
                 return min(GaussianBlur.sigmaSpec.range.upperBound, radius * mask.value(at: position) * scale)
             }
-            let crop = try! backdrop.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
-            let blurred = VariableGaussianBlur(sigmas: sigmas, vertical: vertical).apply(to: crop, threads: threads)
+            let blurred = VariableGaussianBlur(sigmas: sigmas, vertical: vertical).apply(to: backdrop.copying(region), threads: threads)
             out.replacePixels(at: region.x, region.y, with: blurred)
         }
 

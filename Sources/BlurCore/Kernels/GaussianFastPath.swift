@@ -25,20 +25,18 @@ struct GaussianFastPath {
     static let directReach = 3.0
 
     func run(_ image: Bitmap, parts: Int?) -> Bitmap {
-        let w = image.width, h = image.height, stride = image.bytesPerRow
+        let w = image.width, h = image.height
         var out = image.makeUninitializedLike()
-        image.withUnsafePixels { src in
-            let source = SharedPointer(UnsafeMutablePointer(mutating: src.baseAddress!))
-            let rows = GaussianRows(sigma: sigma, edges: edges, image: image, source: source.base, rows: 0..<h, parts: parts)
-            out.withUnsafeMutablePixels { dst in
-                let target = SharedPointer(dst.baseAddress!)
+        image.withPixels { source in
+            let rows = GaussianRows(sigma: sigma, edges: edges, source: source, rows: 0..<h, parts: parts)
+            out.withMutablePixels { target in
                 Parallel.forEachBand(count: h, parts: parts) { band in
                     var scratch = rows.makeScratch()
                     var line = [Float].unfilled(count: w * 4)
                     line.withUnsafeMutableBufferPointer { line in
                         for y in band {
-                            rows.row(y, source: source.base, scratch: &scratch, into: line.baseAddress!)
-                            Kernels.storeBytes(line.baseAddress!, count: w * 4, into: target.base + y * stride)
+                            rows.row(y, source: source, scratch: &scratch, into: line.baseAddress!)
+                            Kernels.storeBytes(line.baseAddress!, count: w * 4, into: target.row(y))
                         }
                     }
                 }
@@ -59,7 +57,7 @@ struct GaussianRows: Sendable {
     }
 
     private let schedule: Schedule
-    private let width: Int, bytesPerRow: Int
+    private let width: Int
 
     /// Per-thread working memory for ``row(_:source:scratch:into:)``.
     struct Scratch {
@@ -67,12 +65,11 @@ struct GaussianRows: Sendable {
         fileprivate var held = [-1, -1, -1, -1]
     }
 
-    /// Prepares the rows in `rows` of `image` blurred by `sigma` (pixels). `source` points at the
-    /// image's pixels and must stay valid while rows are produced.
-    init(sigma: Double, edges: EdgeMode, image: Bitmap, source: UnsafePointer<UInt8>, rows: Range<Int>, parts: Int?) {
-        width = image.width
-        bytesPerRow = image.bytesPerRow
-        let h = image.height
+    /// Prepares the rows in `rows` of `source` blurred by `sigma` (pixels). The same view is passed
+    /// to ``row(_:source:scratch:into:)`` and must stay valid while rows are produced.
+    init(sigma: Double, edges: EdgeMode, source: PixelView, rows: Range<Int>, parts: Int?) {
+        width = source.width
+        let h = source.height
         if sigma < GaussianFastPath.pyramidThreshold {
             let radius = GaussianRows.directRadius(sigma)
             let taps = FilterTaps(
@@ -88,7 +85,7 @@ struct GaussianRows: Sendable {
         let coarse = (-coarseRadius...coarseRadius).map { gaussian(Double($0), sigma: sigmaC) }
         let coarseSum = coarse.reduce(0, +)
         let coarseKernel = coarse.map { Float($0 / coarseSum) }
-        let ax = PyramidAxis(count: image.width, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
+        let ax = PyramidAxis(count: source.width, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
         let ay = PyramidAxis(count: h, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
 
         // The blurred coarse rows the requested rows read, and the decimated rows those read.
@@ -96,19 +93,18 @@ struct GaussianRows: Sendable {
         let lastBlurred = ay.upsample.starts[rows.upperBound - 1] + ay.upsample.width - 1
         let decimatedRows = lastBlurred - firstBlurred + 1 + 2 * coarseRadius
         let blurredRows = lastBlurred - firstBlurred + 1
-        let rowFloats = ax.blurredCount * 4, stride = image.bytesPerRow, w = image.width
+        let rowFloats = ax.blurredCount * 4, w = source.width
 
         // 1. Decimate: rows, then columns.
         var decimated = [Float].unfilled(count: decimatedRows * ax.decimatedCount * 4)
         decimated.withUnsafeMutableBufferPointer { d in
-            let target = SharedPointer(d.baseAddress!), source = SharedPointer(UnsafeMutablePointer(mutating: source))
+            let target = SharedPointer(d.baseAddress!)
             Parallel.forEachBand(count: decimatedRows, parts: parts) { band in
                 var row = [Float].unfilled(count: w * 4)
                 row.withUnsafeMutableBufferPointer { row in
                     for r in band {
                         Kernels.accumulateRows(
-                            ay.decimate, output: firstBlurred + r, source: source.base, bytesPerRow: stride,
-                            into: row.baseAddress!, count: w * 4)
+                            ay.decimate, output: firstBlurred + r, source: source, into: row.baseAddress!, count: w * 4)
                         Kernels.resamplePixels(row.baseAddress!, taps: ax.decimate, into: target.base + r * ax.decimatedCount * 4)
                     }
                 }
@@ -147,12 +143,11 @@ struct GaussianRows: Sendable {
     /// Direct rows whose σ (pixels, each below ``GaussianFastPath/pyramidThreshold``) changes from
     /// row to row: row y is blurred across by σ[y] and gathers its column neighbours with σ[y]. A
     /// σ of 0.2 or less leaves the row as it is.
-    init(sigmas: [Double], edges: EdgeMode, image: Bitmap) {
-        width = image.width
-        bytesPerRow = image.bytesPerRow
+    init(sigmas: [Double], edges: EdgeMode, width: Int) {
+        self.width = width
         let radii = sigmas.map { $0 > GaussianBlur.identityThreshold ? GaussianRows.directRadius($0) : 0 }
         let taps = FilterTaps(
-            inputCount: image.height, positions: sigmas.indices.map(Double.init), supports: radii.map(Double.init),
+            inputCount: sigmas.count, positions: sigmas.indices.map(Double.init), supports: radii.map(Double.init),
             edges: edges, normalise: true) { row, offset in radii[row] == 0 ? (offset == 0 ? 1 : 0) : gaussian(offset, sigma: sigmas[row]) }
         let kernels = sigmas.map { $0 > GaussianBlur.identityThreshold ? GaussianRows.halfKernel($0) : [1] }
         schedule = .direct(radius: max(1, radii.max() ?? 1), kernels: kernels, rows: taps, edges: edges)
@@ -177,13 +172,13 @@ struct GaussianRows: Sendable {
     }
 
     /// Writes row `y` (one of the rows prepared for) as `width × 4` floats into `out`.
-    func row(_ y: Int, source: UnsafePointer<UInt8>, scratch: inout Scratch, into out: UnsafeMutablePointer<Float>) {
+    func row(_ y: Int, source: PixelView, scratch: inout Scratch, into out: UnsafeMutablePointer<Float>) {
         let w = width
         switch schedule {
         case let .direct(radius, kernels, rows, edges):
             scratch.line.withUnsafeMutableBufferPointer { line in
                 let centre = line.baseAddress! + radius * 4
-                Kernels.accumulateRows(rows, output: y, source: source, bytesPerRow: bytesPerRow, into: centre, count: w * 4)
+                Kernels.accumulateRows(rows, output: y, source: source, into: centre, count: w * 4)
                 Kernels.pad(line.baseAddress!, width: w, padding: radius, edges: edges)
                 Kernels.convolveSymmetric(centre, count: w * 4, kernel: kernels[kernels.count == 1 ? 0 : y], into: out)
             }

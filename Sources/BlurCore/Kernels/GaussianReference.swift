@@ -15,13 +15,14 @@ extension GaussianBlur {
 
         let w = image.width, h = image.height
         var rows = [Double](repeating: 0, count: w * h * 4)
-        image.withUnsafePixels { src in
+        image.withPixels { source in
             for y in 0..<h {
+                let src = source.row(y)
                 for x in 0..<w {
                     var acc = SIMD4<Double>()
                     for t in -radius...radius {
                         guard let sx = sourceIndex(x + t, count: w) else { continue }
-                        let i = y * image.bytesPerRow + sx * 4
+                        let i = sx * 4
                         let pixel = SIMD4<Double>(Double(src[i]), Double(src[i + 1]), Double(src[i + 2]), Double(src[i + 3]))
                         acc += kernel[t + radius] * pixel
                     }
@@ -30,8 +31,7 @@ extension GaussianBlur {
             }
         }
         var out = image.makeUninitializedLike()
-        let stride = out.bytesPerRow
-        out.withUnsafeMutablePixels { dst in
+        out.withMutablePixels { target in
             var column = [Double](repeating: 0, count: w * 4)
             for y in 0..<h {
                 for i in column.indices { column[i] = 0 }
@@ -40,8 +40,9 @@ extension GaussianBlur {
                     let weight = kernel[t + radius]
                     for i in 0..<(w * 4) { column[i] += weight * rows[sy * w * 4 + i] }
                 }
+                let dst = target.row(y)
                 for i in 0..<(w * 4) {
-                    dst[y * stride + i] = UInt8(min(255, max(0, column[i].rounded(.toNearestOrEven))))
+                    dst[i] = UInt8(min(255, max(0, column[i].rounded(.toNearestOrEven))))
                 }
             }
         }

@@ -5,10 +5,9 @@ enum Kernels {
     /// Elements per block of the row loops: an accumulator this long stays in L1.
     static let chunk = 2048
 
-    /// `acc[i] = Σ_t w(o, t) · rows[start(o) + t][i]` for `i < count`, reading bytes.
+    /// `acc[i] = Σ_t w(o, t) · source.row(start(o) + t)[i]` for `i < count`, reading bytes.
     static func accumulateRows(
-        _ taps: FilterTaps, output o: Int, source: UnsafePointer<UInt8>, bytesPerRow: Int,
-        into acc: UnsafeMutablePointer<Float>, count: Int
+        _ taps: FilterTaps, output o: Int, source: PixelView, into acc: UnsafeMutablePointer<Float>, count: Int
     ) {
         taps.weights.withUnsafeBufferPointer { weights in
             // Only the taps between the first and last non-zero weight (tables padded to a common
@@ -18,7 +17,7 @@ enum Kernels {
             while hi > 1 && all[hi - 1] == 0 { hi -= 1 }
             while lo < hi - 1 && all[lo] == 0 { lo += 1 }
             let w = all + lo, width = hi - lo
-            let first = source + (taps.starts[o] + lo) * bytesPerRow
+            let first = taps.starts[o] + lo
             var begin = 0
             while begin < count {
                 let n = min(chunk, count - begin)
@@ -26,7 +25,7 @@ enum Kernels {
                 // Two rows a pass halves the accumulator traffic.
                 var t = 0
                 if width % 2 == 1 {
-                    let weight = w[0], row = first + begin
+                    let weight = w[0], row = source.row(first) + begin
                     for i in 0..<n { a[i] = weight * Float(row[i]) }
                     t = 1
                 } else {
@@ -34,7 +33,7 @@ enum Kernels {
                 }
                 while t < width {
                     let w0 = w[t], w1 = w[t + 1]
-                    let r0 = first + t * bytesPerRow + begin, r1 = r0 + bytesPerRow
+                    let r0 = source.row(first + t) + begin, r1 = source.row(first + t + 1) + begin
                     for i in 0..<n { a[i] += w0 * Float(r0[i]) + w1 * Float(r1[i]) }
                     t += 2
                 }

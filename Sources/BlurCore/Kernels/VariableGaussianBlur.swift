@@ -48,21 +48,19 @@ struct VariableGaussianBlur {
         }
         let (levelOf, weightOf) = (upper, weight)
 
-        let w = image.width, h = image.height, stride = image.bytesPerRow
+        let w = image.width, h = image.height
         var out = image.makeUninitializedLike()
-        image.withUnsafePixels { src in
-            let source = SharedPointer(UnsafeMutablePointer(mutating: src.baseAddress!))
+        image.withPixels { source in
             // Each level, prepared for the span of rows that use it; the direct rows together.
             let plans: [GaussianRows?] = levels.indices.map { k in
                 let users = (0..<h).filter { levelOf[$0] == k || (levelOf[$0] + 1 == k && weightOf[$0] < 1) }
                 guard let first = users.first, let last = users.last else { return nil }
                 return GaussianRows(
-                    sigma: levels[k], edges: .clamp, image: image, source: source.base, rows: first..<(last + 1), parts: threads)
+                    sigma: levels[k], edges: .clamp, source: source, rows: first..<(last + 1), parts: threads)
             }
             let directSigmas = sigmas.indices.map { levelOf[$0] < 0 ? sigmas[$0] : 0 }
-            let direct = GaussianRows(sigmas: directSigmas, edges: .clamp, image: image)
-            out.withUnsafeMutablePixels { dst in
-                let target = SharedPointer(dst.baseAddress!)
+            let direct = GaussianRows(sigmas: directSigmas, edges: .clamp, width: w)
+            out.withMutablePixels { target in
                 Parallel.forEachBand(count: h, parts: threads) { band in
                     var scratch = [GaussianRows.Scratch?](repeating: nil, count: plans.count)
                     var directScratch: GaussianRows.Scratch?
@@ -72,13 +70,13 @@ struct VariableGaussianBlur {
                             func produce(_ k: Int, _ y: Int, into line: UnsafeMutablePointer<Float>) {
                                 let plan = plans[k]!
                                 if scratch[k] == nil { scratch[k] = plan.makeScratch() }
-                                plan.row(y, source: source.base, scratch: &scratch[k]!, into: line)
+                                plan.row(y, source: source, scratch: &scratch[k]!, into: line)
                             }
                             for y in band {
                                 let k = levelOf[y], t = weightOf[y]
                                 if k < 0 {
                                     if directScratch == nil { directScratch = direct.makeScratch() }
-                                    direct.row(y, source: source.base, scratch: &directScratch!, into: a.baseAddress!)
+                                    direct.row(y, source: source, scratch: &directScratch!, into: a.baseAddress!)
                                 } else {
                                     produce(k, y, into: a.baseAddress!)
                                     if t < 1 {
@@ -86,7 +84,7 @@ struct VariableGaussianBlur {
                                         Kernels.mix(a.baseAddress!, b.baseAddress!, weight: t, count: w * 4)
                                     }
                                 }
-                                Kernels.storeBytes(a.baseAddress!, count: w * 4, into: target.base + y * stride)
+                                Kernels.storeBytes(a.baseAddress!, count: w * 4, into: target.row(y))
                             }
                         }
                     }

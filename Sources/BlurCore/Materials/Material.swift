@@ -89,17 +89,17 @@ public struct Material: Sendable, Hashable {
                 && min(region.width, region.height) >> (halvings + 1) >= 8 { halvings += 1 }
         }
         if halvings > 0 {
-            var small = backdrop.reduced(region, by: 1 << halvings)
+            // `region` comes from `pixelRect(clippedTo:)`: non-empty and inside the backdrop.
+            guard var small = try? backdrop.reduced(region, by: 1 << halvings) else { return backdrop }
             // The f × f mean adds (f² − 1)/12 px², the bilinear way back about f²/6: take both off
             // the blur.
             let f = Double(1 << halvings)
             let added = (f * f - 1) / 12 + f * f / 6
-            small = try! GaussianBlur(sigma: (max(0, sigma * sigma - added)).squareRoot() / f).apply(to: small, threads: threads)
+            small = GaussianBlur(clampingSigma: (max(0, sigma * sigma - added)).squareRoot() / f).apply(to: small, threads: threads)
             Material.tint(&small, saturation: saturation, layers: layers)
             return backdrop.drawingUpsampled(small, factor: 1 << halvings, into: region) { shape.coverage(x: $0, y: $1) }
         } else {
-            var glass = try! backdrop.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
-            glass = try! GaussianBlur(sigma: sigma).apply(to: glass, threads: threads)
+            var glass = GaussianBlur(clampingSigma: sigma).apply(to: backdrop.copying(region), threads: threads)
             Material.tint(&glass, saturation: saturation, layers: layers)
             return backdrop.drawingUpsampled(glass, factor: 1, into: region) { shape.coverage(x: $0, y: $1) }
         }
@@ -118,14 +118,13 @@ public struct Material: Sendable, Hashable {
             for i in 0..<768 { chained[i] = table[(i & ~255) + Int(chained[i])] }
         }
         let sources = layers.map { SIMD4<Double>($0.color.red, $0.color.green, $0.color.blue, 1) * $0.color.alpha }
-        let (h, stride) = (all.height, image.bytesPerRow)
-        image.withUnsafeMutablePixels { p in
-            let start = SharedPointer(p.baseAddress!)
+        let h = all.height
+        image.withMutablePixels { pixels in
             let lookup = chained
             Parallel.forEachBand(count: h, parts: nil) { rows in
                 lookup.withUnsafeBufferPointer { table in
                     for y in rows {
-                        let row = start.base + y * stride
+                        let row = pixels.row(y)
                         for x in 0..<all.width {
                             let px = row + x * 4
                             if px[3] == 255 {

@@ -33,19 +33,16 @@ public enum JPEGCodec {
         }
         guard header == 0 else { throw failure(message) }
         try DecodingError.checkSize(.jpeg, width: Int(width), height: Int(height))
-        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
-        let decoded = bytes.withUnsafeBufferPointer { src in
-            pixels.withUnsafeMutableBufferPointer { dst in
-                bk_jpeg_decode(src.baseAddress, src.count, Int32(reduction), dst.baseAddress, Int(width) * 4, width, height, &message)
+        // The shim writes every row of the view, opaque RGBA, or fails.
+        var decoded: Int32 = 0
+        let filled = try? Bitmap.filled(width: Int(width), height: Int(height)) { pixels in
+            decoded = bytes.withUnsafeBufferPointer { src in
+                bk_jpeg_decode(src.baseAddress, src.count, Int32(reduction), pixels.base, pixels.bytesPerRow, width, height, &message)
             }
+            if decoded != 0 { pixels.base.update(repeating: 255, count: pixels.bytesPerRow * pixels.height) }
         }
         guard decoded == 0 else { throw failure(message) }
-        let bitmap: Bitmap
-        do {
-            bitmap = try Bitmap(width: Int(width), height: Int(height), premultipliedRGBA: pixels)
-        } catch {
-            throw .corrupt(format: .jpeg, message: "\(error)")
-        }
+        guard let bitmap = filled else { throw .corrupt(format: .jpeg, message: "\(width)×\(height) cannot be stored") }
         guard applyOrientation, let orientation = EXIF.orientation(inJPEG: bytes) else { return bitmap }
         return bitmap.oriented(orientation)
     }

@@ -22,37 +22,40 @@ public enum NetpbmCodec {
         let needed = header.width * header.height * header.depth * sampleBytes
         guard bytes.count - reader.position >= needed else { throw .truncated(format: format) }
 
-        var rgba = [UInt8](repeating: 0, count: header.width * header.height * 4)
-        let maxval = header.maxval, depth = header.depth
+        let maxval = header.maxval, depth = header.depth, width = header.width
         let start = reader.position
-        for p in 0..<(header.width * header.height) {
-            var samples = (0, 0, 0, maxval)
-            for s in 0..<depth {
-                let at = start + (p * depth + s) * sampleBytes
-                let raw = sampleBytes == 2 ? Int(bytes[at]) << 8 | Int(bytes[at + 1]) : Int(bytes[at])
-                guard raw <= maxval else {
-                    throw .corrupt(format: format, message: "sample \(raw) exceeds maxval \(maxval)")
-                }
-                let v = (raw * 255 + maxval / 2) / maxval
-                switch (depth, s) {
-                case (1, _), (2, 0): samples.0 = v; samples.1 = v; samples.2 = v
-                case (2, 1), (4, 3): samples.3 = v
-                case (_, 0): samples.0 = v
-                case (_, 1): samples.1 = v
-                default: samples.2 = v
+        var bad: Int?
+        let bitmap: Bitmap
+        do {
+            bitmap = try Bitmap.filled(width: width, height: header.height, premultiplied: false) { pixels in
+                for y in 0..<pixels.height {
+                    let row = pixels.row(y)
+                    for x in 0..<width {
+                        var samples = (0, 0, 0, maxval)
+                        for s in 0..<depth {
+                            let at = start + ((y * width + x) * depth + s) * sampleBytes
+                            let raw = sampleBytes == 2 ? Int(bytes[at]) << 8 | Int(bytes[at + 1]) : Int(bytes[at])
+                            if raw > maxval { bad = bad ?? raw }
+                            let v = (min(raw, maxval) * 255 + maxval / 2) / maxval
+                            switch (depth, s) {
+                            case (1, _), (2, 0): samples.0 = v; samples.1 = v; samples.2 = v
+                            case (2, 1), (4, 3): samples.3 = v
+                            case (_, 0): samples.0 = v
+                            case (_, 1): samples.1 = v
+                            default: samples.2 = v
+                            }
+                        }
+                        if depth == 1 || depth == 3 { samples.3 = 255 }
+                        (row[x * 4], row[x * 4 + 1], row[x * 4 + 2], row[x * 4 + 3]) =
+                            (UInt8(samples.0), UInt8(samples.1), UInt8(samples.2), UInt8(samples.3))
+                    }
                 }
             }
-            if depth == 1 || depth == 3 { samples.3 = 255 }
-            rgba[p * 4] = UInt8(samples.0)
-            rgba[p * 4 + 1] = UInt8(samples.1)
-            rgba[p * 4 + 2] = UInt8(samples.2)
-            rgba[p * 4 + 3] = UInt8(samples.3)
-        }
-        do {
-            return try Bitmap(width: header.width, height: header.height, straightRGBA: rgba)
         } catch {
             throw .corrupt(format: format, message: "\(error)")
         }
+        if let bad { throw .corrupt(format: format, message: "sample \(bad) exceeds maxval \(maxval)") }
+        return bitmap
     }
 
     /// PAM bytes: `P7`, RGB_ALPHA, maxval 255, straight alpha.

@@ -16,7 +16,7 @@ public enum PNGCodec {
         guard !bytes.isEmpty else { throw .empty }
         // libpng keeps a pointer to the data from `begin_read` to `finish_read`: both happen while
         // the bytes are pinned.
-        let result: Result<(Int, Int, [UInt8]), DecodingError> = bytes.withUnsafeBytes { data in
+        let result: Result<Bitmap, DecodingError> = bytes.withUnsafeBytes { data in
             var image = png_image()
             image.version = UInt32(PNG_IMAGE_VERSION)
             guard png_image_begin_read_from_memory(&image, data.baseAddress, data.count) != 0 else {
@@ -31,17 +31,19 @@ public enum PNGCodec {
             }
             image.format = formatRGBA
             image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
-            var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            let finished = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(width * 4), nil) }
+            // libpng writes every row of the view (straight alpha), or fails.
+            var finished: Int32 = 0
+            let bitmap = try? Bitmap.filled(width: width, height: height, premultiplied: false) { pixels in
+                finished = png_image_finish_read(&image, nil, pixels.base, Int32(pixels.bytesPerRow), nil)
+            }
+            guard let bitmap else {
+                png_image_free(&image)
+                return .failure(.corrupt(format: .png, message: "\(width)×\(height) cannot be stored"))
+            }
             guard finished != 0 else { return .failure(failure(&image)) }
-            return .success((width, height, pixels))
+            return .success(bitmap)
         }
-        let (width, height, pixels) = try result.get()
-        do {
-            return try Bitmap(width: width, height: height, straightRGBA: pixels)
-        } catch {
-            throw .corrupt(format: .png, message: "\(error)")
-        }
+        return try result.get()
     }
 
     /// PNG bytes for `bitmap`: RGB when it is opaque, RGBA (straight alpha) otherwise — or as
@@ -89,25 +91,36 @@ public enum PNGCodec {
 extension Bitmap {
     /// RGB bytes, 3 a pixel, of an opaque bitmap (alpha is dropped: it is 255).
     func packedRGB() -> [UInt8] {
-        let rgba = premultipliedRGBA
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        for p in 0..<(width * height) {
-            rgb[p * 3] = rgba[p * 4]
-            rgb[p * 3 + 1] = rgba[p * 4 + 1]
-            rgb[p * 3 + 2] = rgba[p * 4 + 2]
+        rgbRows { source, rgb, count in
+            for x in 0..<count {
+                rgb[x * 3] = source[x * 4]
+                rgb[x * 3 + 1] = source[x * 4 + 1]
+                rgb[x * 3 + 2] = source[x * 4 + 2]
+            }
         }
-        return rgb
+    }
+
+    /// RGB bytes, 3 a pixel, row after row, each row made by `convert(rgba row, rgb row, width)`.
+    private func rgbRows(
+        _ convert: (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, Int) -> Void
+    ) -> [UInt8] {
+        let (w, h) = (width, height)
+        return withPixels { pixels in
+            [UInt8](unsafeUninitializedCapacity: w * h * 3) { rgb, count in
+                for y in 0..<h { convert(pixels.row(y), rgb.baseAddress! + y * w * 3, w) }
+                count = w * h * 3
+            }
+        }
     }
 
     /// RGB bytes of this image composited over white: a transparent pixel becomes white.
     /// (Premultiplied colour over white is c + 255 − a.)
     func flattenedRGB() -> [UInt8] {
-        let rgba = premultipliedRGBA
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        for p in 0..<(width * height) {
-            let a = rgba[p * 4 + 3]
-            for c in 0..<3 { rgb[p * 3 + c] = rgba[p * 4 + c] &+ (255 &- a) }
+        rgbRows { source, rgb, count in
+            for x in 0..<count {
+                let a = source[x * 4 + 3]
+                for c in 0..<3 { rgb[x * 3 + c] = source[x * 4 + c] &+ (255 &- a) }
+            }
         }
-        return rgb
     }
 }

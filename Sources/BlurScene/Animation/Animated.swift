@@ -20,12 +20,7 @@ extension BlurCore.Rect: Interpolatable {
 extension BlurCore.Color: Interpolatable {
     /// Interpolates premultiplied components (so a fade to clear does not darken), then clamps.
     public func interpolated(to other: BlurCore.Color, at t: Double) -> BlurCore.Color {
-        let a = alpha.interpolated(to: other.alpha, at: t)
-        func channel(_ p: Double, _ q: Double) -> Double {
-            a > 0 ? (p * alpha).interpolated(to: q * other.alpha, at: t) / a : 0
-        }
-        return BlurCore.Color(red: channel(red, other.red), green: channel(green, other.green),
-                              blue: channel(blue, other.blue), alpha: a)
+        mixed(with: other, at: t)
     }
 }
 

@@ -26,7 +26,9 @@ struct Compositor {
 
     /// - Throws: ``BitmapError/tooLarge(width:height:limit:)`` when an offscreen surface — the layer's
     ///   extent widened by its blur's reach — would pass the pixel limit.
-    func draw(_ layer: Layer, into surface: inout Surface, originX: Double, originY: Double) throws {
+    /// - Parameter backdrop: false draws the layer without its own backdrop filter (a mask layer,
+    ///   which never applies one).
+    func draw(_ layer: Layer, into surface: inout Surface, originX: Double, originY: Double, backdrop applyBackdrop: Bool = true) throws {
         let f = layer.frameValue.value(at: time)
         let frame = Rect(x: originX + f.x, y: originY + f.y, width: f.width, height: f.height)
         let rawOpacity = layer.opacityValue.value(at: time)
@@ -39,7 +41,7 @@ struct Compositor {
         statistics.drawn += 1
         let corner = max(0, layer.cornerRadiusValue.value(at: time))
 
-        if let filter = layer.backdropFilter {
+        if applyBackdrop, let filter = layer.backdropFilter {
             let local = surface.local(frame, scale: scale)
             let filtered = backdrop(filter, of: layer, over: surface.bitmap, frame: local, corner: corner)
             surface.bitmap = opacity < 1 ? Compositor.mix(surface.bitmap, filtered, by: Float(opacity)) : filtered
@@ -52,7 +54,7 @@ struct Compositor {
         let group = !layer.sublayers.isEmpty || layer.mask != nil || layer.content.isReflection || layered
         let offscreen = blurs || layer.mask != nil || layer.blendMode != .normal || (opacity < 1 && group) || (layer.masksToBounds && group)
         if !offscreen {
-            drawContent(layer, into: &surface, frame: frame, corner: corner, opacity: opacity)
+            try drawContent(layer, into: &surface, frame: frame, corner: corner, opacity: opacity)
             for sublayer in layer.sublayers { try draw(sublayer, into: &surface, originX: frame.x, originY: frame.y) }
             return
         }
@@ -62,22 +64,20 @@ struct Compositor {
         let bounds = layer.blurIsOpaque ? frame.scaled(by: scale).outerPixelRect ?? extent : extent
         guard let window = bounds.intersection(surface.window.insetBy(-reach)) else { return }
         var own = Surface(bitmap: try Bitmap(width: window.width, height: window.height, scale: scale), window: window)
-        drawContent(layer, into: &own, frame: frame, corner: corner, opacity: 1)
+        try drawContent(layer, into: &own, frame: frame, corner: corner, opacity: 1)
         for sublayer in layer.sublayers { try draw(sublayer, into: &own, originX: frame.x, originY: frame.y) }
         if layer.masksToBounds { own.clip(to: frame, corner: corner, scale: scale) }
         if let mask = layer.mask {
             var alpha = Surface(bitmap: try Bitmap(width: window.width, height: window.height, scale: scale), window: window)
-            let maskLayer = Layer.maskView(of: mask)
-            try draw(maskLayer, into: &alpha, originX: frame.x, originY: frame.y)
+            try draw(mask, into: &alpha, originX: frame.x, originY: frame.y, backdrop: false)
             own.bitmap.multiply(by: alpha.bitmap.alphaCoverage)
         }
         if blurs {
-            own.bitmap = try GaussianBlur(sigma: min(2000, blur), edges: layer.blurIsOpaque ? .clamp : .transparent).apply(to: own.bitmap, threads: threads)
+            own.bitmap = GaussianBlur(clampingSigma: blur, edges: layer.blurIsOpaque ? .clamp : .transparent).apply(to: own.bitmap, threads: threads)
             if layer.masksToBounds || layer.blurIsOpaque { own.clip(to: frame, corner: corner, scale: scale) }
         }
         guard let target = window.intersection(surface.window) else { return }
-        let piece = target == window ? own.bitmap
-            : try! own.bitmap.cropped(x: target.x - window.x, y: target.y - window.y, width: target.width, height: target.height)
+        let piece = target == window ? own.bitmap : own.bitmap.copying(target.offset(by: -window.x, -window.y))
         surface.bitmap.composite(piece, at: target.offset(by: -surface.window.x, -surface.window.y), opacity: Float(opacity), mode: layer.blendMode)
     }
 
@@ -119,100 +119,96 @@ struct Compositor {
     }
 
     /// The layer's own content at `opacity`, clipped to its rounded bounds (shapes only when
-    /// `masksToBounds`).
-    private func drawContent(_ layer: Layer, into surface: inout Surface, frame: Rect, corner: Double, opacity: Double) {
-        let pixels = frame.scaled(by: scale).offsetBy(-Double(surface.window.x), -Double(surface.window.y))
-        let all = PixelRect(x: 0, y: 0, width: surface.window.width, height: surface.window.height)
+    /// `masksToBounds`): the background, then one method per kind of content.
+    private func drawContent(_ layer: Layer, into surface: inout Surface, frame: Rect, corner: Double, opacity: Double) throws {
+        let content = Content(
+            pixels: frame.scaled(by: scale).offsetBy(-Double(surface.window.x), -Double(surface.window.y)),
+            all: PixelRect(x: 0, y: 0, width: surface.window.width, height: surface.window.height),
+            corner: corner, opacity: opacity)
         let background = layer.backgroundColorValue.value(at: time)
-        if background.alpha > 0, let region = pixels.pixelRect(scale: 1, clippedTo: all.width, all.height) {
-            let clip = corner > 0 ? RoundedRect.coverage(of: pixels, radius: corner * scale, in: region) : nil
-            let faded = opacity < 1 ? (clip ?? [Float](repeating: 1, count: region.width * region.height)).map { $0 * Float(opacity) } : clip
-            surface.bitmap.composite(background, mode: .normal, in: region, coverage: faded)
+        if background.alpha > 0, let region = content.region {
+            surface.bitmap.composite(background, mode: .normal, in: region, coverage: content.coverage(region, scale: scale))
         }
-        if case let .activityIndicator(color) = layer.content {
-            let size = min(pixels.width, pixels.height)
-            let centre = Point(pixels.x + pixels.width / 2, pixels.y + pixels.height / 2)
-            guard size > 0, let region = pixels.outerPixelRect?.intersection(all) else { return }
-            for (path, alpha) in ActivityIndicator.spokes(size: size, centre: centre, time: time) {
-                var coverage = path.coverage(in: region) { $0 }
-                let a = Float(alpha * opacity)
-                for i in coverage.indices { coverage[i] *= a }
-                surface.bitmap.composite(color, mode: .normal, in: region, coverage: coverage)
-            }
-            return
-        }
-        if case let .shape(path, fill) = layer.content {
-            var bounds = pixels
-            if !layer.masksToBounds, let b = path.controlBounds {
-                bounds = bounds.union(Rect(x: pixels.x + b.x * scale, y: pixels.y + b.y * scale, width: b.width * scale, height: b.height * scale))
-            }
-            guard let region = bounds.outerPixelRect?.intersection(all) else { return }
-            var coverage = path.coverage(in: region) { Point(pixels.x + $0.x * scale, pixels.y + $0.y * scale) }
-            if layer.masksToBounds {
-                let clip = RoundedRect.coverage(of: pixels, radius: corner * scale, in: region)
-                for i in coverage.indices { coverage[i] *= clip[i] }
-            }
-            if opacity < 1 { for i in coverage.indices { coverage[i] *= Float(opacity) } }
-            surface.bitmap.composite(fill, mode: .normal, in: region, coverage: coverage)
-            return
-        }
-        guard let region = pixels.pixelRect(scale: 1, clippedTo: all.width, all.height) else { return }
-        if case let .reflection(image, settings) = layer.content {
-            let view = ReflectionView(frame: surface.local(frame, scale: scale))
-            view.reflectionAlpha = settings.alpha
-            view.isReflectionHidden = settings.isHidden
-            view.blur = settings.blur
-            surface.bitmap = view.render(content: image, over: surface.bitmap, appearance: appearance, threads: threads)
-            return
-        }
-        var coverage: [Float]? = corner > 0 ? RoundedRect.coverage(of: pixels, radius: corner * scale, in: region) : nil
-        if opacity < 1 { coverage = (coverage ?? [Float](repeating: 1, count: region.width * region.height)).map { $0 * Float(opacity) } }
         switch layer.content {
-        case .none, .shape, .reflection, .activityIndicator: return
+        case .none: return
+        case let .activityIndicator(color): drawActivityIndicator(color, content, into: &surface.bitmap)
+        case let .shape(path, fill): drawShape(path, fill: fill, clipped: layer.masksToBounds, content, into: &surface.bitmap)
+        case let .reflection(image, effect):
+            guard content.region != nil else { return }
+            surface.bitmap = effect.render(
+                content: image, over: surface.bitmap, frame: surface.local(frame, scale: scale), appearance: appearance, threads: threads)
         case let .color(color):
-            surface.bitmap.composite(color, mode: .normal, in: region, coverage: coverage)
-        case let .bitmap(image, mode):
-            // An opaque image placed pixel for pixel over its whole frame, unclipped and unfaded, is a copy.
-            if coverage == nil, image.width == Int(pixels.width), image.height == Int(pixels.height),
-               pixels.x == pixels.x.rounded(), pixels.y == pixels.y.rounded(), image.isOpaque {
-                let x = Int(pixels.x), y = Int(pixels.y)
-                let piece = region == PixelRect(x: x, y: y, width: image.width, height: image.height) ? image
-                    : try! image.cropped(x: region.x - x, y: region.y - y, width: region.width, height: region.height)
-                surface.bitmap.replacePixels(at: region.x, region.y, with: piece)
-                return
-            }
-            surface.bitmap.composite(Compositor.place(image, in: pixels, mode: mode, region: region), at: region, coverage: coverage)
+            guard let region = content.region else { return }
+            surface.bitmap.composite(color, mode: .normal, in: region, coverage: content.coverage(region, scale: scale))
+        case let .bitmap(image, mode): try drawBitmap(image, mode: mode, content, into: &surface.bitmap)
         case let .linearGradient(colors, start, end):
-            guard !colors.isEmpty else { return }
-            var strip = try! Bitmap(width: region.width, height: region.height)
-            let dx = (end.x - start.x) * pixels.width, dy = (end.y - start.y) * pixels.height
-            let length = dx * dx + dy * dy
-            for y in 0..<region.height {
-                for x in 0..<region.width {
-                    let px = Double(region.x + x) + 0.5 - (pixels.x + start.x * pixels.width)
-                    let py = Double(region.y + y) + 0.5 - (pixels.y + start.y * pixels.height)
-                    let t = length > 0 ? min(1, max(0, (px * dx + py * dy) / length)) : 0
-                    let position = t * Double(colors.count - 1), i = min(colors.count - 1, Int(position))
-                    let c = i + 1 < colors.count ? colors[i].interpolated(to: colors[i + 1], at: position - Double(i)) : colors[i]
-                    strip[x, y] = RGBA8(r: UInt8((c.red * c.alpha * 255).rounded()), g: UInt8((c.green * c.alpha * 255).rounded()),
-                                        b: UInt8((c.blue * c.alpha * 255).rounded()), a: UInt8((c.alpha * 255).rounded()))
-                }
-            }
-            surface.bitmap.composite(strip, at: region, coverage: coverage)
+            guard let region = content.region else { return }
+            let p = content.pixels
+            try surface.bitmap.fillLinearGradient(
+                region, colors: colors, from: (p.x + start.x * p.width, p.y + start.y * p.height),
+                along: ((end.x - start.x) * p.width, (end.y - start.y) * p.height), coverage: content.coverage(region, scale: scale))
         }
     }
 
-    /// `image` scaled into `rect` (pixels) by `mode`, as the pixels of `region`.
-    static func place(_ image: Bitmap, in rect: Rect, mode: Layer.ContentMode, region: PixelRect) -> Bitmap {
-        let sx = rect.width / Double(image.width), sy = rect.height / Double(image.height)
-        let (fx, fy): (Double, Double)
-        switch mode {
-        case .stretch: (fx, fy) = (sx, sy)
-        case .fill: (fx, fy) = (max(sx, sy), max(sx, sy))
-        case .fit: (fx, fy) = (min(sx, sy), min(sx, sy))
+    /// Where a layer's content goes on a surface.
+    private struct Content {
+        /// The layer's frame in the surface's pixels.
+        let pixels: Rect
+        /// The surface's whole pixel rectangle.
+        let all: PixelRect
+        let corner: Double, opacity: Double
+
+        /// The frame's whole pixels on the surface; nil when none.
+        var region: PixelRect? { pixels.pixelRect(scale: 1, clippedTo: all.width, all.height) }
+
+        /// The rounded corners' coverage times the opacity over `region`; nil when both are 1.
+        func coverage(_ region: PixelRect, scale: Double) -> [Float]? {
+            var coverage: [Float]? = corner > 0 ? RoundedRect.coverage(of: pixels, radius: corner * scale, in: region) : nil
+            if opacity < 1 { coverage = (coverage ?? [Float](repeating: 1, count: region.width * region.height)).map { $0 * Float(opacity) } }
+            return coverage
         }
-        let ox = rect.x + (rect.width - Double(image.width) * fx) / 2, oy = rect.y + (rect.height - Double(image.height) * fy) / 2
-        return image.placed(scaleX: fx, scaleY: fy, originX: ox, originY: oy, region: region)
+    }
+
+    private func drawActivityIndicator(_ color: Color, _ content: Content, into bitmap: inout Bitmap) {
+        let pixels = content.pixels, size = min(pixels.width, pixels.height)
+        let centre = Point(pixels.x + pixels.width / 2, pixels.y + pixels.height / 2)
+        guard size > 0, let region = pixels.outerPixelRect?.intersection(content.all) else { return }
+        for (path, alpha) in ActivityIndicator.spokes(size: size, centre: centre, time: time) {
+            var coverage = path.coverage(in: region) { $0 }
+            let a = Float(alpha * content.opacity)
+            for i in coverage.indices { coverage[i] *= a }
+            bitmap.composite(color, mode: .normal, in: region, coverage: coverage)
+        }
+    }
+
+    private func drawShape(_ path: Path, fill: Color, clipped: Bool, _ content: Content, into bitmap: inout Bitmap) {
+        let pixels = content.pixels
+        var bounds = pixels
+        if !clipped, let b = path.controlBounds {
+            bounds = bounds.union(Rect(x: pixels.x + b.x * scale, y: pixels.y + b.y * scale, width: b.width * scale, height: b.height * scale))
+        }
+        guard let region = bounds.outerPixelRect?.intersection(content.all) else { return }
+        var coverage = path.coverage(in: region) { Point(pixels.x + $0.x * scale, pixels.y + $0.y * scale) }
+        if clipped {
+            let clip = RoundedRect.coverage(of: pixels, radius: content.corner * scale, in: region)
+            for i in coverage.indices { coverage[i] *= clip[i] }
+        }
+        if content.opacity < 1 { for i in coverage.indices { coverage[i] *= Float(content.opacity) } }
+        bitmap.composite(fill, mode: .normal, in: region, coverage: coverage)
+    }
+
+    private func drawBitmap(_ image: Bitmap, mode: ContentMode, _ content: Content, into bitmap: inout Bitmap) throws {
+        guard let region = content.region else { return }
+        let pixels = content.pixels, coverage = content.coverage(region, scale: scale)
+        // An opaque image placed pixel for pixel over its whole frame, unclipped and unfaded, is a copy.
+        if coverage == nil, image.width == Int(pixels.width), image.height == Int(pixels.height),
+           pixels.x == pixels.x.rounded(), pixels.y == pixels.y.rounded(), image.isOpaque {
+            let x = Int(pixels.x), y = Int(pixels.y)
+            let piece = region == PixelRect(x: x, y: y, width: image.width, height: image.height) ? image : image.copying(region.offset(by: -x, -y))
+            bitmap.replacePixels(at: region.x, region.y, with: piece)
+            return
+        }
+        bitmap.composite(try image.placed(in: pixels, mode: mode, region: region), at: region, coverage: coverage)
     }
 
     /// `t·b + (1 − t)·a`, per byte.
@@ -240,32 +236,5 @@ extension Compositor.Surface {
         let pixels = frame.scaled(by: scale).offsetBy(-Double(window.x), -Double(window.y))
         bitmap.multiply(by: RoundedRect.coverage(of: pixels, radius: corner * scale,
                                                  in: PixelRect(x: 0, y: 0, width: window.width, height: window.height)))
-    }
-}
-
-extension Layer {
-    /// A mask drawn as an ordinary layer, without the backdrop filter a mask never applies.
-    static func maskView(of mask: Layer) -> Layer {
-        guard mask.backdropFilter != nil else { return mask }
-        let copy = Layer(name: mask.name, frame: mask.frame, content: mask.content)
-        copy.frameValue = mask.frameValue
-        copy.opacityValue = mask.opacityValue
-        copy.cornerRadiusValue = mask.cornerRadiusValue
-        copy.blurRadiusValue = mask.blurRadiusValue
-        copy.masksToBounds = mask.masksToBounds
-        copy.backgroundColorValue = mask.backgroundColorValue
-        copy.blendMode = mask.blendMode
-        copy.mask = mask.mask
-        for sublayer in mask.sublayers { copy.addSublayer(sublayer) }
-        return copy
-    }
-}
-
-extension Bitmap {
-    /// Each pixel's alpha, 0…1, row-major.
-    var alphaCoverage: [Float] {
-        var out = [Float](repeating: 0, count: width * height)
-        for y in 0..<height { for x in 0..<width { out[y * width + x] = Float(self[x, y].a) / 255 } }
-        return out
     }
 }

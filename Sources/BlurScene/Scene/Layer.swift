@@ -19,7 +19,7 @@ public final class Layer {
         /// A filled vector shape, anti-aliased, non-zero winding; the path in points with (0, 0) at
         /// the layer's top-left corner. Parts outside the bounds show unless `masksToBounds`.
         case shape(Path, fill: Color)
-        /// BlurUIKit's reflection view (``ReflectionView``): the bitmap scaled to fill the top half
+        /// BlurUIKit's reflection view (``ReflectionEffect``): the bitmap scaled to fill the top half
         /// of the bounds, its mirrored, progressively blurred copy in the bottom half.
         case reflection(Bitmap, Reflection)
         /// UIKit's activity indicator (SwiftUI's `ProgressView()`): eight spokes around the centre of
@@ -27,30 +27,11 @@ public final class Layer {
         case activityIndicator(Color)
     }
 
-    /// The settings of a reflection: upstream's defaults.
-    public struct Reflection: Sendable, Hashable {
-        /// 0…1, default 0.5.
-        public var alpha = 0.5
-        public var isHidden = false
-        /// The inner progressive blur: `.up`, 4.5 pt, no dimming tint by default.
-        public var blur: VariableBlurEffect
-
-        public init(alpha: Double = 0.5, isHidden: Bool = false, blur: VariableBlurEffect? = nil) {
-            self.alpha = alpha
-            self.isHidden = isHidden
-            self.blur = blur ?? ReflectionView(frame: Rect(x: 0, y: 0, width: 1, height: 1)).blur
-        }
-    }
+    /// The settings of a reflection: upstream's defaults (see ``ReflectionEffect``).
+    public typealias Reflection = ReflectionEffect
 
     /// How a bitmap fits the bounds.
-    public enum ContentMode: Sendable, Hashable {
-        /// Stretched to the bounds.
-        case stretch
-        /// Scaled keeping its aspect to cover the bounds, centred, the overflow clipped.
-        case fill
-        /// Scaled keeping its aspect to fit inside the bounds, centred.
-        case fit
-    }
+    public typealias ContentMode = BlurCore.ContentMode
 
     /// A filter applied to what is already drawn beneath the layer, within its bounds.
     public enum BackdropFilter: Sendable, Hashable {

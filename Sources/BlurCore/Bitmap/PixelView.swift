@@ -1,0 +1,86 @@
+/// Read access to premultiplied RGBA8 pixels: the one place where a row's address is computed.
+///
+/// A view covers `width × height` pixels whose rows lie `bytesPerRow` apart. A whole bitmap's view
+/// is tightly packed (`bytesPerRow == width * 4`, see ``Bitmap``); a view of a region inside it
+/// (``region(_:)``) keeps the bitmap's stride. A view is valid only inside the closure of
+/// ``Bitmap/withPixels(_:)`` that handed it out. ``row(_:)`` checks its index in debug builds; the
+/// kernels index within a row, `0 ..< width * 4`.
+///
+/// `@unchecked Sendable`: kernels hand a view to the bands of ``Parallel/forEachBand(count:parts:_:)``,
+/// which only read through it.
+package struct PixelView: @unchecked Sendable {
+    /// The first byte of row 0.
+    package let base: UnsafePointer<UInt8>
+    /// Pixels a row (≥ 1).
+    package let width: Int
+    /// Rows (≥ 1).
+    package let height: Int
+    /// Bytes from one row to the next (≥ `width * 4`).
+    package let bytesPerRow: Int
+
+    package init(base: UnsafePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) {
+        assert(width > 0 && height > 0 && bytesPerRow >= width * 4, "a view of at least one pixel")
+        self.base = base
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+    }
+
+    /// The `width * 4` bytes of row `y`.
+    @inline(__always)
+    package func row(_ y: Int) -> UnsafePointer<UInt8> {
+        assert(y >= 0 && y < height, "row \(y) outside 0..<\(height)")
+        return base + y &* bytesPerRow
+    }
+
+    /// The pixels of `rect`, which must lie inside this view (checked: a bad rectangle is a
+    /// programming error, as an array index out of range is).
+    package func region(_ rect: PixelRect) -> PixelView {
+        precondition(rect.lies(inside: width, height), "region \(rect) is not inside the \(width)×\(height) view")
+        return PixelView(base: base + rect.y * bytesPerRow + rect.x * 4, width: rect.width, height: rect.height, bytesPerRow: bytesPerRow)
+    }
+}
+
+/// Write access to premultiplied RGBA8 pixels; see ``PixelView``.
+///
+/// `@unchecked Sendable`: kernels hand a view to the bands of ``Parallel/forEachBand(count:parts:_:)``,
+/// and every band writes only its own rows.
+package struct MutablePixelView: @unchecked Sendable {
+    package let base: UnsafeMutablePointer<UInt8>
+    package let width: Int
+    package let height: Int
+    package let bytesPerRow: Int
+
+    package init(base: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) {
+        assert(width > 0 && height > 0 && bytesPerRow >= width * 4, "a view of at least one pixel")
+        self.base = base
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+    }
+
+    /// The `width * 4` bytes of row `y`.
+    @inline(__always)
+    package func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+        assert(y >= 0 && y < height, "row \(y) outside 0..<\(height)")
+        return base + y &* bytesPerRow
+    }
+
+    /// The pixels of `rect`, which must lie inside this view (checked).
+    package func region(_ rect: PixelRect) -> MutablePixelView {
+        precondition(rect.lies(inside: width, height), "region \(rect) is not inside the \(width)×\(height) view")
+        return MutablePixelView(base: base + rect.y * bytesPerRow + rect.x * 4, width: rect.width, height: rect.height, bytesPerRow: bytesPerRow)
+    }
+
+    /// The same pixels, read-only.
+    package var readOnly: PixelView {
+        PixelView(base: UnsafePointer(base), width: width, height: height, bytesPerRow: bytesPerRow)
+    }
+}
+
+extension PixelRect {
+    /// True when this rectangle is non-empty and lies wholly inside `0..<width × 0..<height`.
+    package func lies(inside width: Int, _ height: Int) -> Bool {
+        x >= 0 && y >= 0 && self.width > 0 && self.height > 0 && x <= width - self.width && y <= height - self.height
+    }
+}
