@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "BlurScene", dependencies: ["BlurCore", "BlurIO"]),
         .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO", "BlurScene"]),
         // The command line's scanner, help and errors: a library so that the fuzzer can reach it.
-        .target(name: "BlurCommandLine", dependencies: ["BlurCore"]),
+        .target(name: "BlurCommandLine", dependencies: ["BlurCore", "BlurIO"]),
         .executableTarget(name: "blurkit", dependencies: ["BlurKit", "BlurCommandLine"]),
         .executableTarget(name: "BlurBench", dependencies: ["BlurKit"]),
         // libFuzzer target: `make fuzz` builds it with -sanitize=fuzzer,address -parse-as-library.

@@ -13,10 +13,14 @@ public struct OptionSpec: Sendable {
     public init(_ spec: ParameterSpec, value: String, extra: String = "") {
         self.name = spec.name
         self.value = value
-        let unit = spec.unit.isEmpty ? "" : " \(spec.unit)"
-        let bounds = "\(shortNumber(spec.range.lowerBound))…\(shortNumber(spec.range.upperBound))\(unit)"
-        let fallback = spec.defaultValue.map { ", default \(shortNumber($0))" } ?? ""
-        self.help = "\(spec.summary) (\(bounds)\(fallback))\(extra)"
+        self.help = spec.help + extra
+    }
+
+    /// An option that takes one of a choice spec's words; the help comes from it.
+    public init<T>(_ spec: ChoiceSpec<T>, value: String, extra: String = "") {
+        self.name = spec.name
+        self.value = value
+        self.help = spec.help + extra
     }
 
     public init(name: String, value: String?, help: String) {
@@ -26,9 +30,8 @@ public struct OptionSpec: Sendable {
     }
 }
 
-public func shortNumber(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
-}
+/// A short decimal form for messages: see ``formatNumber(_:)``.
+public func shortNumber(_ v: Double) -> String { formatNumber(v) }
 
 /// The options and operands of one command line, scanned against a command's option table.
 ///
@@ -76,30 +79,34 @@ public struct ParsedArguments: Sendable {
 
     public func has(_ name: String) -> Bool { values[name] != nil }
 
-    /// The two operands IN and OUT of `command`, or a usage error.
-    public func inputAndOutput(of command: String) throws(CLIError) -> (input: String, output: String) {
-        guard operands.count == 2 else {
-            throw .usage("\(command) needs IN and OUT, got \(operands.count) file operand(s)")
-        }
-        return (operands[0], operands[1])
-    }
+    /// The two operands IN and OUT (the runner has checked their count).
+    public var inputAndOutput: (input: String, output: String) { (operands[0], operands[1]) }
 
-    /// A number checked against its parameter table entry; the default when absent.
-    public func number(_ spec: ParameterSpec) throws -> Double? {
+    /// A decimal number checked against its parameter table entry; the default when absent.
+    public func number(_ spec: ParameterSpec) throws(ParameterError) -> Double? {
         guard let text = values[spec.name] else { return spec.defaultValue }
-        guard let value = Double(text) else {
-            throw CLIError.usage("--\(spec.name) expects a number, got \"\(text)\"")
-        }
-        return try spec.validate(value)
+        return try spec.parse(text)
     }
 
-    /// A whole number checked against its parameter table entry.
-    public func integer(_ spec: ParameterSpec) throws -> Int? {
+    /// A whole number checked against its parameter table entry; the default when absent.
+    public func integer(_ spec: ParameterSpec) throws(ParameterError) -> Int? {
         guard let value = try number(spec) else { return nil }
-        guard value == value.rounded() else {
-            throw CLIError.usage("--\(spec.name) expects a whole number, got \(values[spec.name]!)")
-        }
+        guard value == value.rounded() else { throw .notWhole(name: spec.name, value: value) }
         return Int(value)
+    }
+
+    /// One of a choice spec's words, in any case; the default when absent.
+    public func choice<T>(_ spec: ChoiceSpec<T>) throws(ParameterError) -> T? {
+        guard let text = values[spec.name] else { return spec.defaultValue }
+        return try spec.parse(text)
+    }
+
+    /// Applies `--max-pixels` and `--memory-budget` when given.
+    public func applyLimits() throws(ParameterError) {
+        if has(StandardOptions.maxPixels.name), let limit = try integer(StandardOptions.maxPixels) { ImageLimits.maximumPixelCount = limit }
+        if has(StandardOptions.memoryBudget.name), let megabytes = try integer(StandardOptions.memoryBudget) {
+            ImageLimits.memoryBudget = megabytes << 20
+        }
     }
 }
 

@@ -35,12 +35,12 @@ import Testing
         let edits: [(String, (inout VariableBlurEffect) -> Void)] = [
             ("max-radius", { $0.maximumBlurRadius = value }),
             ("min-radius", { $0.minimumBlurRadius = value }),
-            ("blur-maximum-radius-inset", { $0.blurMaximumRadiusInset = .absolute(position: value) }),
-            ("blur-maximum-radius-inset", { $0.blurMaximumRadiusInset = .relative(fraction: value) }),
-            ("dimming-full-color-inset", { $0.dimmingFullColorInset = .relative(fraction: value) }),
-            ("dimming-clear-extension", { $0.dimmingClearExtension = .relative(fraction: value) }),
-            ("dimming-alpha", { $0.dimmingAlpha = .constant(alpha: value) }),
-            ("dimming-alpha (dark)", { $0.dimmingAlpha = .interfaceStyle(lightModeAlpha: 0.5, darkModeAlpha: value) }),
+            ("blur-inset", { $0.blurMaximumRadiusInset = .absolute(position: value) }),
+            ("blur-inset", { $0.blurMaximumRadiusInset = .relative(fraction: value) }),
+            ("dimming-inset", { $0.dimmingFullColorInset = .relative(fraction: value) }),
+            ("dimming-extension", { $0.dimmingClearExtension = .relative(fraction: value) }),
+            ("dimming", { $0.dimmingAlpha = .constant(alpha: value) }),
+            ("dimming (dark)", { $0.dimmingAlpha = .interfaceStyle(lightModeAlpha: 0.5, darkModeAlpha: value) }),
         ]
         for (name, edit) in edits {
             var effect = VariableBlurEffect()

@@ -57,7 +57,7 @@ import Testing
             (#"{"width": 10, "height": 10, "layers": [{"name": "a", "frame": [0,0,1,1]}], "animations": [{"layer": "a", "curve": "bouncy", "set": {}}]}"#,
              "animations[0].curve: expected one of linear, easeIn, easeOut, easeInOut, default, got \"bouncy\""),
             (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "backdrop": {"material": "frosted"}}]}"#,
-             "layers[0].backdrop.material: expected a material style ("),
+             "layers[0].backdrop.material: expected one of ultrathin, thin, regular, thick, chrome, systemUltraThinMaterial,"),
             (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "content": {"image": "/nonexistent/x.png"}}]}"#,
              "layers[0].content.image: cannot read /nonexistent/x.png: No such file"),
             ("{\"width\": 10,\n  \"height\": 10,,}", "line 2, column 16: expected a key in double quotes"),

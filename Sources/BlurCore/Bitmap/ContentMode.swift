@@ -7,6 +7,11 @@ public enum ContentMode: String, Sendable, Hashable, CaseIterable {
     case fill
     /// The aspect kept, scaled to fit inside the frame, centred.
     case fit
+
+    /// The parameter table entry: `mode`, default `fill`.
+    public static let spec = ChoiceSpec<ContentMode>(
+        name: "mode", choices: [.init(["fill"], .fill), .init(["fit"], .fit), .init(["stretch"], .stretch)], defaultValue: .fill,
+        summary: "how an image fits its frame")
 }
 
 extension Bitmap {

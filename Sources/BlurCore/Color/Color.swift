@@ -49,6 +49,9 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
 public enum Appearance: String, Sendable, Hashable, CaseIterable {
     case light, dark
 
+    /// The parameter table entry: `appearance`, default `light`.
+    public static let spec = ChoiceSpec<Appearance>(name: "appearance", defaultValue: .light, summary: "light or dark mode")
+
     /// `.systemBackground` at the base elevation: white in light, black in dark.
     public var backgroundColor: Color { self == .light ? .white : .black }
 }
@@ -63,4 +66,10 @@ extension Color {
         }
         return Color(red: channel(red, other.red), green: channel(green, other.green), blue: channel(blue, other.blue), alpha: a)
     }
+}
+
+extension Color {
+    /// One component (red, green, blue, white or alpha), 0…1.
+    public static let componentSpec = ParameterSpec(
+        name: "component", unit: "", range: 0...1, defaultValue: nil, summary: "a colour component from 0 to 1")
 }

@@ -9,6 +9,9 @@
 public enum BlendMode: String, Sendable, Hashable, CaseIterable {
     case normal, multiply, screen, overlay, colorDodge, colorBurn, softLight, hardLight, plusLighter, plusDarker
 
+    /// The parameter table entry: `blend-mode`, default `normal`.
+    public static let spec = ChoiceSpec<BlendMode>(name: "blend-mode", defaultValue: .normal, summary: "how a layer blends with what is beneath")
+
     /// B(Cb, Cs) for one channel, unpremultiplied values 0…1.
     @inline(__always)
     public func blend(_ cb: Double, _ cs: Double) -> Double {

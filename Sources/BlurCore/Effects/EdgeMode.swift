@@ -8,14 +8,8 @@ public enum EdgeMode: String, Sendable, Hashable, CaseIterable {
     /// non-opaque blur does.
     case transparent
 
-    /// The choices as the command line spells them.
-    public static let choices = allCases.map(\.rawValue)
-
-    /// Parses `clamp` or `transparent`.
-    public init(parsing word: String, parameter: String = "edges") throws(ParameterError) {
-        guard let mode = EdgeMode(rawValue: word) else {
-            throw .invalidChoice(name: parameter, value: word, choices: EdgeMode.choices)
-        }
-        self = mode
-    }
+    /// The parameter table entry: `edges`, default `clamp`.
+    public static let spec = ChoiceSpec<EdgeMode>(
+        name: "edges", defaultValue: .clamp,
+        summary: "what the blur sees past the edges: clamp (edge pixels extend: no fringe, opaque stays opaque) or transparent")
 }

@@ -6,6 +6,9 @@
 /// default; its dimming extension reaches up into the content half, as upstream's does, while the
 /// blur itself never does.
 public struct ReflectionEffect: Sendable, Hashable {
+    /// The reflection's opacity.
+    public static let alphaSpec = ParameterSpec(name: "alpha", unit: "", range: 0...1, defaultValue: 0.5, summary: "opacity of the reflection")
+
     /// Opacity of the reflection, 0…1 (clamped; NaN draws nothing). Default 0.5.
     public var alpha: Double
     /// True draws the content alone. Default false.
@@ -21,7 +24,7 @@ public struct ReflectionEffect: Sendable, Hashable {
         return inner
     }
 
-    public init(alpha: Double = 0.5, isHidden: Bool = false, blur: VariableBlurEffect? = nil) {
+    public init(alpha: Double = ReflectionEffect.alphaSpec.defaultValue!, isHidden: Bool = false, blur: VariableBlurEffect? = nil) {
         self.alpha = alpha
         self.isHidden = isHidden
         self.blur = blur ?? ReflectionEffect.defaultBlur

@@ -7,6 +7,13 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
+    /// A coordinate of an origin, points or pixels.
+    public static let coordinateSpec = ParameterSpec(
+        name: "position", unit: "pt", range: -1_000_000...1_000_000, defaultValue: 0, summary: "a coordinate in points")
+    /// A width or height, points or pixels.
+    public static let lengthSpec = ParameterSpec(
+        name: "length", unit: "pt", range: 0...1_000_000, defaultValue: 0, summary: "a width or height in points")
+
     public var minX: Double { x }
     public var minY: Double { y }
     public var maxX: Double { x + width }

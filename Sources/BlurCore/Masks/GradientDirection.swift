@@ -10,6 +10,11 @@ public enum GradientDirection: String, Sendable, Hashable, CaseIterable {
     /// Full blur at the right, clear at the left.
     case right
 
+    /// The parameter table entry: `direction`, default `down`.
+    public static let spec = ChoiceSpec<GradientDirection>(
+        name: "direction", defaultValue: .down,
+        summary: "where the full blur is: down (full at the top), up, left (full at the left) or right")
+
     /// True when the gradient runs along y.
     public var isVertical: Bool { self == .down || self == .up }
 

@@ -28,14 +28,22 @@ public enum MaterialStyle: String, Sendable, Hashable, CaseIterable {
         return appearance
     }
 
-    /// The style for a short name: `ultrathin`, `thin`, `regular` (or `material`), `thick`, `chrome`,
-    /// or any full name such as `systemThinMaterialDark`.
+    /// The parameter table entry: `style`, default `regular`. Short names — `ultrathin`, `thin`,
+    /// `regular` (or `material`), `thick`, `chrome` — name the adaptive styles; every full name
+    /// (`systemThinMaterialDark`) is accepted too, in any case.
+    public static let spec = ChoiceSpec<MaterialStyle>(
+        name: "style",
+        choices: [
+            .init(["ultrathin"], .systemUltraThinMaterial), .init(["thin"], .systemThinMaterial),
+            .init(["regular", "material"], .systemMaterial), .init(["thick"], .systemThickMaterial),
+            .init(["chrome"], .systemChromeMaterial),
+        ] + allCases.map { .init([$0.rawValue], $0) },
+        defaultValue: .systemMaterial, summary: "the UIBlurEffect style")
+
+    /// The style for a short or full name, in any case (see ``spec``); nil for anything else.
     public init?(name: String) {
-        let short: [String: MaterialStyle] = [
-            "ultrathin": .systemUltraThinMaterial, "thin": .systemThinMaterial, "regular": .systemMaterial,
-            "material": .systemMaterial, "thick": .systemThickMaterial, "chrome": .systemChromeMaterial,
-        ]
-        if let style = short[name.lowercased()] ?? MaterialStyle(rawValue: name) { self = style } else { return nil }
+        guard let style = try? MaterialStyle.spec.parse(name) else { return nil }
+        self = style
     }
 }
 

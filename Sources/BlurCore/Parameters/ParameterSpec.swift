@@ -1,33 +1,120 @@
 /// One numeric parameter of an effect: its name, unit, allowed range and default.
 ///
-/// The same table serves validation, the command line's `--help` and cache keys, so the three
-/// cannot drift apart. `validate` rejects NaN, ±∞ and values outside `range` with an error that
-/// names the parameter, the range and the value.
+/// Declared once, beside the property it governs, and used everywhere the parameter is read: the
+/// library's `validated()`, the command line's option and `--help` line, the scene file's key and
+/// cache keys, so none of them can drift apart. `validate` rejects NaN, ±∞ and values outside
+/// `range` with an error that names the parameter, the range and the value.
 public struct ParameterSpec: Sendable, Hashable {
-    /// The parameter's name as the API and the command line spell it (`sigma`, `radius`).
+    /// The parameter's name as the command line spells it (`sigma`, `max-radius`).
     public let name: String
-    /// The unit the value is in (`px`, `pt`, `px/pt`, or empty for a plain number).
+    /// The unit the value is in (`px`, `pt`, `px/pt`, `s`, or empty for a plain number).
     public let unit: String
     /// The allowed closed range.
     public let range: ClosedRange<Double>
-    /// The default, or nil when the parameter must be given.
+    /// The default, or nil when the parameter has none (must be given, or depends on others).
     public let defaultValue: Double?
+    /// True when only whole numbers are allowed.
+    public let isInteger: Bool
     /// One line for help texts.
     public let summary: String
 
-    public init(name: String, unit: String, range: ClosedRange<Double>, defaultValue: Double?, summary: String) {
+    public init(name: String, unit: String, range: ClosedRange<Double>, defaultValue: Double?, integer: Bool = false, summary: String) {
         self.name = name
         self.unit = unit
         self.range = range
         self.defaultValue = defaultValue
+        self.isInteger = integer
         self.summary = summary
     }
 
-    /// The value, if it is finite and inside ``range``.
+    /// The name as scene files and JSON spell it: `max-radius` → `maxRadius`.
+    public var key: String { camelCase(name) }
+
+    /// This spec under another name (a scene key or an option that means the same quantity).
+    public func named(_ name: String, summary: String? = nil) -> ParameterSpec {
+        ParameterSpec(name: name, unit: unit, range: range, defaultValue: defaultValue, integer: isInteger, summary: summary ?? self.summary)
+    }
+
+    /// The value, if it is finite, inside ``range`` and (for an integer spec) whole.
     public func validate(_ value: Double) throws(ParameterError) -> Double {
         guard value.isFinite else { throw .notFinite(name: name, value: value) }
         guard range.contains(value) else { throw .outOfRange(name: name, value: value, range: range, unit: unit) }
+        guard !isInteger || value == value.rounded() else { throw .notWhole(name: name, value: value) }
         return value
+    }
+
+    /// `text` read as a decimal number (`12`, `-0.5`, `1e3`; not hex, `inf` or `nan`) and validated.
+    public func parse(_ text: String) throws(ParameterError) -> Double {
+        guard let value = parseDecimal(text) else { throw .notANumber(name: name, text: text, integer: isInteger) }
+        return try validate(value)
+    }
+
+    /// The help line: `summary (lo…hi unit, default d)`.
+    public var help: String {
+        let u = unit.isEmpty ? "" : " \(unit)"
+        let fallback = defaultValue.map { ", default \(formatNumber($0))" } ?? ""
+        return "\(summary) (\(formatNumber(range.lowerBound))…\(formatNumber(range.upperBound))\(u)\(fallback))"
+    }
+}
+
+/// A parameter that takes one of a few words: an edge mode, a direction, a style, a format.
+///
+/// Words are matched without regard to case; the first word of a choice is how help texts and
+/// error messages spell it, the others are aliases.
+public struct ChoiceSpec<Value: Sendable & Equatable>: Sendable {
+    public struct Choice: Sendable {
+        public let words: [String]
+        public let value: Value
+        public init(_ words: [String], _ value: Value) {
+            self.words = words
+            self.value = value
+        }
+    }
+
+    /// The parameter's name as the command line spells it.
+    public let name: String
+    public let choices: [Choice]
+    /// The default, or nil when there is none.
+    public let defaultValue: Value?
+    /// One line for help texts.
+    public let summary: String
+
+    public init(name: String, choices: [Choice], defaultValue: Value?, summary: String) {
+        self.name = name
+        self.choices = choices
+        self.defaultValue = defaultValue
+        self.summary = summary
+    }
+
+    /// The name as scene files and JSON spell it.
+    public var key: String { camelCase(name) }
+
+    /// The words as help texts list them (each choice's first word).
+    public var words: [String] { choices.map { $0.words[0] } }
+
+    /// The value `text` names, whatever its case.
+    public func parse(_ text: String) throws(ParameterError) -> Value {
+        let word = text.lowercased()
+        guard let choice = choices.first(where: { $0.words.contains { $0.lowercased() == word } }) else {
+            throw .invalidChoice(name: name, value: text, choices: words)
+        }
+        return choice.value
+    }
+
+    /// The word that names `value`.
+    public func word(for value: Value) -> String? { choices.first { $0.value == value }?.words[0] }
+
+    /// The help line: `summary: a, b or c (default a)`.
+    public var help: String {
+        let fallback = defaultValue.flatMap(word(for:)).map { " (default \($0))" } ?? ""
+        return "\(summary): \(listing(words))\(fallback)"
+    }
+}
+
+extension ChoiceSpec where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// A choice of every case, each named by its raw value.
+    public init(name: String, defaultValue: Value?, summary: String) {
+        self.init(name: name, choices: Value.allCases.map { Choice([$0.rawValue], $0) }, defaultValue: defaultValue, summary: summary)
     }
 }
 
@@ -37,8 +124,23 @@ public enum ParameterError: Error, Equatable, Sendable, CustomStringConvertible 
     case notFinite(name: String, value: Double)
     /// A finite number outside the allowed range.
     case outOfRange(name: String, value: Double, range: ClosedRange<Double>, unit: String)
+    /// A fraction where a whole number is needed.
+    case notWhole(name: String, value: Double)
+    /// Text that is not a decimal number.
+    case notANumber(name: String, text: String, integer: Bool)
     /// A word that is not one of the allowed choices.
     case invalidChoice(name: String, value: String, choices: [String])
+    /// Text that is not in the form the parameter takes (`X,Y,W,H`, a colour, a length).
+    case invalidForm(name: String, text: String, expected: String)
+
+    /// The parameter the error is about.
+    public var parameter: String {
+        switch self {
+        case let .notFinite(name, _), let .outOfRange(name, _, _, _), let .notWhole(name, _), let .notANumber(name, _, _),
+             let .invalidChoice(name, _, _), let .invalidForm(name, _, _):
+            return name
+        }
+    }
 
     public var description: String {
         switch self {
@@ -46,15 +148,64 @@ public enum ParameterError: Error, Equatable, Sendable, CustomStringConvertible 
             return "\(name) must be a finite number, got \(value)"
         case let .outOfRange(name, value, range, unit):
             let u = unit.isEmpty ? "" : " \(unit)"
-            return "\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound))\(u), got \(format(value))"
+            return "\(name) must be between \(formatNumber(range.lowerBound)) and \(formatNumber(range.upperBound))\(u), got \(formatNumber(value))"
+        case let .notWhole(name, value):
+            return "\(name) must be a whole number, got \(formatNumber(value))"
+        case let .notANumber(name, text, integer):
+            return "\(name) expects \(integer ? "a whole number" : "a number"), got \"\(text)\""
         case let .invalidChoice(name, value, choices):
-            return "\(name) must be one of \(choices.joined(separator: ", ")), got \"\(value)\""
+            return "\(name) must be one of \(listing(choices)), got \"\(value)\""
+        case let .invalidForm(name, text, expected):
+            return "\(name) expects \(expected), got \"\(text)\""
         }
     }
 }
 
-/// A short decimal form: 24 rather than 24.0, 0.5 as is.
-func format(_ value: Double) -> String {
+/// A short decimal form for messages and help: 24 rather than 24.0, at most six decimals
+/// (150.333333, not 150.33333333333334).
+public func formatNumber(_ value: Double) -> String {
+    guard value.isFinite else { return String(value) }
     if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return String(value)
+    if abs(value) >= 1e15 || abs(value) < 1e-6 { return String(value) }
+    let rounded = (value * 1e6).rounded() / 1e6
+    if rounded == rounded.rounded() { return String(Int64(rounded)) }
+    return String(rounded)
+}
+
+/// `a, b or c`.
+func listing(_ words: [String]) -> String {
+    guard words.count > 1 else { return words.first ?? "" }
+    return words.dropLast().joined(separator: ", ") + " or " + words.last!
+}
+
+/// A plain decimal number: optional sign, digits with at most one point, optional exponent.
+/// Nil for anything else, including hex (`0x10`), `inf`, `nan` and empty text.
+public func parseDecimal(_ text: String) -> Double? {
+    let bytes = Array(text.utf8)
+    var digits = 0, points = 0, exponent = false
+    for (i, c) in bytes.enumerated() {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            digits += 1
+        case UInt8(ascii: "."):
+            points += 1
+            if exponent || points > 1 { return nil }
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            guard i == 0 || bytes[i - 1] == UInt8(ascii: "e") || bytes[i - 1] == UInt8(ascii: "E") else { return nil }
+        case UInt8(ascii: "e"), UInt8(ascii: "E"):
+            guard digits > 0, !exponent else { return nil }
+            exponent = true
+        default:
+            return nil
+        }
+    }
+    guard digits > 0, let value = Double(text), value.isFinite else { return nil }
+    return value
+}
+
+/// `max-radius` → `maxRadius`.
+func camelCase(_ name: String) -> String {
+    let parts = name.split(separator: "-")
+    guard let first = parts.first else { return name }
+    return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
 }

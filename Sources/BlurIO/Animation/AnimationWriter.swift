@@ -98,13 +98,20 @@ public final class AnimationWriter: @unchecked Sendable {
         framesWritten += 1
     }
 
-    /// Writes the file (nothing more for a PNG sequence).
+    /// Writes the file. For a PNG sequence, removes the frames a longer earlier run left past the
+    /// last one written (`frame-NNNNN.png` only; nothing else in the folder is touched).
     public func finish() throws {
         switch backend {
         case let .webp(encoder): try AtomicFile.write(try encoder.finish(), to: path)
         case let .gif(encoder): try AtomicFile.write(try encoder.finish(), to: path)
         case let .apng(encoder): try AtomicFile.write(try encoder.finish(), to: path)
-        case .sequence: break
+        case .sequence:
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            for name in names where name.hasPrefix("frame-") && name.hasSuffix(".png") {
+                guard let index = Int(name.dropFirst(6).dropLast(4)), index >= framesWritten,
+                      name == Self.sequenceFileName(index) else { continue }
+                try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(name))
+            }
         }
     }
 }

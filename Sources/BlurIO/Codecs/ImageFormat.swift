@@ -1,3 +1,5 @@
+import BlurCore
+
 /// The file formats BlurKit reads and writes.
 public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     case png, jpeg, pam, ppm, webp, gif
@@ -17,16 +19,22 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     /// The format a file name's suffix asks for (`.png`/`.apng`, `.jpg`/`.jpeg`, `.pam`, `.ppm`,
     /// `.webp`, `.gif`), or nil.
     public init?(pathExtension: String) {
-        switch pathExtension.lowercased() {
-        case "png", "apng": self = .png
-        case "jpg", "jpeg": self = .jpeg
-        case "pam": self = .pam
-        case "ppm", "pnm": self = .ppm
-        case "webp": self = .webp
-        case "gif": self = .gif
-        default: return nil
-        }
+        guard let format = try? ImageFormat.spec.parse(pathExtension) else { return nil }
+        self = format
     }
+
+    /// The parameter table entry: `format`, one of png, jpeg (jpg), webp, gif, pam, ppm (pnm), in
+    /// any case; no default (the output's suffix decides).
+    public static let spec = ChoiceSpec<ImageFormat>(
+        name: "format",
+        choices: [
+            .init(["png", "apng"], .png), .init(["jpeg", "jpg"], .jpeg), .init(["webp"], .webp), .init(["gif"], .gif),
+            .init(["pam"], .pam), .init(["ppm", "pnm"], .ppm),
+        ],
+        defaultValue: nil, summary: "output format")
+
+    /// Every suffix an image file may have, as ``init(pathExtension:)`` reads them.
+    public static let suffixes = spec.choices.flatMap(\.words)
 
     /// The format named on a command line (`png`, `jpeg`/`jpg`, `pam`, `ppm`, `webp`, `gif`), or nil.
     public init?(name: String) {

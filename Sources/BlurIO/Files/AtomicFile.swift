@@ -2,8 +2,16 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+private let systemRead = Glibc.read
+private let systemWrite = Glibc.write
+#elseif canImport(Musl)
+import Musl
+private let systemRead = Musl.read
+private let systemWrite = Musl.write
 #elseif canImport(Darwin)
 import Darwin
+private let systemRead = Darwin.read
+private let systemWrite = Darwin.write
 #endif
 
 /// Whole-file reads and atomic writes.
@@ -22,20 +30,59 @@ public enum AtomicFile {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, reason: lastError()) }
         guard (info.st_mode & S_IFMT) != S_IFDIR else { throw .cannotRead(path: path, reason: "it is a directory") }
+        return try readAll(fd, name: path)
+    }
+
+    /// Everything on standard input.
+    /// - Throws: ``FileError/cannotRead(path:reason:)`` (named "standard input") when it is closed,
+    ///   a directory, or longer than ``maximumReadBytes``.
+    public static func readStandardInput() throws(FileError) -> [UInt8] {
+        try readAll(0, name: "standard input")
+    }
+
+    /// Writes `bytes` to standard output, all of them.
+    /// - Throws: ``FileError/cannotWrite(path:reason:)`` (named "standard output") when it is
+    ///   closed, full (`/dev/full`) or a closed pipe.
+    public static func writeStandardOutput(_ bytes: [UInt8]) throws(FileError) {
+        if let failure = writeAll(bytes, to: 1) { throw .cannotWrite(path: "standard output", reason: failure) }
+    }
+
+    /// Writes `bytes` to standard error, all of them.
+    public static func writeStandardError(_ bytes: [UInt8]) throws(FileError) {
+        if let failure = writeAll(bytes, to: 2) { throw .cannotWrite(path: "standard error", reason: failure) }
+    }
+
+    private static func readAll(_ fd: Int32, name: String) throws(FileError) -> [UInt8] {
         var bytes = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw .cannotRead(path: path, reason: lastError())
+                throw .cannotRead(path: name, reason: lastError())
             }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
             // A device or pipe that never ends (/dev/zero) is an error, not a hang.
-            if bytes.count > maximumReadBytes { throw .cannotRead(path: path, reason: "it holds more than \(maximumReadBytes >> 20) MiB") }
+            if bytes.count > maximumReadBytes { throw .cannotRead(path: name, reason: "it holds more than \(maximumReadBytes >> 20) MiB") }
         }
         return bytes
+    }
+
+    /// Writes every byte to `fd`; the reason when that fails.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> String? {
+        bytes.withUnsafeBytes { raw -> String? in
+            var done = 0
+            while done < raw.count {
+                let n = systemWrite(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return lastError()
+                }
+                done += n
+            }
+            return nil
+        }
     }
 
     public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
@@ -45,19 +92,7 @@ public enum AtomicFile {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .cannotWrite(path: path, reason: lastError()) }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var failure: String?
-        bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = lastError()
-                    return
-                }
-                done += n
-            }
-        }
+        var failure = writeAll(bytes, to: fd)
         if failure == nil, fchmod(fd, 0o644) != 0 || fsync(fd) != 0 { failure = lastError() }
         if close(fd) != 0, failure == nil { failure = lastError() }
         if failure == nil, rename(temporary, path) != 0 { failure = lastError() }
@@ -65,6 +100,12 @@ public enum AtomicFile {
             unlink(temporary)
             throw .cannotWrite(path: path, reason: failure)
         }
+    }
+
+    /// True when `path` names an existing folder (after symbolic links).
+    public static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// True when both paths name the same existing file (after symbolic links, or as hard links).

@@ -7,11 +7,11 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .cannotRead(path, reason): return "cannot read \(path): \(reason)"
-        case let .cannotWrite(path, reason): return "cannot write \(path): \(reason)"
+        case let .cannotRead(path, reason): return "cannot read \(path.isEmpty ? "an empty path" : path): \(reason)"
+        case let .cannotWrite(path, reason): return "cannot write \(path.isEmpty ? "an empty path" : path): \(reason)"
         case let .wouldOverwriteInput(path): return "refusing to overwrite the input file \(path)"
         case let .unknownOutputFormat(path):
-            return "cannot tell the output format from \(path): use a .png, .jpg, .pam or .ppm suffix, or --format"
+            return "cannot tell the output format from \(path): use a suffix (\(ImageFormat.suffixes.map { "." + $0 }.joined(separator: " "))) or --format"
         }
     }
 }

@@ -4,6 +4,11 @@ import Foundation
 /// Reading and writing images as files or byte buffers, with the format chosen by content (reads)
 /// or by name (writes).
 public enum ImageFile {
+    /// JPEG and WebP quality: 1…100 (WebP at 100 is lossless), default 90.
+    public static let qualitySpec = ParameterSpec(
+        name: "quality", unit: "", range: 1...100, defaultValue: Double(JPEGCodec.defaultQuality), integer: true,
+        summary: "JPEG and WebP quality (WebP at 100 is lossless)")
+
     /// Decodes any supported format, recognised by its first bytes.
     public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Bitmap {
         guard !bytes.isEmpty else { throw .empty }

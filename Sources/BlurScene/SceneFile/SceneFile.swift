@@ -49,12 +49,20 @@ private struct Node {
         return Members(members: members, node: self)
     }
 
-    func number(in range: ClosedRange<Double>? = nil) throws(SceneFileError) -> Double {
+    /// A number inside `spec`'s range (and whole, for an integer spec).
+    func number(_ spec: ParameterSpec) throws(SceneFileError) -> Double {
         guard case let .number(n) = value else { throw .type(path: path, expected: "a number", got: value.summary) }
-        if let range, !range.contains(n) {
-            throw .invalid(path: path, message: "must be from \(JSONValue.number(range.lowerBound).summary) to \(JSONValue.number(range.upperBound).summary), got \(value.summary)")
+        do { return try spec.validate(n) } catch {
+            throw .invalid(path: path, message: "must be from \(formatNumber(spec.range.lowerBound)) to \(formatNumber(spec.range.upperBound))\(spec.unit.isEmpty ? "" : " " + spec.unit)\(spec.isInteger ? ", a whole number" : ""), got \(value.summary)")
         }
-        return n
+    }
+
+    /// One of `spec`'s words, in any case.
+    func choice<T>(_ spec: ChoiceSpec<T>) throws(SceneFileError) -> T {
+        let name = try string()
+        do { return try spec.parse(name) } catch {
+            throw .invalid(path: path, message: "expected one of \(spec.words.joined(separator: ", ")), got \(value.summary)")
+        }
     }
 
     func string() throws(SceneFileError) -> String {
@@ -72,32 +80,24 @@ private struct Node {
         return items.enumerated().map { Node(value: $1, path: "\(path)[\($0)]") }
     }
 
-    func choice<T>(_ options: [(String, T)]) throws(SceneFileError) -> T {
-        let name = try string()
-        guard let match = options.first(where: { $0.0 == name }) else {
-            throw .invalid(path: path, message: "expected one of \(options.map { $0.0 }.joined(separator: ", ")), got \(value.summary)")
-        }
-        return match.1
-    }
-
     /// `[x, y, width, height]` or `{"x":…, "y":…, "width":…, "height":…}`; sizes ≥ 0.
     func rect() throws(SceneFileError) -> Rect {
         if case .array = value {
             let items = try array()
             guard items.count == 4 else { throw .type(path: path, expected: "[x, y, width, height]", got: "\(items.count) numbers") }
-            return Rect(x: try items[0].number(in: -1e6...1e6), y: try items[1].number(in: -1e6...1e6),
-                        width: try items[2].number(in: 0...1e6), height: try items[3].number(in: 0...1e6))
+            return Rect(x: try items[0].number(Layer.positionSpec), y: try items[1].number(Layer.positionSpec),
+                        width: try items[2].number(Layer.lengthSpec), height: try items[3].number(Layer.lengthSpec))
         }
         let o = try object(["x", "y", "width", "height"])
-        return Rect(x: try o.required("x").number(in: -1e6...1e6), y: try o.required("y").number(in: -1e6...1e6),
-                    width: try o.required("width").number(in: 0...1e6), height: try o.required("height").number(in: 0...1e6))
+        return Rect(x: try o.required("x").number(Layer.positionSpec), y: try o.required("y").number(Layer.positionSpec),
+                    width: try o.required("width").number(Layer.lengthSpec), height: try o.required("height").number(Layer.lengthSpec))
     }
 
     /// `[x, y]`.
     func point() throws(SceneFileError) -> (x: Double, y: Double) {
         let items = try array()
         guard items.count == 2 else { throw .type(path: path, expected: "[x, y]", got: "\(items.count) numbers") }
-        return (try items[0].number(in: -1e6...1e6), try items[1].number(in: -1e6...1e6))
+        return (try items[0].number(Layer.positionSpec), try items[1].number(Layer.positionSpec))
     }
 
     /// `"#RRGGBB"`, `"#RGB"`, `"#RRGGBBAA"`, a name (white, black, clear, gray), or
@@ -118,13 +118,13 @@ private struct Node {
         }
         guard case .object = value else { throw .type(path: path, expected: "a colour (\"#RRGGBB\" or {\"red\", \"green\", \"blue\"})", got: value.summary) }
         let o = try object(["red", "green", "blue", "white", "alpha"])
-        let alpha = try o.optional("alpha")?.number(in: 0...1) ?? 1
+        let alpha = try o.optional("alpha")?.number(Color.componentSpec) ?? 1
         if let white = o.optional("white") {
             try o.forbid(["red", "green", "blue"], because: "with \"white\"")
-            return Color(white: try white.number(in: 0...1), alpha: alpha)
+            return Color(white: try white.number(Color.componentSpec), alpha: alpha)
         }
-        return Color(red: try o.required("red").number(in: 0...1), green: try o.required("green").number(in: 0...1),
-                     blue: try o.required("blue").number(in: 0...1), alpha: alpha)
+        return Color(red: try o.required("red").number(Color.componentSpec), green: try o.required("green").number(Color.componentSpec),
+                     blue: try o.required("blue").number(Color.componentSpec), alpha: alpha)
     }
 }
 
@@ -170,12 +170,12 @@ private struct Reader {
 
     mutating func document(_ root: Node) throws(SceneFileError) -> SceneFile {
         let o = try root.object(["width", "height", "scale", "background", "appearance", "duration", "fps", "layers", "animations"])
-        let scene = Scene(width: try o.required("width").number(in: 1...100_000), height: try o.required("height").number(in: 1...100_000),
+        let scene = Scene(width: try o.required("width").number(Scene.sizeSpec), height: try o.required("height").number(Scene.sizeSpec),
                           backgroundColor: try o.optional("background")?.color() ?? .white)
-        if let a = o.optional("appearance") { scene.appearance = try a.choice([("light", Appearance.light), ("dark", .dark)]) }
-        let scale = try o.optional("scale")?.number(in: Scene.scaleSpec.range)
-        let duration = try o.optional("duration")?.number(in: SceneRecording.durationSpec.range)
-        let fps = try o.optional("fps")?.number(in: SceneRecording.frameRateSpec.range)
+        if let a = o.optional("appearance") { scene.appearance = try a.choice(Appearance.spec) }
+        let scale = try o.optional("scale")?.number(Scene.scaleSpec)
+        let duration = try o.optional("duration")?.number(SceneRecording.durationSpec)
+        let fps = try o.optional("fps")?.number(SceneRecording.frameRateSpec)
         for node in try o.optional("layers")?.array() ?? [] { scene.addLayer(try layer(node)) }
         var end = 0.0
         for node in try o.optional("animations")?.array() ?? [] { end = max(end, try animation(node, in: scene)) }
@@ -193,11 +193,11 @@ private struct Reader {
         }
         if let c = o.optional("content") { layer.content = try content(c) }
         if let c = o.optional("backgroundColor") { layer.backgroundColor = try c.color() }
-        if let v = o.optional("opacity") { layer.opacity = try v.number(in: 0...1) }
-        if let v = o.optional("cornerRadius") { layer.cornerRadius = try v.number(in: 0...1e6) }
+        if let v = o.optional("opacity") { layer.opacity = try v.number(Layer.opacitySpec) }
+        if let v = o.optional("cornerRadius") { layer.cornerRadius = try v.number(Layer.cornerRadiusSpec) }
         if let v = o.optional("masksToBounds") { layer.masksToBounds = try v.bool() }
-        if let v = o.optional("blendMode") { layer.blendMode = try v.choice(BlendMode.allCases.map { ($0.rawValue, $0) }) }
-        if let v = o.optional("blurRadius") { layer.blurRadius = try v.number(in: 0...1000) }
+        if let v = o.optional("blendMode") { layer.blendMode = try v.choice(BlendMode.spec) }
+        if let v = o.optional("blurRadius") { layer.blurRadius = try v.number(Layer.blurRadiusSpec) }
         if let b = o.optional("backdrop") { try backdrop(b, of: layer) }
         if let m = o.optional("mask") { layer.mask = try self.layer(m) }
         for sub in try o.optional("sublayers")?.array() ?? [] { layer.addSublayer(try self.layer(sub)) }
@@ -213,7 +213,7 @@ private struct Reader {
         case "color":
             return .color(try value.color())
         case "image":
-            let mode = try o.optional("mode")?.choice([("fill", Layer.ContentMode.fill), ("fit", .fit), ("stretch", .stretch)]) ?? .fill
+            let mode = try o.optional("mode")?.choice(ContentMode.spec) ?? ContentMode.spec.defaultValue!
             return .bitmap(try image(value), mode: mode)
         case "gradient":
             let g = try value.object(["colors", "from", "to", "start", "end"])
@@ -230,8 +230,9 @@ private struct Reader {
             return .shape(try shape(value), fill: try o.required("fill").color())
         default:
             let r = try value.object(["image", "alpha", "hidden", "maximumBlurRadius"])
-            var settings = Layer.Reflection(alpha: try r.optional("alpha")?.number(in: 0...1) ?? 0.5, isHidden: try r.optional("hidden")?.bool() ?? false)
-            if let m = r.optional("maximumBlurRadius") { settings.blur.maximumBlurRadius = try m.number(in: VariableBlurEffect.maximumRadiusSpec.range) }
+            var settings = Layer.Reflection(isHidden: try r.optional("hidden")?.bool() ?? false)
+            if let a = r.optional("alpha") { settings.alpha = try a.number(ReflectionEffect.alphaSpec) }
+            if let m = r.optional("maximumBlurRadius") { settings.blur.maximumBlurRadius = try m.number(VariableBlurEffect.maximumRadiusSpec) }
             return .reflection(try image(r.required("image")), settings)
         }
     }
@@ -242,7 +243,7 @@ private struct Reader {
         if kind != "roundedRect" { try o.forbid(["cornerRadius"], because: "with \"\(kind)\" (it goes with \"roundedRect\")") }
         switch kind {
         case "rect": return Path(rect: try value.rect())
-        case "roundedRect": return Path(roundedRect: try value.rect(), cornerRadius: try o.required("cornerRadius").number(in: 0...1e6))
+        case "roundedRect": return Path(roundedRect: try value.rect(), cornerRadius: try o.required("cornerRadius").number(Layer.cornerRadiusSpec))
         case "ellipse": return Path(ellipseIn: try value.rect())
         default:
             do { return try Path(svg: try value.string()) } catch let error as PathSyntaxError {
@@ -273,16 +274,12 @@ private struct Reader {
         if kind == "progressive" { try o.forbid(["blurEffectRadius"], because: "with \"progressive\" (use its maximumBlurRadius)") }
         switch kind {
         case "blur":
-            layer.backdropFilter = .blur(radius: try value.number(in: 0...1000))
-            if let r = o.optional("blurEffectRadius") { layer.blurEffectRadius = try r.number(in: 0...1000) }
+            layer.backdropFilter = .blur(radius: try value.number(Layer.backdropRadiusSpec))
+            if let r = o.optional("blurEffectRadius") { layer.blurEffectRadius = try r.number(Layer.backdropRadiusSpec) }
         case "material":
-            let name = try value.string()
-            guard let style = MaterialStyle(name: name) else {
-                throw .invalid(path: value.path, message: "expected a material style (\(MaterialStyle.allCases.map(\.rawValue).joined(separator: ", ")), or thin, regular, thick, ultrathin, chrome), got \(value.value.summary)")
-            }
-            layer.backdropFilter = .material(Material(style: style))
-            if let r = o.optional("blurEffectRadius") { layer.blurEffectRadius = try r.number(in: Material.radiusSpec.range) }
-            if let d = o.optional("dimmingAlpha") { layer.dimmingAlpha = try d.number(in: 0...1) }
+            layer.backdropFilter = .material(Material(style: try value.choice(MaterialStyle.spec)))
+            if let r = o.optional("blurEffectRadius") { layer.blurEffectRadius = try r.number(Material.radiusSpec) }
+            if let d = o.optional("dimmingAlpha") { layer.dimmingAlpha = try d.number(Material.dimmingSpec) }
         default:
             layer.backdropFilter = .progressive(try progressive(value))
         }
@@ -291,12 +288,12 @@ private struct Reader {
     func progressive(_ node: Node) throws(SceneFileError) -> VariableBlurEffect {
         let o = try node.object(["direction", "maximumBlurRadius", "minimumBlurRadius", "blurMaximumRadiusInset", "dimmingTintColor",
                                  "dimmingAlpha", "dimmingFullColorInset", "dimmingClearExtension"])
-        var effect = VariableBlurEffect(direction: try o.optional("direction")?.choice(GradientDirection.allCases.map { ($0.rawValue, $0) }) ?? .down)
-        if let v = o.optional("maximumBlurRadius") { effect.maximumBlurRadius = try v.number(in: VariableBlurEffect.maximumRadiusSpec.range) }
-        if let v = o.optional("minimumBlurRadius") { effect.minimumBlurRadius = try v.number(in: VariableBlurEffect.minimumRadiusSpec.range) }
-        if let v = o.optional("blurMaximumRadiusInset") { effect.blurMaximumRadiusInset = try sizing(v) }
-        if let v = o.optional("dimmingFullColorInset") { effect.dimmingFullColorInset = try sizing(v) }
-        if let v = o.optional("dimmingClearExtension") { effect.dimmingClearExtension = try sizing(v) }
+        var effect = VariableBlurEffect(direction: try o.optional("direction")?.choice(GradientDirection.spec) ?? GradientDirection.spec.defaultValue!)
+        if let v = o.optional("maximumBlurRadius") { effect.maximumBlurRadius = try v.number(VariableBlurEffect.maximumRadiusSpec) }
+        if let v = o.optional("minimumBlurRadius") { effect.minimumBlurRadius = try v.number(VariableBlurEffect.minimumRadiusSpec) }
+        if let v = o.optional("blurMaximumRadiusInset") { effect.blurMaximumRadiusInset = try sizing(v, fractions: VariableBlurEffect.insetFractionSpec) }
+        if let v = o.optional("dimmingFullColorInset") { effect.dimmingFullColorInset = try sizing(v, fractions: VariableBlurEffect.insetFractionSpec) }
+        if let v = o.optional("dimmingClearExtension") { effect.dimmingClearExtension = try sizing(v, fractions: VariableBlurEffect.extensionFractionSpec) }
         if let v = o.optional("dimmingTintColor") {
             switch v.value {
             case .null: effect.dimmingTintColor = nil
@@ -307,47 +304,51 @@ private struct Reader {
         if let v = o.optional("dimmingAlpha") {
             switch v.value {
             case .null: effect.dimmingAlpha = nil
-            case .number: effect.dimmingAlpha = .constant(alpha: try v.number(in: 0...1))
+            case .number: effect.dimmingAlpha = .constant(alpha: try v.number(VariableBlurEffect.dimmingAlphaSpec))
             case .object:
                 let a = try v.object(["light", "dark"])
-                effect.dimmingAlpha = .interfaceStyle(lightModeAlpha: try a.required("light").number(in: 0...1), darkModeAlpha: try a.required("dark").number(in: 0...1))
+                effect.dimmingAlpha = .interfaceStyle(
+                    lightModeAlpha: try a.required("light").number(VariableBlurEffect.dimmingAlphaSpec),
+                    darkModeAlpha: try a.required("dark").number(VariableBlurEffect.dimmingAlphaSpec))
             default:
                 throw .type(path: v.path, expected: "a number, null or {\"light\", \"dark\"}", got: v.value.summary)
             }
         }
-        return effect
+        do { return try effect.validated() } catch { throw .invalid(path: node.path, message: error.description) }
     }
 
     /// `{"relative": 0.5}` (a fraction of the size) or `{"absolute": 40}` (points); null for none.
-    func sizing(_ node: Node) throws(SceneFileError) -> GradientSizing? {
+    func sizing(_ node: Node, fractions: ParameterSpec) throws(SceneFileError) -> GradientSizing? {
         if case .null = node.value { return nil }
         let o = try node.object(["relative", "absolute"])
         let (kind, value) = try o.oneOf(["relative", "absolute"])
-        return kind == "relative" ? .relative(fraction: try value.number(in: 0...16)) : .absolute(position: try value.number(in: 0...1e6))
+        return kind == "relative" ? .relative(fraction: try value.number(fractions)) : .absolute(position: try value.number(VariableBlurEffect.lengthSpec))
     }
 
     /// Applies one animation; returns when it ends.
     func animation(_ node: Node, in scene: Scene) throws(SceneFileError) -> Double {
         let o = try node.object(["at", "duration", "delay", "curve", "layer", "set"])
-        let at = try o.optional("at")?.number(in: -3600...3600) ?? 0
-        let duration = try o.optional("duration")?.number(in: 0...3600) ?? 0
-        let delay = try o.optional("delay")?.number(in: 0...3600) ?? 0
+        let at = try o.optional("at")?.number(Animation.timeSpec) ?? 0
+        let duration = try o.optional("duration")?.number(Animation.durationSpec) ?? 0
+        let delay = try o.optional("delay")?.number(Animation.delaySpec) ?? 0
         let curve = try o.optional("curve").map { (n: Node) throws(SceneFileError) -> TimingCurve in try timingCurve(n) } ?? .default
         let nameNode = try o.required("layer")
         let name = try nameNode.string()
         guard let layer = layers[name] else {
-            throw .invalid(path: nameNode.path, message: "no layer is called \"\(name)\"" + (layers.isEmpty ? "" : " (layers: \(layers.keys.sorted().joined(separator: ", ")))"))
+            let names = layers.keys.sorted(), shown = names.prefix(10).joined(separator: ", ")
+            let listing = names.isEmpty ? "" : " (layers: \(shown)\(names.count > 10 ? " and \(names.count - 10) more" : ""))"
+            throw .invalid(path: nameNode.path, message: "no layer is called \"\(name)\"" + listing)
         }
         let set = try o.required("set").object(["opacity", "frame", "backgroundColor", "cornerRadius", "blurRadius", "blurEffectRadius", "dimmingAlpha"])
         // Read every value first, so an error leaves the scene unchanged.
         var changes: [(Layer) -> Void] = []
-        if let v = set.optional("opacity") { let x = try v.number(in: 0...1); changes.append { $0.opacity = x } }
+        if let v = set.optional("opacity") { let x = try v.number(Layer.opacitySpec); changes.append { $0.opacity = x } }
         if let v = set.optional("frame") { let x = try v.rect(); changes.append { $0.frame = x } }
         if let v = set.optional("backgroundColor") { let x = try v.color(); changes.append { $0.backgroundColor = x } }
-        if let v = set.optional("cornerRadius") { let x = try v.number(in: 0...1e6); changes.append { $0.cornerRadius = x } }
-        if let v = set.optional("blurRadius") { let x = try v.number(in: 0...1000); changes.append { $0.blurRadius = x } }
-        if let v = set.optional("blurEffectRadius") { let x = try v.number(in: Material.radiusSpec.range); changes.append { $0.blurEffectRadius = x } }
-        if let v = set.optional("dimmingAlpha") { let x = try v.number(in: 0...1); changes.append { $0.dimmingAlpha = x } }
+        if let v = set.optional("cornerRadius") { let x = try v.number(Layer.cornerRadiusSpec); changes.append { $0.cornerRadius = x } }
+        if let v = set.optional("blurRadius") { let x = try v.number(Layer.blurRadiusSpec); changes.append { $0.blurRadius = x } }
+        if let v = set.optional("blurEffectRadius") { let x = try v.number(Material.radiusSpec); changes.append { $0.blurEffectRadius = x } }
+        if let v = set.optional("dimmingAlpha") { let x = try v.number(Material.dimmingSpec); changes.append { $0.dimmingAlpha = x } }
         if duration > 0 || { if case .spring = curve { true } else { false } }() {
             scene.animate(at: at, duration: duration, delay: delay, curve: curve) { for change in changes { change(layer) } }
         } else {
@@ -361,17 +362,17 @@ private struct Reader {
     func timingCurve(_ node: Node) throws(SceneFileError) -> TimingCurve {
         switch node.value {
         case .string:
-            return try node.choice([("linear", TimingCurve.linear), ("easeIn", .easeIn), ("easeOut", .easeOut), ("easeInOut", .easeInOut), ("default", .default)])
+            return try node.choice(TimingCurve.nameSpec)
         case .array:
             let items = try node.array()
             guard items.count == 4 else { throw .type(path: node.path, expected: "[x1, y1, x2, y2]", got: "\(items.count) numbers") }
-            return .cubicBezier(x1: try items[0].number(in: 0...1), y1: try items[1].number(in: -10...10),
-                                x2: try items[2].number(in: 0...1), y2: try items[3].number(in: -10...10))
+            return .cubicBezier(x1: try items[0].number(TimingCurve.controlXSpec), y1: try items[1].number(TimingCurve.controlYSpec),
+                                x2: try items[2].number(TimingCurve.controlXSpec), y2: try items[3].number(TimingCurve.controlYSpec))
         default:
             let o = try node.object(["spring"])
             let s = try o.required("spring").object(["response", "dampingFraction"])
-            return .spring(response: try s.optional("response")?.number(in: 0.01...100) ?? 0.5,
-                           dampingFraction: try s.optional("dampingFraction")?.number(in: 0.01...10) ?? 0.825)
+            return .spring(response: try s.optional("response")?.number(TimingCurve.springResponseSpec) ?? TimingCurve.springResponseSpec.defaultValue!,
+                           dampingFraction: try s.optional("dampingFraction")?.number(TimingCurve.springDampingSpec) ?? TimingCurve.springDampingSpec.defaultValue!)
         }
     }
 }

@@ -2,7 +2,17 @@ import BlurCommandLine
 import BlurKit
 
 /// `blurkit blur IN OUT`: a Gaussian blur of a whole image.
-enum BlurCommand {
+enum BlurCommand: Command {
+    static let name = "blur"
+    static let summary = "Gaussian blur of a whole image"
+    static let usage = "blurkit blur IN OUT (--sigma S | --radius R [--scale K]) [options]"
+    static let details = """
+        Blurs IN with a Gaussian and writes OUT. IN and OUT may be - for standard input and output.
+        Reads PNG, JPEG, WebP, GIF (first frame), PAM and PPM/PGM; writes the format of OUT's suffix
+        (\(ImageFormat.suffixes.map { "." + $0 }.joined(separator: " "))) or of --format.
+        """
+    static let operandCount = 2...2
+
     static let radius = ParameterSpec(
         name: "radius", unit: "pt", range: 0...2000, defaultValue: nil,
         summary: "blur radius in points, as the components take it (σ in points); σ = radius × scale")
@@ -10,23 +20,12 @@ enum BlurCommand {
     static let options: [OptionSpec] = [
         OptionSpec(GaussianBlur.sigmaSpec, value: "S"),
         OptionSpec(radius, value: "R"),
-        OptionSpec(CommonOptions.scale, value: "K", extra: "; with --radius"),
-        OptionSpec(name: "edges", value: "MODE", help: "clamp (edge pixels extend: no fringe, opaque stays opaque) or transparent (outside is transparent) (default clamp)"),
-    ] + CommonOptions.specs
+        OptionSpec(StandardOptions.scale, value: "K", extra: "; with --radius"),
+        OptionSpec(EdgeMode.spec, value: "MODE"),
+    ] + StandardOptions.stillOutput
 
-    static let help = helpText(
-        usage: "blurkit blur IN OUT (--sigma S | --radius R [--scale K]) [options]",
-        summary: """
-            Blurs IN with a Gaussian and writes OUT. IN and OUT may be - for standard input and output.
-            Reads PNG, JPEG, WebP, GIF (first frame), PAM and PPM/PGM; writes the format of OUT's suffix
-            (.png .jpg .webp .gif .pam .ppm).
-            """,
-        options: options)
-
-    static func run(_ words: ArraySlice<String>) throws -> String? {
-        let arguments = try ParsedArguments(words, options: options)
-        if arguments.wantsHelp { return help }
-        let (input, output) = try arguments.inputAndOutput(of: "blur")
+    static func run(_ arguments: ParsedArguments) throws -> String? {
+        let (input, output) = arguments.inputAndOutput
         let sigma: Double
         switch (arguments.has("sigma"), arguments.has("radius")) {
         case (true, true): throw CLIError.usage("give --sigma or --radius, not both")
@@ -35,18 +34,15 @@ enum BlurCommand {
             if arguments.has("scale") { throw CLIError.usage("--scale goes with --radius, not --sigma") }
             sigma = try arguments.number(GaussianBlur.sigmaSpec)!
         case (false, true):
-            let r = try arguments.number(radius)!, k = try arguments.number(CommonOptions.scale)!
-            guard r * k <= GaussianBlur.sigmaSpec.range.upperBound else {
-                throw ParameterError.outOfRange(name: "radius × scale", value: r * k, range: GaussianBlur.sigmaSpec.range, unit: "px")
-            }
-            sigma = r * k
+            let r = try arguments.number(radius)!, k = try arguments.number(StandardOptions.scale)!
+            sigma = try GaussianBlur.sigmaSpec.named("radius × scale").validate(r * k)
         }
-        let edges = try EdgeMode(parsing: arguments.values["edges"] ?? EdgeMode.clamp.rawValue)
-        let blur = try GaussianBlur(sigma: sigma, edges: edges)
-        let threads = try arguments.integer(CommonOptions.threads)
+        let blur = try GaussianBlur(sigma: sigma, edges: try arguments.choice(EdgeMode.spec)!)
+        let threads = try arguments.integer(StandardOptions.threads)
+        let format = try arguments.stillFormat(for: output)
 
-        let image = try CommonOptions.readInput(input, arguments, job: "blur", estimate: GaussianBlur.estimatedBytes)
-        try CommonOptions.writeOutput(blur.apply(to: image, threads: threads), to: output, input: input, arguments)
+        let image = try ImageFiles.read(input, job: "blur", estimate: GaussianBlur.estimatedBytes)
+        try ImageFiles.write(blur.apply(to: image, threads: threads), to: output, as: format, arguments)
         return nil
     }
 }

@@ -3,35 +3,42 @@ import BlurKit
 import Foundation
 
 /// `blurkit demo [DIR]`: renders the sample picture, its blurs and a gallery sheet into DIR.
-enum DemoCommand {
+enum DemoCommand: Command {
+    static let name = "demo"
+    static let summary = "render the built-in sample picture and its blurs into a folder"
+    static let usage = "blurkit demo [DIR] [options]"
+    static let operandCount = 0...1
+    static let readsFirstWritesSecond = false
+    /// The smallest photo the demo's layouts (text, cards, strips) fit on.
+    static let minimumPhotoSide = 64
+
     static let options: [OptionSpec] = [
-        OptionSpec(name: "photo", value: "FILE", help: "the photo for the progressive-blur examples (default: the sample picture)"),
+        OptionSpec(name: "photo", value: "FILE", help: "the photo for the progressive-blur examples, at least \(minimumPhotoSide)×\(minimumPhotoSide) (default: the sample picture)"),
         OptionSpec(name: "quiet", value: nil, help: "print nothing but errors"),
-    ]
+    ] + StandardOptions.limits
 
-    static let help = helpText(
-        usage: "blurkit demo [DIR] [options]",
-        summary: """
-            Renders into DIR (default ./demo-output), then prints the paths:
-            - the built-in sample picture (gradients, shapes, fine detail), its Gaussian blurs at σ 2, 8
-              and 24 px, a cut-out blurred with transparent edges, and a gallery sheet of them;
-            - a progressive header band in each of the four directions over a photo, with the default
-              dimming and without, and a sheet of all eight;
-            - seed 003's "World's Greatest Flag" card on each of the five materials, light and dark,
-              a sheet of all ten, and the style picker;
-            - seed 004 in motion: a view's blur animating away and a dialog's backdrop coming back into
-              focus, as strips of frames and as animated WebP, a progressive header, and a reflection;
-            - seed 000: "Mountains at dusk" at 18×24 and 900×1200, and BlurUpImage's loaded/unloaded loop
-              and its Reduce Motion variant as animated WebP;
-            - index.html, a page showing all of them with captions.
-            """,
-        options: options)
+    static let details = """
+        Renders into DIR (default ./demo-output), then prints the paths:
+        - the built-in sample picture (gradients, shapes, fine detail), its Gaussian blurs at σ 2, 8
+          and 24 px, a cut-out blurred with transparent edges, and a gallery sheet of them;
+        - a progressive header band in each of the four directions over a photo, with the default
+          dimming and without, and a sheet of all eight;
+        - seed 003's "World's Greatest Flag" card on each of the five materials, light and dark,
+          a sheet of all ten, and the style picker;
+        - seed 004 in motion: a view's blur animating away and a dialog's backdrop coming back into
+          focus, as strips of frames and as animated WebP, a progressive header, and a reflection;
+        - seed 000: "Mountains at dusk" at 18×24 and 900×1200, and BlurUpImage's loaded/unloaded loop
+          and its Reduce Motion variant as animated WebP;
+        - index.html, a page showing all of them with captions.
+        """
 
-    static func run(_ words: ArraySlice<String>) throws -> String? {
-        let arguments = try ParsedArguments(words, options: options)
-        if arguments.wantsHelp { return help }
-        guard arguments.operands.count <= 1 else { throw CLIError.usage("demo takes at most one folder") }
+    static func run(_ arguments: ParsedArguments) throws -> String? {
         let folder = arguments.operands.first ?? "demo-output"
+        // The photo first: a missing or unusable one must cost nothing.
+        let given = try arguments.values["photo"].map { try ImageFiles.read($0) }
+        if let given, min(given.width, given.height) < minimumPhotoSide {
+            throw CLIError.usage("--photo \(arguments.values["photo"]!) is \(given.width)×\(given.height); the demo needs at least \(minimumPhotoSide)×\(minimumPhotoSide)")
+        }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
@@ -58,7 +65,7 @@ enum DemoCommand {
         try save(try cutout.gaussianBlurred(sigma: 12, edges: .transparent), "cutout-blur-sigma-12-transparent.png")
         try save(try sheet(tiles.map(\.0), columns: 2, halve: true), "gallery.png")
 
-        let photo = try arguments.values["photo"].map { try CommonOptions.readInput($0, arguments) } ?? sample
+        let photo = given ?? sample
         var progressive: [Bitmap] = []
         for dimmed in [true, false] {
             for direction in GradientDirection.allCases {

@@ -1,51 +1,46 @@
 import BlurCommandLine
 import BlurKit
-import Foundation
 
 /// `blurkit material IN OUT`: a frosted-glass material over a region, as UIVisualEffectView draws it.
-enum MaterialCommand {
+enum MaterialCommand: Command {
+    static let name = "material"
+    static let summary = "frosted-glass material (UIBlurEffect style) over a region"
+    static let usage = "blurkit material IN OUT [options]"
+    static let details = """
+        Draws one of UIKit's blur materials over IN: the backdrop in the region blurred (24 pt by default),
+        saturated and tinted with the style's layers, clipped to a rounded rectangle. --radius and
+        --dimming are seed 004's blurEffectRadius and dimmingAlpha: below the default radius the
+        saturation and tint scale back in proportion; --radius 0 leaves the image unchanged.
+        """
+    static let operandCount = 2...2
+
     static let options: [OptionSpec] = [
-        OptionSpec(name: "style", value: "STYLE", help: "ultrathin, thin, regular, thick, chrome, or a full name such as systemThinMaterialDark (default regular)"),
-        OptionSpec(name: "appearance", value: "MODE", help: "light or dark (default light)"),
+        OptionSpec(MaterialStyle.spec, value: "STYLE", extra: " (short names, or a full name such as systemThinMaterialDark)"),
+        OptionSpec(Appearance.spec, value: "MODE"),
         OptionSpec(name: "region", value: "X,Y,W,H", help: "the material's frame in points (default: the whole image)"),
         OptionSpec(Material.cornerRadiusSpec, value: "R"),
         OptionSpec(Material.radiusSpec, value: "R"),
         OptionSpec(Material.dimmingSpec, value: "A"),
-        OptionSpec(CommonOptions.scale, value: "K"),
-    ] + CommonOptions.specs
+        OptionSpec(StandardOptions.scale, value: "K"),
+    ] + StandardOptions.stillOutput
 
-    static let help = helpText(
-        usage: "blurkit material IN OUT [options]",
-        summary: """
-            Draws one of UIKit's blur materials over IN: the backdrop in the region blurred (24 pt by default),
-            saturated and tinted with the style's layers, clipped to a rounded rectangle. --radius and
-            --dimming are seed 004's blurEffectRadius and dimmingAlpha: below the default radius the
-            saturation and tint scale back in proportion; --radius 0 leaves the image unchanged.
-            """,
-        options: options)
-
-    static func run(_ words: ArraySlice<String>) throws -> String? {
-        let arguments = try ParsedArguments(words, options: options)
-        if arguments.wantsHelp { return help }
-        let (input, output) = try arguments.inputAndOutput(of: "material")
-        let styleName = arguments.values["style"] ?? "regular"
-        guard let style = MaterialStyle(name: styleName) else {
-            throw ParameterError.invalidChoice(
-                name: "style", value: styleName,
-                choices: ["ultrathin", "thin", "regular", "thick", "chrome"] + MaterialStyle.allCases.map(\.rawValue))
-        }
-        var material = Material(style: style)
-        if arguments.has("radius") { material.blurEffectRadius = try arguments.number(Material.radiusSpec) }
+    static func run(_ arguments: ParsedArguments) throws -> String? {
+        let (input, output) = arguments.inputAndOutput
+        var material = Material(style: try arguments.choice(MaterialStyle.spec)!)
+        if arguments.has(Material.radiusSpec.name) { material.blurEffectRadius = try arguments.number(Material.radiusSpec) }
         material.dimmingAlpha = try arguments.number(Material.dimmingSpec)!
         material.cornerRadius = try arguments.number(Material.cornerRadiusSpec)!
-        let appearance: Appearance = try ProgressiveCommand.choice("appearance", arguments, default: .light)
-        let threads = try arguments.integer(CommonOptions.threads)
+        material = try material.validated()
+        let appearance = try arguments.choice(Appearance.spec)!
+        let threads = try arguments.integer(StandardOptions.threads)
+        let scale = try arguments.number(StandardOptions.scale)!
+        let region = try arguments.region("region")
+        let format = try arguments.stillFormat(for: output)
 
-        var image = try CommonOptions.readInput(input, arguments, job: "material", estimate: Material.estimatedBytes)
-        image.scale = try arguments.number(CommonOptions.scale)!
-        let frame = try ProgressiveCommand.region(arguments, image: image)
-        try CommonOptions.writeOutput(material.render(over: image, frame: frame, appearance: appearance, threads: threads),
-                                      to: output, input: input, arguments)
+        var image = try ImageFiles.read(input, job: "material", estimate: Material.estimatedBytes)
+        image.scale = scale
+        let frame = try ProgressiveCommand.frame(region, in: image)
+        try ImageFiles.write(material.render(over: image, frame: frame, appearance: appearance, threads: threads), to: output, as: format, arguments)
         return nil
     }
 }

@@ -6,8 +6,14 @@ import Synchronization
 
 /// `blurkit placeholder INPUT… --out DIR`: the tiny previews of many images, in parallel, with a
 /// manifest; a rerun skips what is up to date.
-enum PlaceholderCommand {
-    static let jobs = ParameterSpec(name: "jobs", unit: "", range: 1...256, defaultValue: nil,
+enum PlaceholderCommand: Command {
+    static let name = "placeholder"
+    static let summary = "tiny blur-up previews, ThumbHashes and a manifest for many images"
+    static let usage = "blurkit placeholder INPUT… --out DIR [--size N] [--jobs N] [options]"
+    static let operandCount = 1...Int.max
+    static let readsFirstWritesSecond = false
+
+    static let jobs = ParameterSpec(name: "jobs", unit: "", range: 1...256, defaultValue: nil, integer: true,
                                     summary: "images in flight at once (default: one per core)")
     static let options: [OptionSpec] = [
         OptionSpec(name: "out", value: "DIR", help: "the folder for the previews and manifest.json (created if missing; required)"),
@@ -15,13 +21,10 @@ enum PlaceholderCommand {
         OptionSpec(jobs, value: "N"),
         OptionSpec(name: "no-thumbhash", value: nil, help: "leave ThumbHash out of the manifest"),
         OptionSpec(name: "force", value: nil, help: "remake every preview, even those up to date"),
-        OptionSpec(CommonOptions.maxPixels, value: "N"),
         OptionSpec(name: "quiet", value: nil, help: "no progress line and no summary"),
-    ]
+    ] + StandardOptions.limits
 
-    static let help = helpText(
-        usage: "blurkit placeholder INPUT… --out DIR [--size N] [--jobs N] [options]",
-        summary: """
+    static let details = """
             Makes the blur-up preview of each image: a PNG whose longest side is at most --size pixels (aspect
             kept, area-averaged), named after the input, and DIR/manifest.json listing for each input its
             size, the preview (file and data URI), its ThumbHash (base64) and average colour. INPUTs are
@@ -29,8 +32,7 @@ enum PlaceholderCommand {
             JPEGs decode at reduced size through libjpeg's DCT scaling. A preview newer than its input is up
             to date and skipped, so a rerun resumes. Failures are listed at the end (exit status 1); every
             other file is still done. Ctrl-C stops after the files in flight, keeping a valid manifest.
-            """,
-        options: options)
+            """
 
     struct Job: Sendable {
         let input: String
@@ -41,17 +43,13 @@ enum PlaceholderCommand {
         let json: String
     }
 
-    static func run(_ words: ArraySlice<String>) throws -> String? {
-        let arguments = try ParsedArguments(words, options: options)
-        if arguments.wantsHelp { return help }
+    static func run(_ arguments: ParsedArguments) throws -> String? {
         guard let out = arguments.values["out"] else { throw CLIError.usage("placeholder needs --out DIR") }
-        guard !arguments.operands.isEmpty else { throw CLIError.usage("placeholder needs at least one INPUT file or folder") }
         let size = try arguments.integer(Placeholder.sizeSpec)!
         let parallel = try arguments.integer(jobs) ?? ProcessInfo.processInfo.activeProcessorCount
         let withHash = !arguments.has("no-thumbhash"), force = arguments.has("force"), quiet = arguments.has("quiet")
-        if let limit = try arguments.integer(CommonOptions.maxPixels) { ImageLimits.maximumPixelCount = limit }
 
-        let inputs = try collect(arguments.operands)
+        let inputs = try collect(arguments.operands, skipping: out)
         guard !inputs.isEmpty else { throw CLIError.failure("no images found in \(arguments.operands.joined(separator: ", "))") }
         do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
             throw FileError.cannotWrite(path: out, reason: "cannot create the folder")
@@ -60,14 +58,14 @@ enum PlaceholderCommand {
         // Entries of the last run, by input path, when it used the same settings.
         let previous = force ? [:] : previousEntries(manifestPath, size: size, thumbHash: withHash)
 
-        // Preview names: the input's stem, numbered when two inputs share one.
-        var used = Set<String>(), jobsList: [Job] = []
-        for input in inputs {
-            let stem = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
-            var name = stem + ".png", n = 2
-            while used.contains(name) { name = "\(stem)-\(n).png"; n += 1 }
-            used.insert(name)
-            jobsList.append(Job(input: input, name: name))
+        // Preview names: the input's file name (suffix kept, so p.jpg and p.png never share one) plus
+        // .png; where two inputs in different folders share a file name, a hash of each one's path
+        // tells them apart. A name depends on its input alone, never on the order of the others.
+        let fileNames = inputs.map { ($0 as NSString).lastPathComponent }
+        var counts: [String: Int] = [:]
+        for name in fileNames { counts[name, default: 0] += 1 }
+        let jobsList = zip(inputs, fileNames).map { input, fileName in
+            Job(input: input, name: counts[fileName]! > 1 ? "\(fileName)-\(pathHash(input)).png" : fileName + ".png")
         }
 
         Interruption.install()
@@ -102,14 +100,22 @@ enum PlaceholderCommand {
         // entries for the files it did not reach, so the next run can still skip them.
         var lines: [String] = []
         for (index, job) in jobsList.enumerated() {
-            if let json = final.entries[index] { lines.append(json) } else if let old = previous[job.input] { lines.append(old.json) }
+            // A failed input's old entry is dropped (its file is gone or now corrupt); one that was
+            // not reached keeps it.
+            if let json = final.entries[index] {
+                lines.append(json)
+            } else if !final.failures.contains(where: { $0.0 == job.input }), let old = previous[job.input] {
+                lines.append(old.json)
+            }
         }
         let manifest = "{\n  \"size\": \(size),\n  \"thumbHash\": \(withHash),\n  \"images\": [\n" + lines.map { "    " + $0 }.joined(separator: ",\n") + "\n  ]\n}\n"
-        try AtomicFile.write(Array(manifest.utf8), to: manifestPath)
-
         var summary = "\(final.made) made, \(final.skipped) up to date, \(final.failures.count) failed, of \(total); manifest: \(manifestPath)"
         if !final.failures.isEmpty {
             summary += "\nfailed:\n" + final.failures.sorted { $0.0 < $1.0 }.map { "  \($0.0): \($0.1)" }.joined(separator: "\n")
+        }
+        do { try AtomicFile.write(Array(manifest.utf8), to: manifestPath) } catch {
+            // Out of disk: say so, and still list what failed.
+            throw CLIError.failure("\(error)\n\(summary.replacingOccurrences(of: "; manifest: \(manifestPath)", with: "; the manifest was not written"))")
         }
         if let signal = Interruption.signal {
             throw CLIError.interrupted("interrupted: \(summary)\n\(total - final.done) not started; rerun to finish", signal: signal)
@@ -189,21 +195,36 @@ enum PlaceholderCommand {
 
     static let imageSuffixes: Set<String> = ["png", "apng", "jpg", "jpeg", "webp", "gif", "pam", "ppm", "pgm", "pnm"]
 
-    /// Files as given; folders searched recursively for image suffixes, sorted.
-    static func collect(_ operands: [String]) throws -> [String] {
-        var out: [String] = []
+    /// A short, stable hash of a path (FNV-1a, 32 bits, hex).
+    static func pathHash(_ path: String) -> String {
+        var h: UInt32 = 0x811C_9DC5
+        for byte in path.utf8 { h = (h ^ UInt32(byte)) &* 0x0100_0193 }
+        return String(h, radix: 16)
+    }
+
+    /// Files as given; folders searched recursively for image suffixes, sorted; each file once (by
+    /// its resolved path); nothing inside the folder `skipping` (the output, whose previews are not
+    /// inputs).
+    static func collect(_ operands: [String], skipping output: String) throws -> [String] {
+        let outputFolder = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath().path + "/"
+        var out: [String] = [], seen = Set<String>()
+        func add(_ path: String) {
+            let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+            guard !resolved.hasPrefix(outputFolder), seen.insert(resolved).inserted else { return }
+            out.append(path)
+        }
         for operand in operands {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: operand, isDirectory: &isFolder) else {
                 throw CLIError.failure("\(operand): no such file or folder")
             }
-            if !isFolder.boolValue { out.append(operand); continue }
+            if !isFolder.boolValue { add(operand); continue }
             guard let walker = FileManager.default.enumerator(atPath: operand) else { continue }
             var found: [String] = []
             for case let relative as String in walker where imageSuffixes.contains((relative as NSString).pathExtension.lowercased()) {
                 found.append((operand as NSString).appendingPathComponent(relative))
             }
-            out += found.sorted()
+            found.sorted().forEach(add)
         }
         return out
     }

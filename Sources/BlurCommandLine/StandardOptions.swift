@@ -1,0 +1,27 @@
+import BlurCore
+import BlurIO
+
+/// The options several commands share, declared once.
+public enum StandardOptions {
+    public static let threads = ParameterSpec(
+        name: "threads", unit: "", range: 1...1024, defaultValue: nil, integer: true,
+        summary: "split the work into this many parts; the output is the same for any value (default: all cores)")
+    public static let scale = ParameterSpec(
+        name: "scale", unit: "px/pt", range: 0.01...16, defaultValue: 1,
+        summary: "pixels per point of the image: radii and regions are in points")
+    public static let maxPixels = ParameterSpec(
+        name: "max-pixels", unit: "px", range: 1...Double(1 << 40), defaultValue: Double(ImageLimits.defaultMaximumPixelCount), integer: true,
+        summary: "refuse images with more pixels than this, checked before decoding")
+    public static let memoryBudget = ParameterSpec(
+        name: "memory-budget", unit: "MB", range: 1...Double(1 << 30), defaultValue: Double(ImageLimits.defaultMemoryBudget >> 20), integer: true,
+        summary: "refuse a job whose estimated memory exceeds this")
+
+    public static let format = OptionSpec(ImageFormat.spec, value: "FMT", extra: " (default: from OUT's suffix; needed when OUT is -)")
+    public static let quality = OptionSpec(ImageFile.qualitySpec, value: "Q")
+    public static let quiet = OptionSpec(name: "quiet", value: nil, help: "no progress line")
+
+    /// `--max-pixels` and `--memory-budget`.
+    public static let limits = [OptionSpec(maxPixels, value: "N"), OptionSpec(memoryBudget, value: "MB")]
+    /// What every command writing one image takes.
+    public static let stillOutput = [format, quality, OptionSpec(threads, value: "N")] + limits
+}
