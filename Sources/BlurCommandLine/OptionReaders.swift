@@ -31,14 +31,16 @@ extension ParsedArguments {
     }
 
     /// `--NAME 40`, `40pt` (points, ``VariableBlurEffect/lengthSpec``) or `25%` (of the view's size,
-    /// as a fraction inside `fractions`); nil when absent. `none` is for the caller to handle first.
-    public func length(_ name: String, fractions: ParameterSpec) throws(ParameterError) -> GradientSizing? {
+    /// as a fraction inside `fractions`); nil when absent. `none` is for the caller to handle first
+    /// (`allowsNone` only adds it to the error's list of forms).
+    public func length(_ name: String, fractions: ParameterSpec, allowsNone: Bool = false) throws(ParameterError) -> GradientSizing? {
         guard var text = values[name] else { return nil }
         let original = text, relative = text.hasSuffix("%")
         if relative { text.removeLast() } else if text.lowercased().hasSuffix("pt") { text.removeLast(2) }
         let points = VariableBlurEffect.lengthSpec
         let form = "a length in points (\(formatNumber(points.range.lowerBound))…\(formatNumber(points.range.upperBound)), as 40 or 40pt) "
-            + "or a percentage of the view (\(formatNumber(fractions.range.lowerBound * 100))…\(formatNumber(fractions.range.upperBound * 100))%)"
+            + (allowsNone ? "" : "or ") + "a percentage of the view (\(formatNumber(fractions.range.lowerBound * 100))…\(formatNumber(fractions.range.upperBound * 100))%)"
+            + (allowsNone ? " or none" : "")
         guard let value = parseDecimal(text) else { throw .invalidForm(name: name, text: original, expected: form) }
         do {
             if relative { return .relative(fraction: try fractions.named(name).validate(value / 100)) }
@@ -75,7 +77,9 @@ extension ParsedArguments {
             return format
         }
         guard output != "-" else { throw CLIError.usage("writing to standard output needs --format (\(ImageFormat.spec.words.joined(separator: ", ")))") }
-        guard let format = ImageFormat(pathExtension: OutputPath.suffix(of: output)) else { throw FileError.unknownOutputFormat(path: output) }
+        guard let format = ImageFormat(pathExtension: OutputPath.suffix(of: output)) else {
+            throw CLIError.usage(FileError.unknownOutputFormat(path: output).description)
+        }
         try OutputPath.checkFolder(of: output)
         return format
     }

@@ -50,7 +50,7 @@ public enum Appearance: String, Sendable, Hashable, CaseIterable {
     case light, dark
 
     /// The parameter table entry: `appearance`, default `light`.
-    public static let spec = ChoiceSpec<Appearance>(name: "appearance", defaultValue: .light, summary: "light or dark mode")
+    public static let spec = ChoiceSpec<Appearance>(name: "appearance", defaultValue: .light, summary: "the interface style")
 
     /// `.systemBackground` at the base elevation: white in light, black in dark.
     public var backgroundColor: Color { self == .light ? .white : .black }

@@ -26,9 +26,9 @@ public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .corrupt(format, message): return "the \(format.name) data is corrupt: \(message)"
         case let .unsupported(format, feature): return "unsupported \(format.name): \(feature)"
         case let .tooLarge(format, w, h, limit):
-            return "the \(format.name) image is \(w)×\(h), over the limit of \(limit) pixels"
+            return "the \(format.name) image is \(w)×\(h), over the limit of \(pixels(limit))"
         case let .animationTooLarge(format, frames, w, h, limit):
-            return "the \(format.name) animation reaches \(frames) frames of \(w)×\(h), over the limit of \(limit) pixels in all"
+            return "the \(format.name) animation reaches \(frames) frames of \(w)×\(h), over the limit of \(pixels(limit)) in all"
         }
     }
 }
@@ -59,3 +59,6 @@ extension DecodingError {
         }
     }
 }
+
+/// `1 pixel`, `268435456 pixels`.
+func pixels(_ count: Int) -> String { count == 1 ? "1 pixel" : "\(count) pixels" }

@@ -39,7 +39,7 @@ enum ProgressiveCommand: Command {
         if arguments.values[extensionName]?.lowercased() == "none" {
             effect.dimmingClearExtension = nil
         } else if arguments.has(extensionName) {
-            effect.dimmingClearExtension = try arguments.length(extensionName, fractions: VariableBlurEffect.dimmingExtension.fractions)
+            effect.dimmingClearExtension = try arguments.length(extensionName, fractions: VariableBlurEffect.dimmingExtension.fractions, allowsNone: true)
         }
         if let alpha = try arguments.number(VariableBlurEffect.dimmingAlphaSpec) { effect.dimmingAlpha = .constant(alpha: alpha) }
         effect.dimmingTintColor = try arguments.tint("tint", default: .systemBackground)
