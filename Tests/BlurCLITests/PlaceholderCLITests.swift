@@ -107,6 +107,70 @@ import Testing
         #expect(try manifest(out).count == 60)
     }
 
+    // Before: p.jpg and p.png took the names p.png and p-2.png by their order, so adding p.gif
+    // gave p.gif the name p.png and overwrote another input's preview.
+    @Test func previewNamesDependOnTheirInputAlone() throws {
+        let dir = folder + "/same-stem", out = folder + "/same-stem-out"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let photo = try ImageFile.read(inputs + "/cat.jpg")
+        try ImageFile.write(try photo.cropped(x: 0, y: 0, width: 200, height: 100), to: dir + "/p.jpg")
+        try ImageFile.write(try photo.cropped(x: 200, y: 0, width: 100, height: 200), to: dir + "/p.png")
+        #expect(try CLI.run(["placeholder", dir, "--out", out]).status == 0)
+        try ImageFile.write(try photo.cropped(x: 0, y: 100, width: 150, height: 150), to: dir + "/p.gif")
+        #expect(try CLI.run(["placeholder", dir, "--out", out]).status == 0)
+        let entries = try manifest(out)
+        #expect(Set(entries.map { ($0["preview"] as! [String: Any])["file"] as! String }) == ["p.gif.png", "p.jpg.png", "p.png.png"])
+        for entry in entries {
+            // Each preview has its own input's aspect, and file and data URI agree.
+            let preview = entry["preview"] as! [String: Any]
+            let image = try PNGCodec.decode(try AtomicFile.read(out + "/" + (preview["file"] as! String)))
+            let aspect = Double(entry["width"] as! Int) / Double(entry["height"] as! Int)
+            #expect(abs(Double(image.width) / Double(image.height) - aspect) < 0.1, "\(entry["file"]!)")
+        }
+    }
+
+    // Before: an output folder inside an input folder was scanned as input (previews of previews),
+    // and the same input given twice was done twice.
+    @Test func theOutputAndRepeatedInputsAreNotInputs() throws {
+        let out = inputs + "/previews"
+        var r = try CLI.run(["placeholder", inputs, "--out", out])
+        r = try CLI.run(["placeholder", inputs, "--out", out])
+        #expect(r.status == 1 && r.stderr.contains("0 made, 4 up to date, 1 failed, of 5"), "\(r.stderr)")
+        #expect(try manifest(out).allSatisfy { !($0["file"] as! String).contains("/previews/") })
+        r = try CLI.run(["placeholder", inputs + "/cat.jpg", inputs + "/./cat.jpg", inputs + "/more/../cat.jpg", "--out", folder + "/one"])
+        #expect(r.status == 0 && String(decoding: r.stdout, as: UTF8.self).contains("1 made, 0 up to date, 0 failed, of 1"))
+    }
+
+    // Before: an input that became corrupt kept its old entry.
+    @Test func aFailedInputLosesItsOldEntry() throws {
+        let out = folder + "/o"
+        #expect(try CLI.run(["placeholder", inputs, "--out", out]).status == 1)
+        #expect(try manifest(out).contains { ($0["file"] as! String).hasSuffix("/cat.jpg") })
+        Thread.sleep(forTimeInterval: 1.1)
+        try Data("now broken".utf8).write(to: URL(fileURLWithPath: inputs + "/cat.jpg"))
+        let r = try CLI.run(["placeholder", inputs, "--out", out])
+        #expect(r.status == 1 && r.stderr.contains("2 failed"))
+        #expect(try !manifest(out).contains { ($0["file"] as! String).hasSuffix("/cat.jpg") })
+        #expect(try manifest(out).count == 3)
+    }
+
+    // Before: out of disk, the manifest's error was all there was; which files failed was lost.
+    @Test func outOfDiskListsEveryFailure() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -f 1; exec \"$0\" placeholder \"$1\" --out \"$2\"", CLI.executable.path, inputs, folder + "/full"]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(message)")
+        #expect(message.contains("failed:"), "\(message)")
+        for name in ["cat.jpg", "tall.jpg", "strip.png", "broken.jpg"] { #expect(message.contains(name + ": "), "\(name): \(message)") }
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/full")) ?? []
+        #expect(!leftovers.contains { $0.contains(".tmp-") }, "\(leftovers)")
+    }
+
     @Test func mistakes() throws {
         var result = try CLI.run(["placeholder", inputs])
         #expect(result.status == 2 && result.stderr.contains("--out"))
