@@ -1,5 +1,6 @@
 import Testing
 import BlurCore
+import BlurTestSupport
 
 /// The fast path against the float64 reference, and the behaviour the contract promises.
 @Suite struct GaussianBlurTests {
