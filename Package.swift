@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "BlurTestSupport", dependencies: ["BlurCore", "BlurIO"], path: "Tests/BlurTestSupport"),
         .testTarget(name: "BlurCoreTests", dependencies: ["BlurCore", "BlurIO", "BlurTestSupport"]),
         .testTarget(name: "BlurIOTests", dependencies: ["BlurIO", "CJPEGShim", "BlurTestSupport"]),
-        .testTarget(name: "BlurSceneTests", dependencies: ["BlurScene", "BlurIO", "BlurTestSupport"]),
+        .testTarget(name: "BlurSceneTests", dependencies: ["BlurScene", "BlurIO", "BlurTestSupport"], exclude: ["Golden"]),
         // Depends on the executable so that `swift test` builds it; the tests run it as a process.
         .testTarget(name: "BlurCLITests", dependencies: ["BlurIO", "blurkit"]),
     ]
