@@ -45,9 +45,11 @@ let package = Package(
         // libFuzzer target: `make fuzz` builds it with -sanitize=fuzzer,address -parse-as-library.
         .executableTarget(name: "BlurFuzz", dependencies: ["BlurKit", "BlurCommandLine"]),
 
-        .testTarget(name: "BlurCoreTests", dependencies: ["BlurCore", "BlurIO"]),
-        .testTarget(name: "BlurIOTests", dependencies: ["BlurIO", "CJPEGShim"]),
-        .testTarget(name: "BlurSceneTests", dependencies: ["BlurScene", "BlurIO"]),
+        // What the test targets share: the noise generator, the fixtures, `withEveryTinyImage`.
+        .target(name: "BlurTestSupport", dependencies: ["BlurCore", "BlurIO"], path: "Tests/BlurTestSupport"),
+        .testTarget(name: "BlurCoreTests", dependencies: ["BlurCore", "BlurIO", "BlurTestSupport"]),
+        .testTarget(name: "BlurIOTests", dependencies: ["BlurIO", "CJPEGShim", "BlurTestSupport"]),
+        .testTarget(name: "BlurSceneTests", dependencies: ["BlurScene", "BlurIO", "BlurTestSupport"], exclude: ["Golden"]),
         // Depends on the executable so that `swift test` builds it; the tests run it as a process.
         .testTarget(name: "BlurCLITests", dependencies: ["BlurIO", "blurkit"]),
     ]

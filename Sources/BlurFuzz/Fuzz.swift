@@ -4,10 +4,11 @@
 //
 // BLURKIT_FUZZ_TARGET chooses what the bytes feed: png, jpeg, netpbm, gif, webp, apng (animation
 // decoders), any (format sniffed), pixels (decode, then blur and render effects on whatever
-// decodes), scene (scene-file JSON, then render it small), path (SVG path data, then fill it),
-// thumbhash (decode a hash, encode the result), or arguments (the command line's scanner: words split
-// at NUL or newline). Every input must either decode
-// or throw; a crash, a hang or a leak is a finding.
+// decodes; also raw pixels read from any input, 1×1 to 16×16, built tight and with padded rows,
+// which must give the same effects), scene (scene-file JSON, then render it small), path (SVG path
+// data, then fill it), thumbhash (decode a hash, encode the result), or arguments (the command
+// line's scanner: words split at NUL or newline). Every input must either decode or throw; a crash,
+// a hang or a leak is a finding.
 #if BLURKIT_FUZZ
 import BlurCommandLine
 import BlurKit
@@ -75,17 +76,65 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = try? parsed.inputAndOutput(of: "fuzz")
         _ = helpText(usage: "fuzz", summary: "", options: FuzzTarget.options)
     case .pixels:
-        guard let image = try? ImageFile.decode(bytes), image.width * image.height <= 4096 else { return 0 }
-        let sigma = Double(bytes[size / 2] % 40) / 2
-        _ = try? GaussianBlur(sigma: sigma, edges: size % 2 == 0 ? .clamp : .transparent).apply(to: image)
-        var effect = VariableBlurEffect(direction: GradientDirection.allCases[size % 4])
-        effect.maximumBlurRadius = sigma
-        _ = effect.render(over: image, frame: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height) / 2))
-        _ = Material(style: MaterialStyle.allCases[size % 15], blurEffectRadius: sigma, cornerRadius: 3)
-            .render(over: image, frame: Rect(x: 1, y: 1, width: Double(image.width), height: Double(image.height)))
-        _ = try? PNGCodec.decode(PNGCodec.encode(image))
+        if let image = try? ImageFile.decode(bytes), image.width * image.height <= 4096 {
+            _ = FuzzTarget.effects(on: image, sigma: Double(bytes[size / 2] % 40) / 2, choice: size)
+            _ = try? PNGCodec.decode(PNGCodec.encode(image))
+        }
+        // Any input also builds raw pixels, tight and through padded rows: both must give the same
+        // bitmap and the same effects. A difference is a finding.
+        if let (tight, padded, sigma) = FuzzTarget.paddedPair(bytes) {
+            precondition(padded == tight, "padded rows built a different bitmap")
+            precondition(FuzzTarget.effects(on: padded, sigma: sigma, choice: size) == FuzzTarget.effects(on: tight, sigma: sigma, choice: size),
+                         "padded and tight rows blur differently")
+        }
     }
     return 0
+}
+
+extension FuzzTarget {
+    /// The `pixels` target's effects over `image`; `choice` picks the edge mode, direction and style.
+    static func effects(on image: Bitmap, sigma: Double, choice: Int) -> [Bitmap] {
+        var results: [Bitmap] = []
+        if let blurred = try? GaussianBlur(sigma: sigma, edges: choice % 2 == 0 ? .clamp : .transparent).apply(to: image) {
+            results.append(blurred)
+        }
+        var effect = VariableBlurEffect(direction: GradientDirection.allCases[choice % 4])
+        effect.maximumBlurRadius = sigma
+        results.append(effect.render(over: image, frame: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height) / 2)))
+        results.append(Material(style: MaterialStyle.allCases[choice % 15], blurEffectRadius: sigma, cornerRadius: 3)
+            .render(over: image, frame: Rect(x: 1, y: 1, width: Double(image.width), height: Double(image.height))))
+        return results
+    }
+
+    /// Raw pixels from any input of 5 bytes or more: width 1…16 (byte 0), height 1…16 (byte 1), row
+    /// padding 0…63 bytes (byte 2), the last row's padding left off when byte 3 is odd, σ 0…31.75
+    /// from byte 3's other bits; then the rest of the input, repeated, as RGBA with each colour cut
+    /// to its alpha, and as the padding bytes. Built tight and through
+    /// `Bitmap(width:height:bytesPerRow:premultipliedRGBA:)`.
+    static func paddedPair(_ bytes: [UInt8]) -> (tight: Bitmap, padded: Bitmap, sigma: Double)? {
+        guard bytes.count >= 5 else { return nil }
+        let width = 1 + Int(bytes[0] % 16), height = 1 + Int(bytes[1] % 16), padding = Int(bytes[2] % 64)
+        let trimmed = bytes[3] & 1 == 1, sigma = Double(bytes[3] >> 1) / 4
+        let data = bytes[4...]
+        var next = data.startIndex
+        func byte() -> UInt8 {
+            defer { next = next + 1 == data.endIndex ? data.startIndex : next + 1 }
+            return data[next]
+        }
+        var pixels = [UInt8](), rows = [UInt8]()
+        for y in 0..<height {
+            for _ in 0..<width {
+                let r = byte(), g = byte(), b = byte(), a = byte()
+                pixels += [min(r, a), min(g, a), min(b, a), a]
+            }
+            rows += pixels[(y * width * 4)...]
+            if !(trimmed && y == height - 1) { for _ in 0..<padding { rows.append(byte()) } }
+        }
+        guard let tight = try? Bitmap(width: width, height: height, premultipliedRGBA: pixels),
+              let padded = try? Bitmap(width: width, height: height, bytesPerRow: width * 4 + padding, premultipliedRGBA: rows)
+        else { preconditionFailure("valid premultiplied rows of \(width)×\(height), padding \(padding), were refused") }
+        return (tight, padded, sigma)
+    }
 }
 
 // SwiftPM links an executable with `main` defined as `BlurFuzz_main`; hand control to libFuzzer's

@@ -1,5 +1,6 @@
 import Testing
 import BlurCore
+import BlurTestSupport
 
 @Suite struct BitmapTests {
     /// A rectangle outside the image is a programming error: the drawing calls trap, as an array

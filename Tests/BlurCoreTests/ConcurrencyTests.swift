@@ -1,4 +1,5 @@
 import BlurCore
+import BlurTestSupport
 import Dispatch
 import Synchronization
 import Testing

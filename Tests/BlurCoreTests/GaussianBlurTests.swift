@@ -1,24 +1,12 @@
 import Testing
 import BlurCore
+import BlurTestSupport
 
 /// The fast path against the float64 reference, and the behaviour the contract promises.
 @Suite struct GaussianBlurTests {
     static let bar = (psnr: 58.0, maximum: 3)
 
-    // Ring 1: every tiny size, a grid of σ, both edge modes. A rounding difference at most.
-    @Test(arguments: EdgeMode.allCases)
-    func tinyImagesMatchTheReference(_ edges: EdgeMode) throws {
-        for w in 1...8 {
-            for h in 1...8 {
-                let image = TestImages.noise(width: w, height: h, seed: UInt64(w * 10 + h))
-                for sigma in [0.3, 0.5, 1, 1.7, 3.5, 4, 6, 9.5, 25, 100] {
-                    let blur = try GaussianBlur(sigma: sigma, edges: edges)
-                    let d = ImageDifference(blur.reference(image), blur.apply(to: image))
-                    #expect(d.maximum <= 1, "\(w)×\(h) σ \(sigma) \(edges): \(d)")
-                }
-            }
-        }
-    }
+    // Ring 1, every tiny size, σ and edge mode against the reference: TinyImageTests.
 
     // Ring 2: photos, σ 0.5…100, both edge modes: the published accuracy bar.
     @Test(arguments: [0.5, 1, 2, 3, 3.9, 4, 6, 8, 13, 24, 40, 64, 100])

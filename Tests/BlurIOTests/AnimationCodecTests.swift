@@ -1,5 +1,6 @@
 import BlurCore
 import BlurIO
+import BlurTestSupport
 import Foundation
 import Testing
 
@@ -29,7 +30,7 @@ import Testing
 
     @Test(arguments: ["webp", "apng", "png"])
     func losslessFormatsRoundTripExactly(_ suffix: String) throws {
-        let folder = IOTestImages.temporaryFolder()
+        let folder = TestImages.temporaryFolder()
         for alpha in [false, true] {
             let source = Self.frames(alpha: alpha)
             let path = folder + "/anim-\(alpha).\(suffix)"
@@ -45,7 +46,7 @@ import Testing
     }
 
     @Test func aGIFKeepsFramesTimingAndColoursWithinDithering() throws {
-        let folder = IOTestImages.temporaryFolder()
+        let folder = TestImages.temporaryFolder()
         let source = Self.frames(alpha: true)
         try Self.write(source, to: folder + "/anim.gif", fps: 30, opaque: false)
         let decoded = try AnimatedImage.decode(try AtomicFile.read(folder + "/anim.gif"))
@@ -61,9 +62,9 @@ import Testing
     }
 
     @Test func aLossyWebPIsClose() throws {
-        let folder = IOTestImages.temporaryFolder()
+        let folder = TestImages.temporaryFolder()
         // Smooth content (the frames above wrap around, which lossy coding smears).
-        let source = [IOTestImages.smooth(width: 64, height: 48), IOTestImages.smooth(width: 64, height: 48).oriented(.upMirrored)]
+        let source = [TestImages.smooth(width: 64, height: 48), TestImages.smooth(width: 64, height: 48).oriented(.upMirrored)]
         try Self.write(source, to: folder + "/lossy.webp", quality: 80)
         let decoded = try AnimatedImage.decode(try AtomicFile.read(folder + "/lossy.webp"))
         #expect(decoded.frames.count == 2)
@@ -74,7 +75,7 @@ import Testing
     }
 
     @Test func aPNGSequenceIsNumberedFiles() throws {
-        let folder = IOTestImages.temporaryFolder() + "/frames"
+        let folder = TestImages.temporaryFolder() + "/frames"
         let source = Self.frames()
         try Self.write(source, to: folder + "/")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
@@ -83,7 +84,7 @@ import Testing
     }
 
     @Test func anAPNGShowsItsFirstFrameToPlainLibpng() throws {
-        let folder = IOTestImages.temporaryFolder()
+        let folder = TestImages.temporaryFolder()
         let source = Self.frames()
         try Self.write(source, to: folder + "/a.png")
         #expect(try PNGCodec.decode(try AtomicFile.read(folder + "/a.png")) == source[0])
@@ -91,7 +92,7 @@ import Testing
 
     @Test(arguments: ["webp", "gif", "png"])
     func damagedAnimationsAreErrorsNotCrashes(_ suffix: String) throws {
-        let folder = IOTestImages.temporaryFolder()
+        let folder = TestImages.temporaryFolder()
         let path = folder + "/a." + suffix
         try Self.write(Self.frames(), to: path, opaque: true)
         let bytes = try AtomicFile.read(path)
@@ -113,7 +114,7 @@ import Testing
     }
 
     @Test func tooManyFramesForThePixelLimitAreRefused() throws {
-        let folder = IOTestImages.temporaryFolder()
+        let folder = TestImages.temporaryFolder()
         // 4 frames of 40×24 = 960 pixels each: a limit of 3000 lets 3 through, 4000 all four.
         for format in ["webp", "gif", "png"] {
             try Self.write(Self.frames(), to: folder + "/b." + format)

@@ -1,5 +1,6 @@
 import BlurCore
 import BlurIO
+import BlurTestSupport
 import CJPEGShim
 import Testing
 
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func roundTripsWithinTheQualityTolerance() throws {
-        let image = IOTestImages.smooth(width: 96, height: 64)
+        let image = TestImages.smooth(width: 96, height: 64)
         let high = try JPEGCodec.decode(JPEGCodec.encode(image, quality: 95))
         let low = try JPEGCodec.decode(JPEGCodec.encode(image, quality: 20))
         #expect(high.width == 96 && high.height == 64 && high.isOpaque)
@@ -86,7 +87,7 @@ import Testing
     }
 
     @Test func badInputGivesErrors() throws {
-        let good = try JPEGCodec.encode(IOTestImages.smooth(width: 64, height: 48), quality: 90)
+        let good = try JPEGCodec.encode(TestImages.smooth(width: 64, height: 48), quality: 90)
         #expect(throws: DecodingError.empty) { try JPEGCodec.decode([]) }
         #expect(throws: DecodingError.truncated(format: .jpeg)) { try JPEGCodec.decode(Array(good.prefix(good.count * 2 / 3))) }
         #expect(throws: DecodingError.self) { try JPEGCodec.decode(Array(good.prefix(20))) }
@@ -95,7 +96,7 @@ import Testing
     }
 
     @Test func refusesADecompressionBombFromItsHeader() throws {
-        var jpeg = try JPEGCodec.encode(IOTestImages.smooth(width: 16, height: 16), quality: 90)
+        var jpeg = try JPEGCodec.encode(TestImages.smooth(width: 16, height: 16), quality: 90)
         // Find SOF0 (FF C0): length(2) precision(1) height(2) width(2).
         let sof = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
         jpeg.replaceSubrange((sof + 5)..<(sof + 9), with: [0xEA, 0x60, 0xEA, 0x60])  // 60000 × 60000
@@ -105,7 +106,7 @@ import Testing
     }
 
     @Test func decodesAtReducedSize() throws {
-        let jpeg = try JPEGCodec.encode(IOTestImages.smooth(width: 64, height: 48), quality: 90)
+        let jpeg = try JPEGCodec.encode(TestImages.smooth(width: 64, height: 48), quality: 90)
         let quarter = try JPEGCodec.decode(jpeg, reduction: 4)
         #expect((quarter.width, quarter.height) == (16, 12))
     }

@@ -1,17 +1,18 @@
 import BlurCore
 import BlurIO
+import BlurTestSupport
 import Foundation
 import Testing
 
 @Suite struct NetpbmTests {
     @Test func pamRoundTripsBitExactly() throws {
-        let image = IOTestImages.noise(width: 23, height: 11, seed: 4)
+        let image = TestImages.noise(width: 23, height: 11, seed: 4)
         #expect(try NetpbmCodec.decode(NetpbmCodec.encodePAM(image)) == image)
         #expect(try ImageFile.decode(ImageFile.encode(image, as: .pam)) == image)
     }
 
     @Test func ppmRoundTripsOpaqueImages() throws {
-        let image = IOTestImages.noise(width: 8, height: 5, seed: 2, opaque: true)
+        let image = TestImages.noise(width: 8, height: 5, seed: 2, opaque: true)
         #expect(try NetpbmCodec.decode(NetpbmCodec.encodePPM(image)) == image)
     }
 
@@ -49,7 +50,7 @@ import Testing
 
 @Suite struct ImageFileTests {
     @Test func sniffsTheFormatFromContent() throws {
-        let image = IOTestImages.noise(width: 6, height: 4, seed: 8, opaque: true)
+        let image = TestImages.noise(width: 6, height: 4, seed: 8, opaque: true)
         for format in ImageFormat.allCases {
             let bytes = try ImageFile.encode(image, as: format)
             #expect(ImageFormat(sniffing: bytes) == format)
@@ -61,10 +62,10 @@ import Testing
     }
 
     @Test func writesAtomicallyAndLeavesNoTemporaryFiles() throws {
-        let folder = IOTestImages.temporaryFolder()
+        let folder = TestImages.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/out.png"
-        let image = IOTestImages.noise(width: 5, height: 5, seed: 1)
+        let image = TestImages.noise(width: 5, height: 5, seed: 1)
         try ImageFile.write(image, to: path)
         try ImageFile.write(image, to: path)  // replacing an existing file
         #expect(try ImageFile.read(path) == image)
@@ -77,7 +78,7 @@ import Testing
     }
 
     @Test func recognisesTheSameFileThroughLinks() throws {
-        let folder = IOTestImages.temporaryFolder()
+        let folder = TestImages.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try AtomicFile.write([1, 2, 3], to: folder + "/a")
         try FileManager.default.createSymbolicLink(atPath: folder + "/s", withDestinationPath: folder + "/a")

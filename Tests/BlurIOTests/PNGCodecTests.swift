@@ -1,5 +1,6 @@
 import BlurCore
 import BlurIO
+import BlurTestSupport
 import Testing
 
 @Suite struct PNGCodecTests {
@@ -66,9 +67,9 @@ import Testing
 
     @Test func roundTripsBitExactly() throws {
         for seed in 1...3 {
-            let translucent = IOTestImages.noise(width: 31, height: 17, seed: UInt64(seed))
+            let translucent = TestImages.noise(width: 31, height: 17, seed: UInt64(seed))
             #expect(try PNGCodec.decode(PNGCodec.encode(translucent)) == translucent)
-            let opaque = IOTestImages.noise(width: 16, height: 9, seed: UInt64(seed), opaque: true)
+            let opaque = TestImages.noise(width: 16, height: 9, seed: UInt64(seed), opaque: true)
             let bytes = try PNGCodec.encode(opaque)
             #expect(bytes[25] == 2, "an opaque image is written as RGB")
             #expect(try PNGCodec.decode(bytes) == opaque)
@@ -76,7 +77,7 @@ import Testing
     }
 
     @Test func badInputGivesErrors() throws {
-        let good = try PNGCodec.encode(IOTestImages.noise(width: 40, height: 30, seed: 9))
+        let good = try PNGCodec.encode(TestImages.noise(width: 40, height: 30, seed: 9))
         #expect(throws: DecodingError.empty) { try PNGCodec.decode([]) }
         #expect(throws: DecodingError.self) { try PNGCodec.decode(Array(good.prefix(good.count / 2))) }
         #expect(throws: DecodingError.self) { try PNGCodec.decode(Array(good.prefix(40))) }

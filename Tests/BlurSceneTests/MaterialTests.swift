@@ -1,15 +1,11 @@
 import BlurCore
 import BlurIO
 import BlurScene
-import Foundation
+import BlurTestSupport
 import Testing
 
 @Suite struct MaterialTests {
-    static let photo: Bitmap = {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/chelsea.png").path
-        return try! ImageFile.read(fixture)
-    }()
+    static let photo = TestImages.photo
     static let card = Rect(x: 60, y: 50, width: 300, height: 160)
 
     static func mean(_ image: Bitmap, _ rect: PixelRect) -> SIMD3<Double> {
@@ -111,10 +107,9 @@ import Testing
         // At the default radius the backdrop is sampled at half resolution. Over noise, the result
         // must still be smooth: neighbours differ by at most a couple of levels, and it matches the
         // full-resolution rendering closely.
-        var state: UInt64 = 7
+        var random = TestRandom(state: 7)
         let noise = try! Bitmap(width: 400, height: 300, premultipliedRGBA: (0..<(400 * 300)).flatMap { _ -> [UInt8] in
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            let v = UInt8(truncatingIfNeeded: state >> 33)
+            let v = UInt8(truncatingIfNeeded: random.next() >> 33)
             return [v, v / 2, 255 - v, 255]
         })
         let frame = Rect(x: 0, y: 0, width: 400, height: 300)

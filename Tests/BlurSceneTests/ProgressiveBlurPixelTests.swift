@@ -1,5 +1,6 @@
 import BlurCore
 import BlurScene
+import BlurTestSupport
 import Foundation
 import Testing
 
@@ -19,11 +20,10 @@ import Testing
 
     /// Deterministic noise, opaque.
     static func noise(width: Int, height: Int) -> Bitmap {
-        var state: UInt64 = 0x1234_5678_9ABC_DEF1
+        var random = TestRandom(state: 0x1234_5678_9ABC_DEF1)
         var bytes = [UInt8]()
         for _ in 0..<(width * height) {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            let v = UInt8(truncatingIfNeeded: state >> 20)
+            let v = UInt8(truncatingIfNeeded: random.next() >> 20)
             bytes += [v, v &+ 40, 255 &- v, 255]
         }
         return try! Bitmap(width: width, height: height, premultipliedRGBA: bytes)
