@@ -145,7 +145,8 @@ struct Workspace {
         expectFailure(try CLI.run(["blur", folder + "/cut.png", folder + "/o.png", "--sigma", "2"]), status: 1, mentioning: ["cut.png", "PNG"])
         try AtomicFile.write(Array("not an image".utf8), to: folder + "/text.png")
         expectFailure(try CLI.run(["blur", folder + "/text.png", folder + "/o.png", "--sigma", "2"]), status: 1, mentioning: ["not a PNG"])
-        expectFailure(try CLI.run(["blur", input, folder + "/o.tiff", "--sigma", "2"]), status: 1, mentioning: ["format"])
+        // An unknown suffix is a usage mistake, for stills as for animations.
+        expectFailure(try CLI.run(["blur", input, folder + "/o.tiff", "--sigma", "2"]), status: 2, mentioning: ["format"])
         expectFailure(try CLI.run(["blur", input, folder + "/no/such/dir/o.png", "--sigma", "2"]), status: 1, mentioning: ["cannot write"])
         expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", "2", "--max-pixels", "1000"]), status: 1, mentioning: ["limit of 1000 pixels"])
         // The whole 451 × 300 photo: about 2 MB for a blur, 4 MB for a progressive blur.
