@@ -15,9 +15,9 @@ public struct VariableBlurEffect: Sendable, Hashable {
     /// Where the full end is. Default `.down`: full blur at the top.
     public var direction: GradientDirection
     /// The radius at the full end, points. Default 3.5. NaN, ±∞ and negative values render as 0.
-    public var maximumBlurRadius: Double = 3.5
+    public var maximumBlurRadius: Double = VariableBlurEffect.maximumRadiusSpec.defaultValue!
     /// The radius at the clear end, points. Default 0. Clamped to 0…maximum; NaN counts as 0.
-    public var minimumBlurRadius: Double = 0
+    public var minimumBlurRadius: Double = VariableBlurEffect.minimumRadiusSpec.defaultValue!
     /// Moves the point where the maximum radius is reached inward from the full edge; the region
     /// before it stays at the maximum. nil (default) = no constant region. Invalid values count as 0;
     /// more than the view's size fills it.
@@ -31,7 +31,7 @@ public struct VariableBlurEffect: Sendable, Hashable {
     public var dimmingFullColorInset: GradientSizing?
     /// Stretches the dimming's clear end beyond the view (never the blur). Default `.relative(0.25)`.
     /// NaN, ±∞, negative, or more than ``maximumExtensionFactor`` × the size: no extension.
-    public var dimmingClearExtension: GradientSizing? = .relative(fraction: 0.25)
+    public var dimmingClearExtension: GradientSizing? = .relative(fraction: VariableBlurEffect.extensionFractionSpec.defaultValue!)
 
     /// An extension longer than this many view sizes is taken as a mistake and ignored.
     public static let maximumExtensionFactor = 16.0

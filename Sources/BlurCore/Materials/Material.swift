@@ -19,16 +19,16 @@ public struct Material: Sendable, Hashable {
         name: "dimming", unit: "", range: 0...1, defaultValue: 1,
         summary: "opacity of the style's tint: 1 = the style's own, 0 = blur only")
     public static let cornerRadiusSpec = ParameterSpec(
-        name: "corner-radius", unit: "pt", range: 0...10_000, defaultValue: 0,
+        name: "corner-radius", unit: "pt", range: 0...1_000_000, defaultValue: 0,
         summary: "corner radius of the material's rounded rectangle")
 
     public var style: MaterialStyle
     /// Points; nil = the style's default. NaN and negative values count as 0.
     public var blurEffectRadius: Double?
     /// 0…1, default 1. NaN counts as 0.
-    public var dimmingAlpha: Double = 1
+    public var dimmingAlpha: Double = Material.dimmingSpec.defaultValue!
     /// Points, default 0.
-    public var cornerRadius: Double = 0
+    public var cornerRadius: Double = Material.cornerRadiusSpec.defaultValue!
 
     public init(style: MaterialStyle, blurEffectRadius: Double? = nil, dimmingAlpha: Double = 1, cornerRadius: Double = 0) {
         self.style = style

@@ -8,9 +8,11 @@ struct SharedPointer<Element>: @unchecked Sendable {
 }
 
 enum Parallel {
-    /// Splits `0..<count` into `parts` contiguous bands (nil: a default that keeps every core busy)
-    /// and runs `body` on each, concurrently unless `parts` is 1. Callers make every band's result
-    /// independent of the split, so the output does not depend on `parts`.
+    /// Splits `0..<count` into `parts` contiguous bands (nil: 16, more bands than this machine's
+    /// cores so that uneven bands still balance; never more bands than `count`) and runs `body` on
+    /// each — on the calling thread when there is one band, otherwise through Dispatch's
+    /// `concurrentPerform`, which runs as many at once as there are cores. Callers make every band's
+    /// result independent of the split, so the output does not depend on `parts`.
     static func forEachBand(count: Int, parts: Int?, _ body: @Sendable (Range<Int>) -> Void) {
         guard count > 0 else { return }
         let bands = max(1, min(count, parts ?? 16))

@@ -13,11 +13,11 @@ public struct Placeholder: Sendable {
     public let averageColor: Color
 
     public static let sizeSpec = ParameterSpec(
-        name: "size", unit: "px", range: 1...512, defaultValue: 32, summary: "longest side of each preview")
+        name: "size", unit: "px", range: 1...512, defaultValue: 32, integer: true, summary: "longest side of each preview")
 
     /// Decodes `bytes` (any format BlurIO reads; JPEG through libjpeg's DCT scaling at the smallest
     /// size that still has enough pixels) and makes its placeholder.
-    public static func make(from bytes: [UInt8], longestSide: Int = 32, thumbHash: Bool = true) throws(DecodingError) -> Placeholder {
+    public static func make(from bytes: [UInt8], longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true) throws(DecodingError) -> Placeholder {
         let needed = max(longestSide, thumbHash ? ThumbHash.maximumSide : 0)
         let image: Bitmap
         if ImageFormat(sniffing: bytes) == .jpeg {
@@ -34,7 +34,7 @@ public struct Placeholder: Sendable {
     }
 
     /// The placeholder of an image already decoded.
-    public static func placeholder(of image: Bitmap, sourceSize: (Int, Int)? = nil, longestSide: Int = 32, thumbHash: Bool = true) -> Placeholder {
+    public static func placeholder(of image: Bitmap, sourceSize: (Int, Int)? = nil, longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true) -> Placeholder {
         // The ThumbHash's ≤ 100-px copy, when there is one, is also where a smaller preview is shrunk
         // from (a box of boxes: the same average, a fraction of the work on a large source).
         // Every size below comes from `sizeFitting`, which only shrinks: `resized` cannot fail here.

@@ -1,9 +1,6 @@
 import BlurCore
 import BlurIO
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// SwiftUI Blocks' `BlurUpImageRemote`: a ``BlurUpImage`` whose full image comes from a URL. The
 /// blurred preview shows while it loads; on any failure (transport error, time-out, an HTTP status
@@ -32,31 +29,11 @@ public struct BlurUpImageRemote: Sendable {
         self.label = label
     }
 
-    /// Loads and decodes the image. Never throws: failures are a phase.
+    /// Loads and decodes the image (``RemoteImage/load(_:timeout:maximumBytes:)``). Never throws:
+    /// failures are a phase.
     public func load() async -> Phase {
         guard let url else { return .empty }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout.isFinite && timeout > 0 ? timeout : 30
-        configuration.timeoutIntervalForResource = max(configuration.timeoutIntervalForRequest, 60)
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        let data: Data, response: URLResponse
-        do {
-            (data, response) = try await session.data(from: url)
-        } catch let error as URLError {
-            return .failure(error.code == .timedOut ? .timedOut(url) : .transport(url, error.localizedDescription))
-        } catch {
-            return .failure(.transport(url, "\(error)"))
-        }
-        if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
-            return .failure(.status(url, http.statusCode))
-        }
-        guard data.count <= maximumBytes else { return .failure(.tooLarge(url, data.count)) }
-        do {
-            return .success(try ImageFile.decode([UInt8](data)))
-        } catch {
-            return .failure(.notAnImage(url, error))
-        }
+        do { return .success(try await RemoteImage.load(url, timeout: timeout, maximumBytes: maximumBytes)) } catch { return .failure(error) }
     }
 
     /// The component for a phase at `time`: the image (entering with the transition when it has
@@ -71,25 +48,6 @@ public struct BlurUpImageRemote: Sendable {
         case .empty: break
         case let .success(image): view.setImage(image, at: time)
         case .failure: view.setLoading(false, at: time)
-        }
-    }
-}
-
-/// Why a remote image did not arrive.
-public enum RemoteImageError: Error, Sendable, CustomStringConvertible {
-    case transport(URL, String)
-    case timedOut(URL)
-    case status(URL, Int)
-    case tooLarge(URL, Int)
-    case notAnImage(URL, DecodingError)
-
-    public var description: String {
-        switch self {
-        case let .transport(url, message): "\(url.absoluteString): \(message)"
-        case let .timedOut(url): "\(url.absoluteString): timed out"
-        case let .status(url, code): "\(url.absoluteString): HTTP status \(code)"
-        case let .tooLarge(url, bytes): "\(url.absoluteString): the response has \(bytes) bytes, over the limit"
-        case let .notAnImage(url, error): "\(url.absoluteString): \(error)"
         }
     }
 }

@@ -13,7 +13,7 @@ struct Compositor {
     let appearance: Appearance
     let threads: Int?
     /// Layers drawn and layers skipped because they lay outside what was being drawn.
-    final class Statistics: @unchecked Sendable {
+    final class Statistics {
         var drawn = 0, culled = 0
     }
     let statistics = Statistics()

@@ -58,9 +58,9 @@ public final class Layer {
 
     var frameValue: Animated<Rect>
     var backgroundColorValue = Animated(Color.clear)
-    var opacityValue = Animated(1.0)
-    var cornerRadiusValue = Animated(0.0)
-    var blurRadiusValue = Animated(0.0)
+    var opacityValue = Animated(Layer.opacitySpec.defaultValue!)
+    var cornerRadiusValue = Animated(Layer.cornerRadiusSpec.defaultValue!)
+    var blurRadiusValue = Animated(Layer.blurRadiusSpec.defaultValue!)
     var backdropRadiusValue: Animated<Double>?
     var dimmingAlphaValue = Animated(1.0)
 

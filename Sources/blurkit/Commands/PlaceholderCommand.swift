@@ -24,14 +24,16 @@ enum PlaceholderCommand: Command {
     ] + StandardOptions.limits
 
     static let details = """
-            Makes the blur-up preview of each image: a PNG whose longest side is at most --size pixels (aspect
-            kept, area-averaged), named after the input, and DIR/manifest.json listing for each input its
-            size, the preview (file and data URI), its ThumbHash (base64) and average colour. INPUTs are
-            image files or folders (searched recursively for .png .jpg .jpeg .webp .gif .pam .ppm .pgm).
-            JPEGs decode at reduced size through libjpeg's DCT scaling. A preview newer than its input is up
-            to date and skipped, so a rerun resumes. Failures are listed at the end (exit status 1); every
-            other file is still done. Ctrl-C stops after the files in flight, keeping a valid manifest.
-            """
+        Makes the blur-up preview of each image: a PNG whose longest side is at most --size pixels (aspect
+        kept, area-averaged), named after the input's file name (p.jpg → p.jpg.png; inputs in different
+        folders with one file name add a hash of their path), and DIR/manifest.json listing for each input
+        its size, the preview (file and data URI), its ThumbHash (base64) and average colour. INPUTs are
+        image files or folders (searched recursively for .png .apng .jpg .jpeg .webp .gif .pam .ppm .pgm
+        .pnm; DIR itself is skipped, and a file given twice is done once). JPEGs decode at reduced size
+        through libjpeg's DCT scaling. A preview newer than its input is up to date and skipped, so a
+        rerun resumes. Failures are listed at the end (exit status 1) and leave the manifest; every other
+        file is still done. Ctrl-C stops after the files in flight, keeping a valid manifest.
+        """
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
         guard let out = arguments.values["out"] else { throw CLIError.usage("placeholder needs --out DIR") }
