@@ -8,6 +8,8 @@
 #   make sanitize  the tests under AddressSanitizer (with leak checks), then ThreadSanitizer
 #   make fuzz    libFuzzer on every parser for FUZZ_SECONDS (default 60) or FUZZ_RUNS inputs (default 10M),
 #                whichever ends first; findings in .build/fuzz/findings
+#   make lint    swift-format lint --strict over Package.swift, Sources and Tests (.swift-format)
+#   make format  swift-format the same files in place
 #   make deps    install the system libraries only
 
 SWIFT ?= swift
@@ -19,7 +21,7 @@ BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 DEB_PACKAGES = pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev fonts-dejavu-core fontconfig
 PKG_MODULES = libpng libjpeg libwebpmux libwebpdemux freetype2
 
-.PHONY: deps demo test bench peers sanitize fuzz clean screenshot
+.PHONY: deps demo test bench peers sanitize fuzz clean screenshot lint format
 
 deps:
 	@missing=""; \
@@ -85,6 +87,14 @@ fuzz: deps
 			grep -h "stat::number_of_executed_units" .build/fuzz/$$t.log | sed 's/.*: *//; s/$$/ executions, no finding/'; \
 		else echo "FINDING: see .build/fuzz/$$t.log and .build/fuzz/findings/"; exit 1; fi; \
 	done
+
+FORMAT_PATHS = Package.swift Sources Tests
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
 
 peers:
 	python3 -m pip install --quiet numpy pillow opencv-python-headless pyvips pyvips-binary
