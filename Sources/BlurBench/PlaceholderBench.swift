@@ -59,8 +59,11 @@ func benchPlaceholders(tile: Bitmap, runs: Int, quick: Bool, emit: (String) -> V
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         if let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
-            if let seconds = json["seconds"] as? Double { peerMs = seconds * 1000; peer = "Pillow + thumbhash" }
-            else if let missing = json["missing"] as? String { peer = "not installed (\(missing))" }
+            if let seconds = json["seconds"] as? Double {
+                peerMs = seconds * 1000; peer = "Pillow + thumbhash"
+            } else if let missing = json["missing"] as? String {
+                peer = "not installed (\(missing))"
+            }
         }
     }
     emit("")

@@ -31,7 +31,6 @@ func accuracySweep(tile: Bitmap) throws {
     print("worst: PSNR \(String(format: "%.1f", worst.psnr)) dB, max \(worst.maximum)")
 }
 
-
 /// `BlurBench --profile-progressive`: a full-frame progressive blur of 6000×4000 in a loop, for perf.
 func profileProgressive(tile: Bitmap, threads: Int?) throws {
     let image = try photo(width: 6000, height: 4000, from: tile)
@@ -55,13 +54,19 @@ func profileMaterial(tile: Bitmap) throws {
     for radius in [nil, 12, 6, 3] as [Double?] {
         var best = Double.infinity
         for _ in 0..<(radius == nil ? 40 : 10) {
-            best = min(best, milliseconds(clock.measure {
-                blackHole(Material(style: .systemMaterial, blurEffectRadius: radius, dimmingAlpha: 0.5)
-                    .render(over: screen, frame: Rect(x: 0, y: 0, width: 390, height: 844)))
-            }))
+            best = min(
+                best,
+                milliseconds(
+                    clock.measure {
+                        blackHole(
+                            Material(style: .systemMaterial, blurEffectRadius: radius, dimmingAlpha: 0.5)
+                                .render(over: screen, frame: Rect(x: 0, y: 0, width: 390, height: 844)))
+                    }))
         }
         let blur = try GaussianBlur(sigma: 3 * (radius ?? 24))
         let b = median(runs: 5) { blackHole(blur.apply(to: screen)) }
-        print("material radius \(radius.map { "\($0)" } ?? "default"): best \(String(format: "%.1f", best)) ms; blur alone \(String(format: "%.1f", b)) ms")
+        print(
+            "material radius \(radius.map { "\($0)" } ?? "default"): best \(String(format: "%.1f", best)) ms; blur alone \(String(format: "%.1f", b)) ms"
+        )
     }
 }

@@ -14,7 +14,9 @@ func benchScene(tile: Bitmap, runs: Int, emit: (String) -> Void) throws {
     var retina = screen
     retina.scale = 3
     emit("")
-    emit("Compositor: seed 004's dialog dismissal, 390×844 pt at 3× (1170×2532 px), one frame against its effect alone (the material at that moment's radius and dimming over the same full-screen region).")
+    emit(
+        "Compositor: seed 004's dialog dismissal, 390×844 pt at 3× (1170×2532 px), one frame against its effect alone (the material at that moment's radius and dimming over the same full-screen region)."
+    )
     emit("")
     emit("| time s | frame ms | effect alone ms | ratio |")
     emit("|---|---|---|---|")
@@ -23,8 +25,9 @@ func benchScene(tile: Bitmap, runs: Int, emit: (String) -> Void) throws {
         let radius = shown.blurEffectRadius, dimming = shown.dimmingAlpha
         let f = median(runs: runs) { blackHole(try! scene.render(at: t, scale: 3)) }
         let e = median(runs: runs) {
-            blackHole(Material(style: .systemMaterial, blurEffectRadius: radius, dimmingAlpha: dimming)
-                .render(over: retina, frame: Rect(x: 0, y: 0, width: 390, height: 844)))
+            blackHole(
+                Material(style: .systemMaterial, blurEffectRadius: radius, dimmingAlpha: dimming)
+                    .render(over: retina, frame: Rect(x: 0, y: 0, width: 390, height: 844)))
         }
         emit("| \(fmt(t, 2)) | \(fmt(f)) | \(fmt(e)) | \(fmt(f / e, 2))× |")
     }

@@ -69,7 +69,6 @@ func photo(width: Int, height: Int, from tile: Bitmap) throws -> Bitmap {
 
 func fmt(_ v: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", v) }
 
-
 let options = Options(CommandLine.arguments)
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let tile = try ImageFile.read(root.appendingPathComponent("Tests/Fixtures/chelsea.png").path)
@@ -119,10 +118,13 @@ var missing: [String] = []
 if options.peers {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", root.appendingPathComponent("Benchmarks/peers.py").path,
-                         "--accuracy", work.appendingPathComponent("accuracy.rgba").path + ":\(tile.width)x\(tile.height)",
-                         "--sigmas", options.sigmas.map { fmt($0, 0) }.joined(separator: ","),
-                         "--runs", String(max(3, options.runs / 2)), "--out", work.path]
+    process.arguments =
+        [
+            "python3", root.appendingPathComponent("Benchmarks/peers.py").path,
+            "--accuracy", work.appendingPathComponent("accuracy.rgba").path + ":\(tile.width)x\(tile.height)",
+            "--sigmas", options.sigmas.map { fmt($0, 0) }.joined(separator: ","),
+            "--runs", String(max(3, options.runs / 2)), "--out", work.path,
+        ]
         + sizes.flatMap { ["--image", work.appendingPathComponent("\($0.0)x\($0.1).rgba").path + ":\($0.0)x\($0.1)"] }
     let pipe = Pipe()
     process.standardOutput = pipe
@@ -135,7 +137,8 @@ if options.peers {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
             if let name = object["missing"] as? String { missing.append(name); continue }
             guard let peer = object["peer"] as? String, let w = object["width"] as? Int, let h = object["height"] as? Int,
-                  let sigma = object["sigma"] as? Double, let ms = object["ms"] as? Double else { continue }
+                let sigma = object["sigma"] as? Double, let ms = object["ms"] as? Double
+            else { continue }
             if !peerNames.contains(peer) { peerNames.append(peer) }
             peerTimes["\(w)x\(h) \(fmt(sigma, 0))", default: [:]][peer] = ms
         }
@@ -160,7 +163,8 @@ for sigma in options.sigmas {
     for peer in peerNames {
         let path = work.appendingPathComponent("\(peer)-\(fmt(sigma, 0)).rgba").path
         if let data = FileManager.default.contents(atPath: path),
-           let theirs = try? Bitmap(width: tile.width, height: tile.height, straightRGBA: [UInt8](data)) {
+            let theirs = try? Bitmap(width: tile.width, height: tile.height, straightRGBA: [UInt8](data))
+        {
             row += " \(describe(ImageDifference(reference, theirs))) |"
         } else {
             row += " — |"
@@ -176,7 +180,9 @@ func describe(_ d: ImageDifference) -> String {
 emit("")
 emit("Gaussian blur, RGBA 8-bit, `.clamp` edges, all cores; ms (median), MP/s; “vs fastest peer” = peer time ÷ ours.")
 emit("")
-emit("| image | σ | BlurKit ms | MP/s | " + peerNames.map { "\($0) ms" }.joined(separator: " | ") + (peerNames.isEmpty ? "" : " | ") + "vs fastest peer | × copy floor |")
+emit(
+    "| image | σ | BlurKit ms | MP/s | " + peerNames.map { "\($0) ms" }.joined(separator: " | ") + (peerNames.isEmpty ? "" : " | ")
+        + "vs fastest peer | × copy floor |")
 emit("|---|---|---|---|" + peerNames.map { _ in "---|" }.joined() + (peerNames.isEmpty ? "" : "") + "---|---|")
 for (w, h, image) in images {
     let source = image.premultipliedRGBA
@@ -198,7 +204,9 @@ for (w, h, image) in images {
         row += " \(fastest.map { fmt($0 / ms, 2) + "×" } ?? "—") | \(fmt(ms / floor, 1))× |"
         emit(row)
     }
-    emit("| \(w)×\(h) | copy floor | \(fmt(floor, 1)) | \(fmt(Double(w * h) / 1e6 / floor * 1000, 0)) |" + peerNames.map { _ in " |" }.joined() + " | |")
+    emit(
+        "| \(w)×\(h) | copy floor | \(fmt(floor, 1)) | \(fmt(Double(w * h) / 1e6 / floor * 1000, 0)) |" + peerNames.map { _ in " |" }.joined()
+            + " | |")
 }
 if !missing.isEmpty { emit("\nNot installed, not measured: \(missing.joined(separator: ", ")).") }
 

@@ -95,8 +95,11 @@ public struct CommandLineTool {
         if parsed.wantsHelp { return command.help }
         guard command.operandCount.contains(parsed.operands.count) else {
             let n = command.operandCount
-            let wanted = n.lowerBound == n.upperBound ? "\(n.lowerBound)" : n.upperBound == Int.max ? "at least \(n.lowerBound)" : "\(n.lowerBound) to \(n.upperBound)"
-            throw CLIError.usage("\(command.name) takes \(wanted) operand\(n == 1...1 ? "" : "s"), got \(parsed.operands.count); usage: \(command.usage)")
+            let wanted =
+                n.lowerBound == n.upperBound
+                ? "\(n.lowerBound)" : n.upperBound == Int.max ? "at least \(n.lowerBound)" : "\(n.lowerBound) to \(n.upperBound)"
+            throw CLIError.usage(
+                "\(command.name) takes \(wanted) operand\(n == 1...1 ? "" : "s"), got \(parsed.operands.count); usage: \(command.usage)")
         }
         try parsed.applyLimits()
         if command.readsFirstWritesSecond {

@@ -38,8 +38,10 @@ extension ParsedArguments {
         let original = text, relative = text.hasSuffix("%")
         if relative { text.removeLast() } else if text.lowercased().hasSuffix("pt") { text.removeLast(2) }
         let points = VariableBlurEffect.lengthSpec
-        let form = "a length in points (\(formatNumber(points.range.lowerBound))…\(formatNumber(points.range.upperBound)), as 40 or 40pt) "
-            + (allowsNone ? "" : "or ") + "a percentage of the view (\(formatNumber(fractions.range.lowerBound * 100))…\(formatNumber(fractions.range.upperBound * 100))%)"
+        let form =
+            "a length in points (\(formatNumber(points.range.lowerBound))…\(formatNumber(points.range.upperBound)), as 40 or 40pt) "
+            + (allowsNone ? "" : "or ")
+            + "a percentage of the view (\(formatNumber(fractions.range.lowerBound * 100))…\(formatNumber(fractions.range.upperBound * 100))%)"
             + (allowsNone ? " or none" : "")
         guard let value = parseDecimal(text) else { throw .invalidForm(name: name, text: original, expected: form) }
         do {
@@ -76,7 +78,9 @@ extension ParsedArguments {
             if output != "-" { try OutputPath.checkFolder(of: output) }
             return format
         }
-        guard output != "-" else { throw CLIError.usage("writing to standard output needs --format (\(ImageFormat.spec.words.joined(separator: ", ")))") }
+        guard output != "-" else {
+            throw CLIError.usage("writing to standard output needs --format (\(ImageFormat.spec.words.joined(separator: ", ")))")
+        }
         guard let format = ImageFormat(pathExtension: OutputPath.suffix(of: output)) else {
             throw CLIError.usage(FileError.unknownOutputFormat(path: output).description)
         }

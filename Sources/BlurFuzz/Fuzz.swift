@@ -36,7 +36,9 @@ enum FuzzTarget: String {
     ]
 }
 
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+public func fuzzInitialize(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> CInt {
     // Small images only: a fuzzer should find bugs, not allocate gigabytes.
     ImageLimits.maximumPixelCount = 1 << 20
     return 0
@@ -84,8 +86,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // bitmap and the same effects. A difference is a finding.
         if let (tight, padded, sigma) = FuzzTarget.paddedPair(bytes) {
             precondition(padded == tight, "padded rows built a different bitmap")
-            precondition(FuzzTarget.effects(on: padded, sigma: sigma, choice: size) == FuzzTarget.effects(on: tight, sigma: sigma, choice: size),
-                         "padded and tight rows blur differently")
+            precondition(
+                FuzzTarget.effects(on: padded, sigma: sigma, choice: size) == FuzzTarget.effects(on: tight, sigma: sigma, choice: size),
+                "padded and tight rows blur differently")
         }
     }
     return 0
@@ -101,8 +104,9 @@ extension FuzzTarget {
         var effect = VariableBlurEffect(direction: GradientDirection.allCases[choice % 4])
         effect.maximumBlurRadius = sigma
         results.append(effect.render(over: image, frame: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height) / 2)))
-        results.append(Material(style: MaterialStyle.allCases[choice % 15], blurEffectRadius: sigma, cornerRadius: 3)
-            .render(over: image, frame: Rect(x: 1, y: 1, width: Double(image.width), height: Double(image.height))))
+        results.append(
+            Material(style: MaterialStyle.allCases[choice % 15], blurEffectRadius: sigma, cornerRadius: 3)
+                .render(over: image, frame: Rect(x: 1, y: 1, width: Double(image.width), height: Double(image.height))))
         return results
     }
 
@@ -131,7 +135,7 @@ extension FuzzTarget {
             if !(trimmed && y == height - 1) { for _ in 0..<padding { rows.append(byte()) } }
         }
         guard let tight = try? Bitmap(width: width, height: height, premultipliedRGBA: pixels),
-              let padded = try? Bitmap(width: width, height: height, bytesPerRow: width * 4 + padding, premultipliedRGBA: rows)
+            let padded = try? Bitmap(width: width, height: height, bytesPerRow: width * 4 + padding, premultipliedRGBA: rows)
         else { preconditionFailure("valid premultiplied rows of \(width)×\(height), padding \(padding), were refused") }
         return (tight, padded, sigma)
     }

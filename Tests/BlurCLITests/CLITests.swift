@@ -113,8 +113,10 @@ struct Workspace {
         let r = try CLI.run(["blur", "--help"])
         #expect(r.status == 0)
         let help = String(decoding: r.stdout, as: UTF8.self)
-        for text in ["--sigma S", "px", "0…2000", "--radius R", "pt", "--scale K", "default 1", "--edges", "default clamp",
-                     "--quality Q", "default 90", "--format", "--threads", "--max-pixels", "default 268435456"] {
+        for text in [
+            "--sigma S", "px", "0…2000", "--radius R", "pt", "--scale K", "default 1", "--edges", "default clamp",
+            "--quality Q", "default 90", "--format", "--threads", "--max-pixels", "default 268435456",
+        ] {
             #expect(help.contains(text), "help lacks \(text)")
         }
         #expect(try CLI.run(["--help"]).stdout.count > 100)
@@ -140,7 +142,8 @@ struct Workspace {
     }
 
     @Test func failuresExitWithOneAndWriteNothing() throws {
-        expectFailure(try CLI.run(["blur", folder + "/none.png", folder + "/o.png", "--sigma", "2"]), status: 1, mentioning: ["cannot read", "none.png"])
+        expectFailure(
+            try CLI.run(["blur", folder + "/none.png", folder + "/o.png", "--sigma", "2"]), status: 1, mentioning: ["cannot read", "none.png"])
         try AtomicFile.write(Array(try AtomicFile.read(input).prefix(300)), to: folder + "/cut.png")
         expectFailure(try CLI.run(["blur", folder + "/cut.png", folder + "/o.png", "--sigma", "2"]), status: 1, mentioning: ["cut.png", "PNG"])
         try AtomicFile.write(Array("not an image".utf8), to: folder + "/text.png")
@@ -148,10 +151,15 @@ struct Workspace {
         // An unknown suffix is a usage mistake, for stills as for animations.
         expectFailure(try CLI.run(["blur", input, folder + "/o.tiff", "--sigma", "2"]), status: 2, mentioning: ["format"])
         expectFailure(try CLI.run(["blur", input, folder + "/no/such/dir/o.png", "--sigma", "2"]), status: 1, mentioning: ["cannot write"])
-        expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", "2", "--max-pixels", "1000"]), status: 1, mentioning: ["limit of 1000 pixels"])
+        expectFailure(
+            try CLI.run(["blur", input, folder + "/o.png", "--sigma", "2", "--max-pixels", "1000"]), status: 1, mentioning: ["limit of 1000 pixels"])
         // The whole 451 × 300 photo: about 2 MB for a blur, 4 MB for a progressive blur.
-        expectFailure(try CLI.run(["blur", Workspace.fixture, folder + "/o.png", "--sigma", "2", "--memory-budget", "1"]), status: 1, mentioning: ["memory budget of 1 MB"])
-        expectFailure(try CLI.run(["progressive", Workspace.fixture, folder + "/o.png", "--memory-budget", "3"]), status: 1, mentioning: ["progressive needs about 5 MB"])
+        expectFailure(
+            try CLI.run(["blur", Workspace.fixture, folder + "/o.png", "--sigma", "2", "--memory-budget", "1"]), status: 1,
+            mentioning: ["memory budget of 1 MB"])
+        expectFailure(
+            try CLI.run(["progressive", Workspace.fixture, folder + "/o.png", "--memory-budget", "3"]), status: 1,
+            mentioning: ["progressive needs about 5 MB"])
         #expect(try CLI.run(["blur", Workspace.fixture, folder + "/ok.pam", "--sigma", "2", "--memory-budget", "3"]).status == 0)
         try FileManager.default.removeItem(atPath: folder + "/ok.pam")
         let left = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
@@ -206,7 +214,8 @@ struct Workspace {
         }
         #expect(animations == 4)
         // The page shows the seed demos, and every image it shows exists.
-        for name in ["blurup-loop.webp", "blurup-reduce-motion.webp", "materials-gallery.png", "scene-dialog-dismissal.webp", "scene-reflection.png"] {
+        for name in ["blurup-loop.webp", "blurup-reduce-motion.webp", "materials-gallery.png", "scene-dialog-dismissal.webp", "scene-reflection.png"]
+        {
             #expect(page.contains("src=\"\(name)\""))
         }
         for match in page.split(separator: "src=\"").dropFirst() {

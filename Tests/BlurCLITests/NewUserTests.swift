@@ -93,17 +93,24 @@ import Testing
     // Before: an unknown --format came after the decode; a missing folder after every frame.
     // Here the input does not even exist: the error must be about the mistake, found first.
     @Test func mistakesAreFoundBeforeAnyWork() throws {
-        expectOneLine(try CLI.run(["blur", folder + "/missing.png", folder + "/o.png", "--sigma", "2", "--format", "bmp"]), status: 2, mentioning: ["--format", "bmp"])
-        expectOneLine(try CLI.run(["blur", folder + "/missing.png", folder + "/o.bmp", "--sigma", "2"]), status: 2, mentioning: [".pnm", ".webp", ".gif"])
-        expectOneLine(try CLI.run(["material", folder + "/missing.png", folder + "/nowhere/o.png"]), status: 1, mentioning: ["the folder", "nowhere", "does not exist"])
-        expectOneLine(try CLI.run(["render", folder + "/missing.json", folder + "/nowhere/o.webp"]), status: 1, mentioning: ["nowhere", "does not exist"])
+        expectOneLine(
+            try CLI.run(["blur", folder + "/missing.png", folder + "/o.png", "--sigma", "2", "--format", "bmp"]), status: 2,
+            mentioning: ["--format", "bmp"])
+        expectOneLine(
+            try CLI.run(["blur", folder + "/missing.png", folder + "/o.bmp", "--sigma", "2"]), status: 2, mentioning: [".pnm", ".webp", ".gif"])
+        expectOneLine(
+            try CLI.run(["material", folder + "/missing.png", folder + "/nowhere/o.png"]), status: 1,
+            mentioning: ["the folder", "nowhere", "does not exist"])
+        expectOneLine(
+            try CLI.run(["render", folder + "/missing.json", folder + "/nowhere/o.webp"]), status: 1, mentioning: ["nowhere", "does not exist"])
         expectOneLine(try CLI.run(["blurup", folder + "/missing.png", folder + "/o.bmp"]), status: 2, mentioning: [".webp"])
     }
 
     // Before: a 1×1 photo failed about a font size after 16 files; a missing one after 7.
     @Test func theDemoChecksItsPhotoFirst() throws {
         try AtomicFile.write(NetpbmCodec.encodePPM(try Bitmap(width: 1, height: 1, filledWith: Color(white: 0.5))), to: folder + "/one.ppm")
-        expectOneLine(try CLI.run(["demo", folder + "/d1", "--photo", folder + "/one.ppm", "--quiet"]), status: 2, mentioning: ["1×1", "at least 64×64"])
+        expectOneLine(
+            try CLI.run(["demo", folder + "/d1", "--photo", folder + "/one.ppm", "--quiet"]), status: 2, mentioning: ["1×1", "at least 64×64"])
         expectOneLine(try CLI.run(["demo", folder + "/d2", "--photo", folder + "/missing.png", "--quiet"]), status: 1, mentioning: ["missing.png"])
         #expect(!FileManager.default.fileExists(atPath: folder + "/d1") && !FileManager.default.fileExists(atPath: folder + "/d2"))
     }
@@ -112,8 +119,11 @@ import Testing
         let out = folder + "/o.png"
         // Every accepted suffix, not four of them.
         let suffix = try CLI.run(["blur", input, folder + "/o.xyz", "--sigma", "1"])
-        for s in ImageFormat.suffixes { #expect(suffix.stderr.contains("." + s + " ") || suffix.stderr.contains("." + s + ")"), "\(s): \(suffix.stderr)") }
-        expectOneLine(try CLI.run(["progressive", input, out, "--tint", "teal"]), status: 2, mentioning: ["#RRGGBB", "#RRGGBBAA", "none", "background"])
+        for s in ImageFormat.suffixes {
+            #expect(suffix.stderr.contains("." + s + " ") || suffix.stderr.contains("." + s + ")"), "\(s): \(suffix.stderr)")
+        }
+        expectOneLine(
+            try CLI.run(["progressive", input, out, "--tint", "teal"]), status: 2, mentioning: ["#RRGGBB", "#RRGGBBAA", "none", "background"])
         expectOneLine(try CLI.run(["progressive", input, out, "--dimming-extension", "far"]), status: 2, mentioning: ["points", "%", "none"])
         // Short numbers: 451 px at scale 3 is 150.333333 pt, not 150.33333333333334.
         let outside = try CLI.run(["progressive", input, out, "--scale", "3", "--region", "5000,0,10,10"])

@@ -33,7 +33,10 @@ import Testing
         #expect(result.stderr.contains("4 made, 0 up to date, 1 failed, of 5") && result.stderr.contains("broken.jpg: the input is not"))
         let entries = try manifest(out)
         #expect(entries.count == 4)
-        let byName = Dictionary(uniqueKeysWithValues: entries.map { (($0["file"] as! String as NSString).lastPathComponent + ($0["file"] as! String).count.description, $0) })
+        let byName = Dictionary(
+            uniqueKeysWithValues: entries.map {
+                (($0["file"] as! String as NSString).lastPathComponent + ($0["file"] as! String).count.description, $0)
+            })
         #expect(byName.count == 4)
         for entry in entries {
             let preview = entry["preview"] as! [String: Any]
@@ -69,7 +72,11 @@ import Testing
         #expect(result.status == 0 && String(decoding: result.stdout, as: UTF8.self).contains("1 made, 3 up to date, 0 failed"))
         result = try CLI.run(["placeholder", inputs, "--out", out, "--force", "--quiet", "--size", "16", "--no-thumbhash"])
         #expect(result.status == 0 && result.stdout.isEmpty)
-        #expect(try manifest(out).allSatisfy { $0["thumbHash"] == nil && max(($0["preview"] as! [String: Any])["width"] as! Int, ($0["preview"] as! [String: Any])["height"] as! Int) <= 16 })
+        #expect(
+            try manifest(out).allSatisfy {
+                $0["thumbHash"] == nil
+                    && max(($0["preview"] as! [String: Any])["width"] as! Int, ($0["preview"] as! [String: Any])["height"] as! Int) <= 16
+            })
     }
 
     @Test func anInterruptedBatchKeepsAValidManifestOfWhatIsDone() throws {
@@ -186,8 +193,9 @@ import Testing
     func theSequenceGoesFromThePreviewToTheSharpImage(_ reduceMotion: Bool) throws {
         let workspace = try Workspace(crop: PixelRect(x: 100, y: 50, width: 160, height: 120))
         let out = workspace.folder + "/blurup.apng"
-        let r = try CLI.run(["blurup", workspace.input, out, "--size", "80x60", "--fps", "10", "--wait", "0.5", "--hold", "0.5"]
-                            + (reduceMotion ? ["--reduce-motion"] : []))
+        let r = try CLI.run(
+            ["blurup", workspace.input, out, "--size", "80x60", "--fps", "10", "--wait", "0.5", "--hold", "0.5"]
+                + (reduceMotion ? ["--reduce-motion"] : []))
         #expect(r.status == 0, "\(r.stderr)")
         let frames = try AnimatedImage.decode(try AtomicFile.read(out)).frames
         // 0.5 s waiting, the transition (0.8 s, or 0.2 s), 0.5 s of the sharp image, at 10 fps.

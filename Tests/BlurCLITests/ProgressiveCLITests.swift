@@ -14,9 +14,11 @@ import Testing
     }
 
     @Test func drawsWhatTheLibraryDraws() throws {
-        let r = try CLI.run(["progressive", input, folder + "/out.pam", "--direction", "up", "--max-radius", "6",
-                             "--min-radius", "1", "--blur-inset", "20%", "--tint", "#102030", "--dimming", "0.7",
-                             "--dimming-inset", "10pt", "--dimming-extension", "none", "--region", "10,40,120,50"])
+        let r = try CLI.run([
+            "progressive", input, folder + "/out.pam", "--direction", "up", "--max-radius", "6",
+            "--min-radius", "1", "--blur-inset", "20%", "--tint", "#102030", "--dimming", "0.7",
+            "--dimming-inset", "10pt", "--dimming-extension", "none", "--region", "10,40,120,50",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         var effect = VariableBlurEffect(direction: .up)
         effect.maximumBlurRadius = 6
@@ -47,8 +49,10 @@ import Testing
 
     @Test func helpListsTheOptions() throws {
         let help = String(decoding: try CLI.run(["progressive", "--help"]).stdout, as: UTF8.self)
-        for text in ["--direction", "--max-radius R", "default 3.5", "--min-radius", "--blur-inset", "--tint", "--dimming A",
-                     "--dimming-inset", "--dimming-extension", "default 25%", "--appearance", "--region X,Y,W,H", "--scale K"] {
+        for text in [
+            "--direction", "--max-radius R", "default 3.5", "--min-radius", "--blur-inset", "--tint", "--dimming A",
+            "--dimming-inset", "--dimming-extension", "default 25%", "--appearance", "--region X,Y,W,H", "--scale K",
+        ] {
             #expect(help.contains(text), "help lacks \(text)")
         }
     }
@@ -74,8 +78,10 @@ import Testing
     @Test func drawsWhatTheLibraryDraws() throws {
         let folder = try Workspace(crop: PixelRect(x: 0, y: 0, width: 8, height: 8)).folder
         let fixture = Workspace.fixture
-        let r = try CLI.run(["material", fixture, folder + "/out.pam", "--style", "thin", "--appearance", "dark",
-                             "--region", "20,30,200,100", "--corner-radius", "15", "--radius", "10", "--dimming", "0.6"])
+        let r = try CLI.run([
+            "material", fixture, folder + "/out.pam", "--style", "thin", "--appearance", "dark",
+            "--region", "20,30,200,100", "--corner-radius", "15", "--radius", "10", "--dimming", "0.6",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let expected = Material(style: .systemThinMaterial, blurEffectRadius: 10, dimmingAlpha: 0.6, cornerRadius: 15)
             .render(over: try ImageFile.read(fixture), frame: Rect(x: 20, y: 30, width: 200, height: 100), appearance: .dark)
@@ -84,8 +90,10 @@ import Testing
         for text in ["--style", "--appearance", "--region", "--corner-radius R", "--radius R", "default 24", "--dimming A", "--scale K"] {
             #expect(help.contains(text), "help lacks \(text)")
         }
-        for (extra, word) in [(["--style", "glass"], "style"), (["--radius", "nan"], "radius"), (["--dimming", "-1"], "dimming"),
-                              (["--corner-radius", "inf"], "corner-radius")] {
+        for (extra, word) in [
+            (["--style", "glass"], "style"), (["--radius", "nan"], "radius"), (["--dimming", "-1"], "dimming"),
+            (["--corner-radius", "inf"], "corner-radius"),
+        ] {
             let bad = try CLI.run(["material", fixture, folder + "/o.png"] + extra)
             #expect(bad.status == 2 && bad.stderr.contains(word), "\(extra): \(bad.stderr)")
         }

@@ -71,7 +71,9 @@ import Testing
         // Once a frame is on disk the handler is installed (a signal before that could be lost to an
         // inherited "ignore").
         let deadline = Date().addingTimeInterval(60)
-        while (try? FileManager.default.contentsOfDirectory(atPath: frames))?.isEmpty ?? true, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while (try? FileManager.default.contentsOfDirectory(atPath: frames))?.isEmpty ?? true, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         process.interrupt()  // SIGINT
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

@@ -1,6 +1,6 @@
-import Testing
 import BlurCore
 import BlurTestSupport
+import Testing
 
 @Suite struct BitmapTests {
     /// A rectangle outside the image is a programming error: the drawing calls trap, as an array
@@ -34,7 +34,8 @@ import BlurTestSupport
                     #expect(blur.apply(to: image) == blur.apply(to: tight))
                     #expect(ImageDifference(blur.reference(image), blur.apply(to: image)).maximum <= 1)
                 }
-                #expect(try image.reduced(PixelRect(x: 3, y: 5, width: 40, height: 30), by: 3)
+                #expect(
+                    try image.reduced(PixelRect(x: 3, y: 5, width: 40, height: 30), by: 3)
                         == tight.reduced(PixelRect(x: 3, y: 5, width: 40, height: 30), by: 3))
                 #expect(try image.resized(width: 17, height: 11) == tight.resized(width: 17, height: 11))
             }
@@ -70,7 +71,8 @@ import BlurTestSupport
         }
         #expect(throws: BitmapError.self) { try image.cropped(x: 1, y: 1, width: 0, height: 1) }
         // A tiny scale asks for a reduction factor past Int's range; it places nothing visible.
-        #expect(try image.placed(scaleX: 1e-300, scaleY: 1, originX: 0, originY: 0, region: PixelRect(x: 0, y: 0, width: 2, height: 2)).isOpaque == false)
+        #expect(
+            try image.placed(scaleX: 1e-300, scaleY: 1, originX: 0, originY: 0, region: PixelRect(x: 0, y: 0, width: 2, height: 2)).isOpaque == false)
     }
 
     @Test func anAbsurdResizeIsAnErrorNotATrap() throws {
@@ -84,7 +86,10 @@ import BlurTestSupport
     }
 
     @Test func aFilledBitmapIsTheColourCompositedOverTransparency() throws {
-        for colour in [Color(white: 1), Color(red: 0.9, green: 0.2, blue: 0.5, alpha: 0.7), Color(white: 0.3, alpha: 0), Color(red: 0, green: 0.5, blue: 1, alpha: 0.01)] {
+        for colour in [
+            Color(white: 1), Color(red: 0.9, green: 0.2, blue: 0.5, alpha: 0.7), Color(white: 0.3, alpha: 0),
+            Color(red: 0, green: 0.5, blue: 1, alpha: 0.01),
+        ] {
             var expected = try Bitmap(width: 5, height: 3, scale: 2)
             expected.composite(colour, mode: .normal, in: PixelRect(x: 0, y: 0, width: 5, height: 3))
             #expect(try Bitmap(width: 5, height: 3, filledWith: colour, scale: 2) == expected, "\(colour)")
@@ -167,16 +172,17 @@ import BlurTestSupport
         #expect(shown.width == (orientation.swapsAxes ? 2 : 3))
         let (w, h) = (shown.width - 1, shown.height - 1)
         // Where the stored top-left and top-right end up (EXIF 2.3, tag 0x0112).
-        let expected: ((Int, Int), (Int, Int)) = switch orientation {
-        case .up: ((0, 0), (w, 0))
-        case .upMirrored: ((w, 0), (0, 0))
-        case .down: ((w, h), (0, h))
-        case .downMirrored: ((0, h), (w, h))
-        case .leftMirrored: ((0, 0), (0, h))
-        case .right: ((w, 0), (w, h))
-        case .rightMirrored: ((w, h), (w, 0))
-        case .left: ((0, h), (0, 0))
-        }
+        let expected: ((Int, Int), (Int, Int)) =
+            switch orientation {
+            case .up: ((0, 0), (w, 0))
+            case .upMirrored: ((w, 0), (0, 0))
+            case .down: ((w, h), (0, h))
+            case .downMirrored: ((0, h), (w, h))
+            case .leftMirrored: ((0, 0), (0, h))
+            case .right: ((w, 0), (w, h))
+            case .rightMirrored: ((w, h), (w, 0))
+            case .left: ((0, h), (0, 0))
+            }
         #expect(shown[expected.0.0, expected.0.1] == tl)
         #expect(shown[expected.1.0, expected.1.1] == tr)
     }

@@ -44,8 +44,13 @@ import Testing
     @Test(arguments: BlendMode.allCases)
     func matchesTheFormulas(_ mode: BlendMode) throws {
         var state: UInt64 = 99
-        func unit() -> Double { state = state &* 6364136223846793005 &+ 1442695040888963407; return Double(state >> 40) / Double(1 << 24) }
-        let colours = [Color(red: 0.9, green: 0.2, blue: 0.5, alpha: 0.7), Color(white: 0.05), Color(white: 0.6, alpha: 0.3), Color(red: 0, green: 1, blue: 0.25, alpha: 1)]
+        func unit() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return Double(state >> 40) / Double(1 << 24)
+        }
+        let colours = [
+            Color(red: 0.9, green: 0.2, blue: 0.5, alpha: 0.7), Color(white: 0.05), Color(white: 0.6, alpha: 0.3),
+            Color(red: 0, green: 1, blue: 0.25, alpha: 1),
+        ]
         for colour in colours {
             var bytes: [UInt8] = []
             for _ in 0..<64 {
@@ -85,10 +90,12 @@ import Testing
         out.composite(colour, mode: mode, in: PixelRect(x: 0, y: 0, width: 8, height: 8), coverage: coverage)
         for y in 0..<8 {
             for x in 0..<8 {
-                var one = try Bitmap(width: 1, height: 1, premultipliedRGBA: [backdrop[x, y].r, backdrop[x, y].g, backdrop[x, y].b, backdrop[x, y].a])
+                var one = try Bitmap(
+                    width: 1, height: 1, premultipliedRGBA: [backdrop[x, y].r, backdrop[x, y].g, backdrop[x, y].b, backdrop[x, y].a])
                 let c = Double(coverage[y * 8 + x])
-                one.composite(Color(red: colour.red, green: colour.green, blue: colour.blue, alpha: colour.alpha * c),
-                              mode: mode, in: PixelRect(x: 0, y: 0, width: 1, height: 1))
+                one.composite(
+                    Color(red: colour.red, green: colour.green, blue: colour.blue, alpha: colour.alpha * c),
+                    mode: mode, in: PixelRect(x: 0, y: 0, width: 1, height: 1))
                 #expect(out[x, y] == one[0, 0], "\(mode) at \(x),\(y), coverage \(c)")
             }
         }

@@ -1,6 +1,7 @@
-import Testing
 import BlurCore
 import BlurTestSupport
+import Foundation
+import Testing
 
 /// The fast path against the float64 reference, and the behaviour the contract promises.
 @Suite struct GaussianBlurTests {
@@ -91,5 +92,3 @@ import BlurTestSupport
         }
     }
 }
-
-import Foundation

@@ -5,7 +5,9 @@ import Testing
 @Suite struct GradientMaskTests {
     let cache = GradientMaskCache()
 
-    func masks(_ effect: VariableBlurEffect, width: Double = 200, height: Double = 200) throws -> (blur: GradientMask, dimming: GradientMask, frame: Rect) {
+    func masks(
+        _ effect: VariableBlurEffect, width: Double = 200, height: Double = 200
+    ) throws -> (blur: GradientMask, dimming: GradientMask, frame: Rect) {
         let layout = try #require(effect.layout(width: width, height: height))
         return (cache.mask(for: layout.blurMask), cache.mask(for: layout.dimmingMask), layout.dimmingFrame)
     }

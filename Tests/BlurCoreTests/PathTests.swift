@@ -21,7 +21,9 @@ import Testing
         for py in 0..<height {
             for px in 0..<width {
                 var inside = 0
-                for sy in 0..<16 { for sx in 0..<16 where winding(Double(px) + (Double(sx) + 0.5) / 16, Double(py) + (Double(sy) + 0.5) / 16) != 0 { inside += 1 } }
+                for sy in 0..<16 {
+                    for sx in 0..<16 where winding(Double(px) + (Double(sx) + 0.5) / 16, Double(py) + (Double(sy) + 0.5) / 16) != 0 { inside += 1 }
+                }
                 out[py * width + px] = Float(inside) / 256
             }
         }
@@ -34,7 +36,7 @@ import Testing
 
     @Test func aRectangleCoversExactlyItsArea() {
         let coverage = Self.fill(Path(rect: Rect(x: 1.5, y: 2, width: 3, height: 2.25)), 8, 6)
-        #expect(coverage[2 * 8 + 1] == 0.5)   // half of the left edge column
+        #expect(coverage[2 * 8 + 1] == 0.5)  // half of the left edge column
         #expect(coverage[2 * 8 + 2] == 1)
         #expect(coverage[4 * 8 + 2] == 0.25)  // a quarter of the bottom row
         #expect(coverage[0] == 0 && coverage[2 * 8 + 5] == 0)
@@ -42,11 +44,11 @@ import Testing
     }
 
     @Test(arguments: [
-        "M 2 3 L 29 9 L 7 27 Z",                                    // a triangle
-        "M 4 4 C 40 0 -10 20 28 28 L 4 28 Z",                       // a cubic that bends both ways
-        "M 2 2 H 28 V 28 H 2 Z M 8 8 V 22 H 22 V 8 Z",              // a square with a hole (reversed)
-        "M 2 2 H 20 V 20 H 2 Z M 10 10 H 28 V 28 H 10 Z",           // overlapping, same direction: one
-        "M 16 2 Q 30 16 16 30 T 16 2 Z",                            // quadratics, smooth
+        "M 2 3 L 29 9 L 7 27 Z",  // a triangle
+        "M 4 4 C 40 0 -10 20 28 28 L 4 28 Z",  // a cubic that bends both ways
+        "M 2 2 H 28 V 28 H 2 Z M 8 8 V 22 H 22 V 8 Z",  // a square with a hole (reversed)
+        "M 2 2 H 20 V 20 H 2 Z M 10 10 H 28 V 28 H 10 Z",  // overlapping, same direction: one
+        "M 16 2 Q 30 16 16 30 T 16 2 Z",  // quadratics, smooth
     ])
     func theFillMatchesASupersampledReference(_ svg: String) throws {
         let path = try Path(svg: svg)
@@ -88,7 +90,8 @@ import Testing
 
     /// Every SVG path the fuzzer kept (`Tests/Fuzz/regressions/path-*`) parses or throws, and fills.
     @Test func keptFuzzerFindingsNeitherCrashNorSpill() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz/regressions")
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "Fuzz/regressions")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("path-") }
         #expect(!names.isEmpty)
         for name in names {

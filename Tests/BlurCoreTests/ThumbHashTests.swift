@@ -38,6 +38,8 @@ func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
     return h
 }
 
+// A table of reference vectors, one hash per line: kept as written.
+// swift-format-ignore
 let thumbHashVectors: [ThumbHashVector] = [
     ThumbHashVector(
         name: "opaque 100×37 diagonal bands (landscape)", width: 100, height: 37,

@@ -70,8 +70,9 @@ import Testing
                         for c in 0..<4 {
                             let expected = (2 * sum[c] + area) / (2 * area)
                             let half = (2 * sum[c]) % (2 * area) == area
-                            #expect(got[c] == expected || (half && got[c] == expected - 1),
-                                    "\(tiny) → \(w)×\(h) pixel (\(x), \(y)) channel \(c): \(got[c]), exact mean \(sum[c])/\(area)")
+                            #expect(
+                                got[c] == expected || (half && got[c] == expected - 1),
+                                "\(tiny) → \(w)×\(h) pixel (\(x), \(y)) channel \(c): \(got[c]), exact mean \(sum[c])/\(area)")
                         }
                     }
                 }

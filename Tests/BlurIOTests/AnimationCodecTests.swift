@@ -23,7 +23,8 @@ import Testing
     }
 
     static func write(_ frames: [Bitmap], to path: String, fps: Double = 10, quality: Int = 100, opaque: Bool = true) throws {
-        let writer = try AnimationWriter(path: path, width: frames[0].width, height: frames[0].height, frameRate: fps, quality: quality, opaque: opaque)
+        let writer = try AnimationWriter(
+            path: path, width: frames[0].width, height: frames[0].height, frameRate: fps, quality: quality, opaque: opaque)
         for frame in frames { try writer.append(try writer.prepare(frame)) }
         try writer.finish()
     }

@@ -26,8 +26,10 @@ import Testing
             } catch is DecodingError {
                 // A clear refusal is a pass.
             }
-            for decode in [PNGCodec.decode, { try JPEGCodec.decode($0) }, NetpbmCodec.decode,
-                           { try AnimatedImage.decode($0).frames[0].image }, { try Bitmap(thumbHash: $0) }] as [([UInt8]) throws -> Bitmap] {
+            for decode in [
+                PNGCodec.decode, { try JPEGCodec.decode($0) }, NetpbmCodec.decode,
+                { try AnimatedImage.decode($0).frames[0].image }, { try Bitmap(thumbHash: $0) },
+            ] as [([UInt8]) throws -> Bitmap] {
                 _ = try? decode(bytes)
             }
         }
@@ -43,7 +45,7 @@ import Testing
             var state: UInt64 = 0x5EED
             for _ in 0..<40 where !bytes.isEmpty {
                 var flipped = bytes
-                state = state &* 6364136223846793005 &+ 1442695040888963407
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 flipped[Int(state >> 33) % bytes.count] ^= UInt8(truncatingIfNeeded: state >> 17) | 1
                 _ = try? ImageFile.decode(flipped)
                 _ = try? AnimatedImage.decode(flipped)

@@ -12,8 +12,10 @@ import Testing
         let w = 13, h = 3, top = (1 << depth) - 1
         // 16-bit samples are multiples of 257, which scale to 8 bits exactly.
         let samples = (0..<h).map { y in (0..<w).map { x in depth == 16 ? (x * 37 + y * 91) % 256 * 257 : (x * 7 + y * 3) % (top + 1) } }
-        let png = PNGFixtureWriter(width: w, height: h, bitDepth: UInt8(depth), colourType: 0,
-                                   rows: samples.map { pack($0, depth: depth) }).encode()
+        let png = PNGFixtureWriter(
+            width: w, height: h, bitDepth: UInt8(depth), colourType: 0,
+            rows: samples.map { pack($0, depth: depth) }
+        ).encode()
         let image = try PNGCodec.decode(png)
         for y in 0..<h {
             for x in 0..<w {
@@ -33,8 +35,10 @@ import Testing
             alpha.append(i == 0 ? 0 : UInt8(255 - i * 7 % 200))
         }
         let indices: [[Int]] = (0..<h).map { y in (0..<w).map { x in (x + y) % entries } }
-        let png = PNGFixtureWriter(width: w, height: h, bitDepth: UInt8(depth), colourType: 3, palette: palette,
-                                   transparency: alpha, rows: indices.map { pack($0, depth: depth) }).encode()
+        let png = PNGFixtureWriter(
+            width: w, height: h, bitDepth: UInt8(depth), colourType: 3, palette: palette,
+            transparency: alpha, rows: indices.map { pack($0, depth: depth) }
+        ).encode()
         let image = try PNGCodec.decode(png)
         var straight: [UInt8] = []
         for i in indices.joined() { straight += [palette[i * 3], palette[i * 3 + 1], palette[i * 3 + 2], alpha[i]] }
@@ -45,8 +49,10 @@ import Testing
     @Test func readsSixteenBitRGBAAndGrayAlpha() throws {
         // 16-bit samples v·257 scale exactly to v.
         let rgba = [[10, 20, 30, 255], [200, 100, 0, 128], [255, 255, 255, 0]]
-        let png = PNGFixtureWriter(width: 3, height: 1, bitDepth: 16, colourType: 6,
-                                   rows: [pack(rgba.flatMap { $0.map { $0 * 257 } }, depth: 16)]).encode()
+        let png = PNGFixtureWriter(
+            width: 3, height: 1, bitDepth: 16, colourType: 6,
+            rows: [pack(rgba.flatMap { $0.map { $0 * 257 } }, depth: 16)]
+        ).encode()
         let expected = try Bitmap(width: 3, height: 1, straightRGBA: rgba.flatMap { $0.map(UInt8.init) })
         #expect(try PNGCodec.decode(png) == expected)
 
@@ -58,8 +64,10 @@ import Testing
 
     @Test func readsRGBWithAColourKey() throws {
         // tRNS on an RGB image marks one colour as fully transparent.
-        let png = PNGFixtureWriter(width: 2, height: 1, bitDepth: 8, colourType: 2, transparency: [0, 1, 0, 2, 0, 3],
-                                   rows: [[1, 2, 3, 9, 9, 9]]).encode()
+        let png = PNGFixtureWriter(
+            width: 2, height: 1, bitDepth: 8, colourType: 2, transparency: [0, 1, 0, 2, 0, 3],
+            rows: [[1, 2, 3, 9, 9, 9]]
+        ).encode()
         let image = try PNGCodec.decode(png)
         #expect(image[0, 0].a == 0)
         #expect(image[1, 0] == RGBA8(r: 9, g: 9, b: 9, a: 255))

@@ -38,7 +38,9 @@ import Testing
     @Test func springsSettleAndOnlyUnderdampedOnesOvershoot() {
         let critical = TimingCurve.spring(response: 0.5, dampingFraction: 1)
         let bouncy = TimingCurve.spring(response: 0.5, dampingFraction: 0.4)
-        let critValues = stride(from: 0.0, through: critical.settlingDuration, by: 0.01).map { critical.progress(at: $0 / critical.settlingDuration, duration: critical.settlingDuration) }
+        let critValues = stride(from: 0.0, through: critical.settlingDuration, by: 0.01).map {
+            critical.progress(at: $0 / critical.settlingDuration, duration: critical.settlingDuration)
+        }
         #expect(zip(critValues, critValues.dropFirst()).allSatisfy { $0 <= $1 + 1e-12 } && critValues.max()! <= 1)
         let bounce = stride(from: 0.0, through: 1, by: 0.005).map { bouncy.progress(at: $0, duration: bouncy.settlingDuration) }
         #expect(bounce.max()! > 1.05)

@@ -6,7 +6,11 @@ import Testing
     /// A preview with detail (so blur is measurable) and a different full image.
     static func stripes(_ w: Int, _ h: Int, dark: Bool = false) -> Bitmap {
         var bytes = [UInt8]()
-        for y in 0..<h { for x in 0..<w { let v: UInt8 = (x / 3 + y / 3) % 2 == 0 ? (dark ? 60 : 230) : (dark ? 20 : 30); bytes += [v, dark ? v : 120, v / 2, 255] } }
+        for y in 0..<h {
+            for x in 0..<w {
+                let v: UInt8 = (x / 3 + y / 3) % 2 == 0 ? (dark ? 60 : 230) : (dark ? 20 : 30); bytes += [v, dark ? v : 120, v / 2, 255]
+            }
+        }
         return try! Bitmap(width: w, height: h, premultipliedRGBA: bytes)
     }
 
@@ -58,11 +62,13 @@ import Testing
             if let previousMean { #expect(abs(mean - previousMean) < 12, "frame \(n) jumps from \(previousMean) to \(mean)") }
             previousMean = mean
         }
-        #expect(try view.render(at: 2) .premultipliedRGBA == Bitmap(width: 60, height: 80, premultipliedRGBA: full.premultipliedRGBA).premultipliedRGBA)
+        #expect(
+            try view.render(at: 2).premultipliedRGBA == Bitmap(width: 60, height: 80, premultipliedRGBA: full.premultipliedRGBA).premultipliedRGBA)
     }
 
     @Test func theIndicatorTurnsExactlyWhileLoadingWithoutAnImage() throws {
-        let dark = try Bitmap(width: 6, height: 8, premultipliedRGBA: [UInt8](repeating: 0, count: 6 * 8 * 4).enumerated().map { $0.offset % 4 == 3 ? 255 : 10 })
+        let dark = try Bitmap(
+            width: 6, height: 8, premultipliedRGBA: [UInt8](repeating: 0, count: 6 * 8 * 4).enumerated().map { $0.offset % 4 == 3 ? 255 : 10 })
         func whitePixels(_ view: BlurUpImage, _ t: Double) throws -> Int {
             let p = try view.render(at: t, scale: 2).premultipliedRGBA
             return stride(from: 0, to: p.count, by: 4).filter { p[$0] > 128 }.count

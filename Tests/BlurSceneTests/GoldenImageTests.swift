@@ -35,6 +35,7 @@ import Testing
             Issue.record("\(name) at \(time) s is \(image.width)×\(image.height); \(golden) is \(expected.width)×\(expected.height)")
             return
         }
-        #expect(image.premultipliedRGBA == expected.premultipliedRGBA, "\(name) at \(time) s differs from \(golden): \(ImageDifference(image, expected))")
+        #expect(
+            image.premultipliedRGBA == expected.premultipliedRGBA, "\(name) at \(time) s differs from \(golden): \(ImageDifference(image, expected))")
     }
 }

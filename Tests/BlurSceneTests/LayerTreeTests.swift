@@ -9,8 +9,9 @@ import Testing
     @Test func aShapeIsFilledAntialiasedAndSpillsUnlessClipped() throws {
         for clipped in [false, true] {
             let scene = Scene(width: 40, height: 40)
-            let layer = Layer(frame: Rect(x: 10, y: 10, width: 20, height: 20),
-                              content: .shape(Path(ellipseIn: Rect(x: -5, y: 0, width: 30, height: 20)), fill: Self.red))
+            let layer = Layer(
+                frame: Rect(x: 10, y: 10, width: 20, height: 20),
+                content: .shape(Path(ellipseIn: Rect(x: -5, y: 0, width: 30, height: 20)), fill: Self.red))
             layer.masksToBounds = clipped
             scene.addLayer(layer)
             let image = try scene.render(at: 0)
@@ -29,13 +30,14 @@ import Testing
         let layer = Layer(frame: Rect(x: 0, y: 0, width: 40, height: 40), content: .color(Self.red))
         let child = Layer(frame: Rect(x: 0, y: 0, width: 40, height: 20), content: .color(Color(red: 0, green: 0, blue: 1)))
         layer.addSublayer(child)
-        let mask = Layer(frame: Rect(x: 10, y: 10, width: 20, height: 20), content: .shape(Path(ellipseIn: Rect(x: 0, y: 0, width: 20, height: 20)), fill: .black))
+        let mask = Layer(
+            frame: Rect(x: 10, y: 10, width: 20, height: 20), content: .shape(Path(ellipseIn: Rect(x: 0, y: 0, width: 20, height: 20)), fill: .black))
         mask.opacity = 0.5
         layer.mask = mask
         scene.addLayer(layer)
         let image = try scene.render(at: 0)
-        #expect(image[2, 2] == RGBA8(r: 255, g: 255, b: 255, a: 255))       // outside the mask
-        #expect(image[11, 11] == RGBA8(r: 255, g: 255, b: 255, a: 255))     // in the mask's frame, outside the circle
+        #expect(image[2, 2] == RGBA8(r: 255, g: 255, b: 255, a: 255))  // outside the mask
+        #expect(image[11, 11] == RGBA8(r: 255, g: 255, b: 255, a: 255))  // in the mask's frame, outside the circle
         // Inside: half of the layer (mask opacity 0.5) over white — blue above the middle, red below.
         let top = image[20, 15], bottom = image[20, 25]
         #expect(abs(Int(top.b) - 255) <= 1 && abs(Int(top.r) - 128) <= 1)
@@ -58,13 +60,13 @@ import Testing
     @Test func layersOutsideWhatIsDrawnAreCulled() throws {
         let scene = Scene(width: 50, height: 50)
         scene.addLayer(Layer(frame: Rect(x: 0, y: 0, width: 50, height: 50), content: .color(.white)))
-        scene.addLayer(Layer(frame: Rect(x: 60, y: 0, width: 10, height: 10), content: .color(Self.red)))       // off the canvas
+        scene.addLayer(Layer(frame: Rect(x: 60, y: 0, width: 10, height: 10), content: .color(Self.red)))  // off the canvas
         let clip = Layer(frame: Rect(x: 10, y: 10, width: 20, height: 20), content: .color(.black))
         clip.masksToBounds = true
-        clip.addSublayer(Layer(frame: Rect(x: 25, y: 0, width: 10, height: 10), content: .color(Self.red)))    // outside its clip
-        clip.addSublayer(Layer(frame: Rect(x: 5, y: 5, width: 10, height: 10), content: .color(Self.red)))     // inside
+        clip.addSublayer(Layer(frame: Rect(x: 25, y: 0, width: 10, height: 10), content: .color(Self.red)))  // outside its clip
+        clip.addSublayer(Layer(frame: Rect(x: 5, y: 5, width: 10, height: 10), content: .color(Self.red)))  // inside
         scene.addLayer(clip)
-        let blurred = Layer(frame: Rect(x: -30, y: 20, width: 25, height: 10), content: .color(Self.red))      // off, but blurs in
+        let blurred = Layer(frame: Rect(x: -30, y: 20, width: 25, height: 10), content: .color(Self.red))  // off, but blurs in
         blurred.blurRadius = 4
         scene.addLayer(blurred)
         let report = try scene.renderReporting(at: 0)
@@ -89,8 +91,10 @@ import Testing
     @Test func aLeafWithABackgroundAndContentFadesAsOne() throws {
         for shape in [false, true] {
             let scene = Scene(width: 20, height: 20)
-            let content: Layer.Content = shape ? .shape(Path(rect: Rect(x: 0, y: 0, width: 20, height: 20)), fill: Color(red: 0, green: 0, blue: 1))
-                                               : .color(Color(red: 0, green: 0, blue: 1))
+            let content: Layer.Content =
+                shape
+                ? .shape(Path(rect: Rect(x: 0, y: 0, width: 20, height: 20)), fill: Color(red: 0, green: 0, blue: 1))
+                : .color(Color(red: 0, green: 0, blue: 1))
             let layer = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 20), content: content)
             layer.backgroundColor = Self.red
             layer.opacity = 0.5

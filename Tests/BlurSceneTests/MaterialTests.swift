@@ -61,8 +61,9 @@ import Testing
         }
         #expect(spread == spread.sorted(by: >), "\(spread)")
         // Fixed variants ignore the appearance.
-        #expect(Blur(style: .systemMaterialDark).render(over: Self.photo, frame: Self.card, appearance: .light)
-            == Blur(style: .systemMaterial).render(over: Self.photo, frame: Self.card, appearance: .dark))
+        #expect(
+            Blur(style: .systemMaterialDark).render(over: Self.photo, frame: Self.card, appearance: .light)
+                == Blur(style: .systemMaterial).render(over: Self.photo, frame: Self.card, appearance: .dark))
     }
 
     @Test func radiusZeroIsNoEffectAtAll() {
@@ -108,10 +109,12 @@ import Testing
         // must still be smooth: neighbours differ by at most a couple of levels, and it matches the
         // full-resolution rendering closely.
         var random = TestRandom(state: 7)
-        let noise = try! Bitmap(width: 400, height: 300, premultipliedRGBA: (0..<(400 * 300)).flatMap { _ -> [UInt8] in
-            let v = UInt8(truncatingIfNeeded: random.next() >> 33)
-            return [v, v / 2, 255 - v, 255]
-        })
+        let noise = try! Bitmap(
+            width: 400, height: 300,
+            premultipliedRGBA: (0..<(400 * 300)).flatMap { _ -> [UInt8] in
+                let v = UInt8(truncatingIfNeeded: random.next() >> 33)
+                return [v, v / 2, 255 - v, 255]
+            })
         let frame = Rect(x: 0, y: 0, width: 400, height: 300)
         let out = Material(style: .systemThinMaterial).render(over: noise, frame: frame)
         var largest = 0
@@ -146,7 +149,10 @@ import Testing
         view.blurEffectRadius = 6
         view.dimmingAlpha = 0.5
         let dark = view.render(over: Self.photo, appearance: .dark)
-        #expect(dark == Material(style: .systemThickMaterial, blurEffectRadius: 6, dimmingAlpha: 0.5).render(over: Self.photo, frame: Self.card, appearance: .dark))
+        #expect(
+            dark
+                == Material(style: .systemThickMaterial, blurEffectRadius: 6, dimmingAlpha: 0.5).render(
+                    over: Self.photo, frame: Self.card, appearance: .dark))
         #expect(dark != view.render(over: Self.photo, appearance: .light))
     }
 

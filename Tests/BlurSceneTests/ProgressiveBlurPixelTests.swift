@@ -42,7 +42,8 @@ import Testing
         return Double(sum) / Double(image.height - 1)
     }
 
-    func render(_ configure: (inout VariableBlurEffect) -> Void, over backdrop: Bitmap, frame: Rect? = nil, appearance: Appearance = .light) -> Bitmap {
+    func render(_ configure: (inout VariableBlurEffect) -> Void, over backdrop: Bitmap, frame: Rect? = nil, appearance: Appearance = .light) -> Bitmap
+    {
         var effect = VariableBlurEffect()
         effect.dimmingTintColor = nil
         configure(&effect)
@@ -53,7 +54,10 @@ import Testing
     @Test(arguments: GradientDirection.allCases)
     func blurIsFullAtTheFullEdgeAndNoneAtTheClearEdge(_ direction: GradientDirection) {
         let backdrop = Self.checkerboard(width: 120, height: 120)
-        let out = render({ $0.direction = direction; $0.maximumBlurRadius = 6 }, over: backdrop)
+        let out = render(
+            {
+                $0.direction = direction; $0.maximumBlurRadius = 6
+            }, over: backdrop)
         let detail: (Int) -> Double = direction.isVertical ? { Self.rowDetail(out, $0) } : { Self.columnDetail(out, $0) }
         let original = direction.isVertical ? Self.rowDetail(backdrop, 60) : Self.columnDetail(backdrop, 60)
         let (full, clear) = direction.isReversed ? (detail(118), detail(1)) : (detail(1), detail(118))
@@ -64,19 +68,31 @@ import Testing
 
     @Test func aConstantMaskIsTheUniformGaussian() throws {
         let backdrop = Self.noise(width: 160, height: 90)
-        for configure in [{ (e: inout VariableBlurEffect) in e.maximumBlurRadius = 5; e.minimumBlurRadius = 5 },
-                          { (e: inout VariableBlurEffect) in e.maximumBlurRadius = 5; e.blurMaximumRadiusInset = .relative(fraction: 1) }] {
+        for configure in [
+            { (e: inout VariableBlurEffect) in
+                e.maximumBlurRadius = 5; e.minimumBlurRadius = 5
+            },
+            { (e: inout VariableBlurEffect) in
+                e.maximumBlurRadius = 5; e.blurMaximumRadiusInset = .relative(fraction: 1)
+            },
+        ] {
             let out = render(configure, over: backdrop)
             let d = ImageDifference(out, try GaussianBlur(sigma: 5).apply(to: backdrop))
             #expect(d.psnr >= 58 && d.maximum <= 3, "\(d)")
         }
         // Below the pyramid (σ < 4 px) rows are blurred exactly, each by its own σ: a constant 2 is
         // the uniform blur itself.
-        let small = render({ $0.maximumBlurRadius = 2; $0.minimumBlurRadius = 2 }, over: backdrop)
+        let small = render(
+            {
+                $0.maximumBlurRadius = 2; $0.minimumBlurRadius = 2
+            }, over: backdrop)
         #expect(small == (try GaussianBlur(sigma: 2).apply(to: backdrop)))
         // At scale 2 the radius is in points: σ = 5 pt × 2 = 10 px.
         let retina = try Bitmap(width: 160, height: 90, premultipliedRGBA: backdrop.premultipliedRGBA, scale: 2)
-        let out = render({ $0.maximumBlurRadius = 5; $0.minimumBlurRadius = 5 }, over: retina)
+        let out = render(
+            {
+                $0.maximumBlurRadius = 5; $0.minimumBlurRadius = 5
+            }, over: retina)
         let d = ImageDifference(out, try GaussianBlur(sigma: 10).apply(to: retina))
         #expect(d.psnr >= 58 && d.maximum <= 3, "\(d)")
     }
@@ -119,7 +135,10 @@ import Testing
     func blurGrowsSmoothlyWithNoSteps(_ direction: GradientDirection) {
         let vertical = direction.isVertical
         let backdrop = Self.stripes(length: 400, across: 160, vertical: vertical)
-        let out = render({ $0.direction = direction; $0.maximumBlurRadius = 12 }, over: backdrop)
+        let out = render(
+            {
+                $0.direction = direction; $0.maximumBlurRadius = 12
+            }, over: backdrop)
         let amplitude = Self.amplitudes(out, vertical: vertical)
         let (largest, monotone) = Self.profile(amplitude, reversed: direction.isReversed)
         #expect(monotone)

@@ -40,6 +40,8 @@ import Testing
     }
 
     @Test func errorsNameThePathAndWhatWasExpected() {
+        // A table, one (input, expected message) pair per case: kept as written.
+        // swift-format-ignore
         let cases: [(String, String)] = [
             (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1]}, {"frame": [0,0,1,1]}, {"frame": {"x": 0, "y": 0, "width": "wide", "height": 3}}]}"#,
              #"layers[2].frame.width: expected a number, got "wide""#),
@@ -87,12 +89,15 @@ import Testing
             .appendingPathComponent("Examples/scenes/dialog-dismissal.json")
         let bytes = try AtomicFile.read(url.path)
         for cut in 0..<bytes.count where cut % 7 == 0 {
-            #expect(throws: SceneFileError.self) { try SceneFile.parse(Array(bytes.prefix(cut)), baseDirectory: url.deletingLastPathComponent().path) }
+            #expect(throws: SceneFileError.self) {
+                try SceneFile.parse(Array(bytes.prefix(cut)), baseDirectory: url.deletingLastPathComponent().path)
+            }
         }
     }
 
     @Test func aParsedSceneRendersAsTheSameSceneBuiltInCode() throws {
-        let file = try Self.parse("""
+        let file = try Self.parse(
+            """
             { "width": 60, "height": 40, "background": "#203040", "duration": 1, "fps": 12, "scale": 2,
               "layers": [
                 { "name": "card", "frame": [10, 5, 40, 30], "backgroundColor": {"red": 1, "green": 0.5, "blue": 0, "alpha": 0.8},
@@ -109,7 +114,10 @@ import Testing
         card.backgroundColor = Color(red: 1, green: 0.5, blue: 0, alpha: 0.8)
         card.cornerRadius = 6
         card.blurRadius = 2
-        card.addSublayer(Layer(frame: Rect(x: 5, y: 5, width: 10, height: 10), content: .shape(Path(ellipseIn: Rect(x: 0, y: 0, width: 10, height: 10)), fill: .white)))
+        card.addSublayer(
+            Layer(
+                frame: Rect(x: 5, y: 5, width: 10, height: 10),
+                content: .shape(Path(ellipseIn: Rect(x: 0, y: 0, width: 10, height: 10)), fill: .white)))
         let glass = Layer(name: "glass", frame: Rect(x: 0, y: 20, width: 60, height: 20))
         glass.backdropFilter = .blur(radius: 3)
         scene.addLayer(card)

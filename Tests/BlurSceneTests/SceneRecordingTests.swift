@@ -8,10 +8,14 @@ import Testing
     /// A square sliding and fading over a gradient, with a blurred circle: 0.5 s.
     static func scene() -> Scene {
         let scene = Scene(width: 48, height: 32)
-        scene.addLayer(Layer(frame: Rect(x: 0, y: 0, width: 48, height: 32),
-                             content: .gradient(from: Color(red: 0.2, green: 0.1, blue: 0.6), to: Color(red: 1, green: 0.6, blue: 0.2), start: (0, 0), end: (1, 1))))
+        scene.addLayer(
+            Layer(
+                frame: Rect(x: 0, y: 0, width: 48, height: 32),
+                content: .gradient(from: Color(red: 0.2, green: 0.1, blue: 0.6), to: Color(red: 1, green: 0.6, blue: 0.2), start: (0, 0), end: (1, 1))
+            ))
         let square = Layer(frame: Rect(x: 2, y: 8, width: 12, height: 12), content: .color(.white))
-        let circle = Layer(frame: Rect(x: 30, y: 10, width: 12, height: 12), content: .shape(Path(ellipseIn: Rect(x: 0, y: 0, width: 12, height: 12)), fill: .black))
+        let circle = Layer(
+            frame: Rect(x: 30, y: 10, width: 12, height: 12), content: .shape(Path(ellipseIn: Rect(x: 0, y: 0, width: 12, height: 12)), fill: .black))
         circle.blurRadius = 3
         scene.addLayer(square)
         scene.addLayer(circle)
@@ -32,7 +36,9 @@ import Testing
         let path = folder + "/out." + suffix
         let writer = try AnimationWriter(path: path, width: 48, height: 32, frameRate: 10, quality: 100, opaque: true)
         var reported: [Int] = []
-        try recording.record(scene, to: writer, parallelFrames: 3) { done, total in reported.append(done); #expect(total == 5) }
+        try recording.record(scene, to: writer, parallelFrames: 3) { done, total in
+            reported.append(done); #expect(total == 5)
+        }
         #expect(reported == [1, 2, 3, 4, 5])
         let decoded = try AnimatedImage.decode(try AtomicFile.read(path))
         #expect(decoded.frames.count == 5)
@@ -76,7 +82,11 @@ import Testing
         let writer = try AnimationWriter(path: folder + "/x.webp", width: 48, height: 32, frameRate: 10)
         var batches = 0
         #expect(throws: RecordingError.cancelled(framesWritten: 2)) {
-            try SceneRecording(duration: 0.5, frameRate: 10).record(Self.scene(), to: writer, parallelFrames: 2, cancelled: { batches += 1; return batches > 1 })
+            try SceneRecording(duration: 0.5, frameRate: 10).record(
+                Self.scene(), to: writer, parallelFrames: 2,
+                cancelled: {
+                    batches += 1; return batches > 1
+                })
         }
         #expect(!FileManager.default.fileExists(atPath: folder + "/x.webp"))
     }

@@ -95,7 +95,11 @@ import Testing
             backdrop.dimmingAlpha = 0
         }
         let before = try s.render(at: 0.5), during = try s.render(at: 1.25), after = try s.render(at: 2)
-        let plain = try { let p = Scene(width: 80, height: 60); p.addLayer(Layer(frame: Rect(x: 0, y: 0, width: 80, height: 60), content: .bitmap(Self.checker(80, 60), mode: .stretch))); return try p.render(at: 0) }()
+        let plain = try {
+            let p = Scene(width: 80, height: 60);
+            p.addLayer(Layer(frame: Rect(x: 0, y: 0, width: 80, height: 60), content: .bitmap(Self.checker(80, 60), mode: .stretch)));
+            return try p.render(at: 0)
+        }()
         #expect(after == plain)
         #expect(ImageDifference(before, plain).maximum > 50 && ImageDifference(during, plain).maximum < ImageDifference(before, plain).maximum)
         #expect(before[40, 30] == RGBA8(r: 255, g: 255, b: 255, a: 255))
@@ -109,8 +113,8 @@ import Testing
             return try s.render(at: 0)
         }
         let fit = try render(.fit), fill = try render(.fill), stretch = try render(.stretch)
-        #expect(fit[10, 1] == RGBA8(r: 255, g: 255, b: 255, a: 255) && fit[1, 10].r > 200)   // letterboxed
-        #expect(fill[10, 1].a == 255 && fill[0, 0].r > 200 && fill[19, 19].b > 200)          // covers, cropped
+        #expect(fit[10, 1] == RGBA8(r: 255, g: 255, b: 255, a: 255) && fit[1, 10].r > 200)  // letterboxed
+        #expect(fill[10, 1].a == 255 && fill[0, 0].r > 200 && fill[19, 19].b > 200)  // covers, cropped
         #expect(stretch[0, 0].r > 200 && stretch[19, 0].b > 200 && stretch[0, 19].r > 200)
     }
 }

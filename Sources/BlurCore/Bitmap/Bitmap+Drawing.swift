@@ -55,8 +55,9 @@ extension Bitmap {
                         let v = straight * a + SIMD4<Float>(Float(d[0]), Float(d[1]), Float(d[2]), Float(d[3])) * (1 - a)
                         let bits = unsafeBitCast(v + 8_388_608, to: SIMD4<UInt32>.self)
                         line.storeBytes(
-                            of: SIMD4<UInt8>(UInt8(truncatingIfNeeded: bits[0]), UInt8(truncatingIfNeeded: bits[1]),
-                                             UInt8(truncatingIfNeeded: bits[2]), UInt8(truncatingIfNeeded: bits[3])),
+                            of: SIMD4<UInt8>(
+                                UInt8(truncatingIfNeeded: bits[0]), UInt8(truncatingIfNeeded: bits[1]),
+                                UInt8(truncatingIfNeeded: bits[2]), UInt8(truncatingIfNeeded: bits[3])),
                             toByteOffset: column * 4, as: SIMD4<UInt8>.self)
                     }
                 }

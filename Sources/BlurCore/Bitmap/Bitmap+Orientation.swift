@@ -1,7 +1,8 @@
 /// The eight orientations of EXIF (TIFF tag 0x0112): how stored pixels must be turned to be seen
 /// upright. Raw values match the tag.
 public enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {
-    case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
+    case up = 1
+    case upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
 
     /// True when width and height trade places.
     public var swapsAxes: Bool { rawValue >= 5 }

@@ -97,9 +97,10 @@ public struct Bitmap: Sendable, Hashable {
     /// array index out of range is).
     @inline(__always)
     func requireInside(_ region: PixelRect) {
-        precondition(region.x >= 0 && region.y >= 0 && region.width >= 0 && region.height >= 0
-                     && region.x <= width - region.width && region.y <= height - region.height,
-                     "rectangle (\(region.x), \(region.y), \(region.width)×\(region.height)) is not inside the \(width)×\(height) image")
+        precondition(
+            region.x >= 0 && region.y >= 0 && region.width >= 0 && region.height >= 0
+                && region.x <= width - region.width && region.y <= height - region.height,
+            "rectangle (\(region.x), \(region.y), \(region.width)×\(region.height)) is not inside the \(width)×\(height) image")
     }
 
     /// Width and height in points (pixels ÷ scale).
@@ -116,8 +117,9 @@ public struct Bitmap: Sendable, Hashable {
         }
         set {
             precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) out of bounds")
-            precondition(newValue.r <= newValue.a && newValue.g <= newValue.a && newValue.b <= newValue.a,
-                         "a premultiplied colour cannot exceed its alpha")
+            precondition(
+                newValue.r <= newValue.a && newValue.g <= newValue.a && newValue.b <= newValue.a,
+                "a premultiplied colour cannot exceed its alpha")
             let i = y * bytesPerRow + x * 4
             storage[i] = newValue.r
             storage[i + 1] = newValue.g

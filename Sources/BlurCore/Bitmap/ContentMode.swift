@@ -35,9 +35,13 @@ extension Bitmap {
     public mutating func draw(_ image: Bitmap, atPoint frame: Rect) {
         guard frame.x.isFinite, frame.y.isFinite, abs(frame.x * scale) < 1e9, abs(frame.y * scale) < 1e9 else { return }
         let x = Int((frame.x * scale).rounded()), y = Int((frame.y * scale).rounded())
-        guard let target = PixelRect(x: x, y: y, width: image.width, height: image.height)
-            .intersection(PixelRect(x: 0, y: 0, width: width, height: height)) else { return }
-        let piece = target.width == image.width && target.height == image.height ? image
+        guard
+            let target = PixelRect(x: x, y: y, width: image.width, height: image.height)
+                .intersection(PixelRect(x: 0, y: 0, width: width, height: height))
+        else { return }
+        let piece =
+            target.width == image.width && target.height == image.height
+            ? image
             : image.copying(target.offset(by: -x, -y))
         composite(piece, at: target)
     }

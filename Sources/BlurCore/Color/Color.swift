@@ -26,8 +26,9 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
         case 6:
             self.init(red: Double((value >> 16) & 0xFF) / 255, green: Double((value >> 8) & 0xFF) / 255, blue: Double(value & 0xFF) / 255)
         default:
-            self.init(red: Double(value >> 24) / 255, green: Double((value >> 16) & 0xFF) / 255,
-                      blue: Double((value >> 8) & 0xFF) / 255, alpha: Double(value & 0xFF) / 255)
+            self.init(
+                red: Double(value >> 24) / 255, green: Double((value >> 16) & 0xFF) / 255,
+                blue: Double((value >> 8) & 0xFF) / 255, alpha: Double(value & 0xFF) / 255)
         }
     }
 

@@ -106,28 +106,28 @@ extension Bitmap {
         withMutablePixels { whole in
             let target = whole.region(rect)
             Parallel.forEachBand(count: rect.height, parts: rect.width * rect.height < 65536 ? 1 : nil) { rows in
-              opaque.withUnsafeBufferPointer { table in
-                for row in rows {
-                    let base = target.row(row)
-                    for column in 0..<rect.width {
-                        let px = base + column * 4
-                        let cover = coverage?[row * rect.width + column] ?? 1
-                        if cover == 1, px[3] == 255 {
-                            px[0] = table[Int(px[0])]
-                            px[1] = table[256 + Int(px[1])]
-                            px[2] = table[512 + Int(px[2])]
-                            continue
+                opaque.withUnsafeBufferPointer { table in
+                    for row in rows {
+                        let base = target.row(row)
+                        for column in 0..<rect.width {
+                            let px = base + column * 4
+                            let cover = coverage?[row * rect.width + column] ?? 1
+                            if cover == 1, px[3] == 255 {
+                                px[0] = table[Int(px[0])]
+                                px[1] = table[256 + Int(px[1])]
+                                px[2] = table[512 + Int(px[2])]
+                                continue
+                            }
+                            if cover == 1, px[3] == 0, px[0] == 0, px[1] == 0, px[2] == 0 {
+                                (px[0], px[1], px[2], px[3]) = constant
+                                continue
+                            }
+                            let alpha = color.alpha * Double(cover)
+                            if alpha <= 0 { continue }
+                            mode.composite(straight * alpha, onto: px)
                         }
-                        if cover == 1, px[3] == 0, px[0] == 0, px[1] == 0, px[2] == 0 {
-                            (px[0], px[1], px[2], px[3]) = constant
-                            continue
-                        }
-                        let alpha = color.alpha * Double(cover)
-                        if alpha <= 0 { continue }
-                        mode.composite(straight * alpha, onto: px)
                     }
                 }
-              }
             }
         }
     }

@@ -14,17 +14,17 @@ extension Bitmap {
         withMutablePixels { whole in
             let target = whole.region(rect)
             Parallel.forEachBand(count: rect.height, parts: rect.width * rect.height < 65536 ? 1 : nil) { rows in
-              for row in rows {
-                let base = target.row(row)
-                for column in 0..<rect.width {
-                    let px = base + column * 4
-                    let r = Float(px[0]), g = Float(px[1]), b = Float(px[2]), a = Float(px[3])
-                    let grey = l.x * r + l.y * g + l.z * b
-                    px[0] = Bitmap.clampedByte(grey + f * r, alpha: a)
-                    px[1] = Bitmap.clampedByte(grey + f * g, alpha: a)
-                    px[2] = Bitmap.clampedByte(grey + f * b, alpha: a)
+                for row in rows {
+                    let base = target.row(row)
+                    for column in 0..<rect.width {
+                        let px = base + column * 4
+                        let r = Float(px[0]), g = Float(px[1]), b = Float(px[2]), a = Float(px[3])
+                        let grey = l.x * r + l.y * g + l.z * b
+                        px[0] = Bitmap.clampedByte(grey + f * r, alpha: a)
+                        px[1] = Bitmap.clampedByte(grey + f * g, alpha: a)
+                        px[2] = Bitmap.clampedByte(grey + f * b, alpha: a)
+                    }
                 }
-              }
             }
         }
     }

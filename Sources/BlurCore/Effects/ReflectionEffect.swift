@@ -42,8 +42,8 @@ public struct ReflectionEffect: Sendable, Hashable {
         let top = Rect(x: frame.x, y: frame.y, width: frame.width, height: frame.height / 2)
         let limit = Double(ImageLimits.maximumPixelCount)
         guard !top.isEmpty, top.width * scale * top.height * scale <= limit,
-              let source = top.pixelRect(scale: scale, clippedTo: Int.max, Int.max),
-              let half = try? content.placed(
+            let source = top.pixelRect(scale: scale, clippedTo: Int.max, Int.max),
+            let half = try? content.placed(
                 in: Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height)), mode: .fill,
                 region: PixelRect(x: 0, y: 0, width: source.width, height: source.height))
         else { return backdrop }

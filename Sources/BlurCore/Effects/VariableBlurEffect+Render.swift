@@ -35,8 +35,9 @@ extension VariableBlurEffect {
 
         let alpha = dimmingAlpha?.alpha(for: appearance) ?? 0
         if let tint = dimmingTintColor?.resolved(for: appearance), alpha > 0, tint.alpha > 0 {
-            let dimFrame = Rect(x: frame.x + layout.dimmingFrame.x, y: frame.y + layout.dimmingFrame.y,
-                                width: layout.dimmingFrame.width, height: layout.dimmingFrame.height)
+            let dimFrame = Rect(
+                x: frame.x + layout.dimmingFrame.x, y: frame.y + layout.dimmingFrame.y,
+                width: layout.dimmingFrame.width, height: layout.dimmingFrame.height)
             if let region = dimFrame.pixelRect(scale: scale, clippedTo: backdrop.width, backdrop.height) {
                 let mask = cache.mask(for: layout.dimmingMask)
                 let vertical = direction.isVertical

@@ -15,15 +15,21 @@ struct FilterTaps: Sendable {
     ///   - support: the kernel is zero beyond ±support.
     ///   - normalise: scale each output's full (unfolded) weights to sum 1.
     ///   - kernel: the weight for an offset `input index − position`.
-    init(inputCount n: Int, positions: [Double], support: Double, edges: EdgeMode, normalise: Bool,
-         kernel: (Double) -> Double) {
-        self.init(inputCount: n, positions: positions, supports: [Double](repeating: support, count: positions.count),
-                  edges: edges, normalise: normalise) { _, offset in kernel(offset) }
+    init(
+        inputCount n: Int, positions: [Double], support: Double, edges: EdgeMode, normalise: Bool,
+        kernel: (Double) -> Double
+    ) {
+        self.init(
+            inputCount: n, positions: positions, supports: [Double](repeating: support, count: positions.count),
+            edges: edges, normalise: normalise
+        ) { _, offset in kernel(offset) }
     }
 
     /// The same with a kernel and support of its own for each output (`kernel(output, offset)`).
-    init(inputCount n: Int, positions: [Double], supports: [Double], edges: EdgeMode, normalise: Bool,
-         kernel: (Int, Double) -> Double) {
+    init(
+        inputCount n: Int, positions: [Double], supports: [Double], edges: EdgeMode, normalise: Bool,
+        kernel: (Int, Double) -> Double
+    ) {
         var spans: [(lo: Int, weights: [Double])] = []
         spans.reserveCapacity(positions.count)
         var width = 1

@@ -74,7 +74,8 @@ struct GaussianRows: Sendable {
             let radius = GaussianRows.directRadius(sigma)
             let taps = FilterTaps(
                 inputCount: h, positions: (0..<h).map(Double.init), support: Double(radius),
-                edges: edges, normalise: true) { gaussian($0, sigma: sigma) }
+                edges: edges, normalise: true
+            ) { gaussian($0, sigma: sigma) }
             schedule = .direct(radius: radius, kernels: [GaussianRows.halfKernel(sigma)], rows: taps, edges: edges)
             return
         }
@@ -148,7 +149,8 @@ struct GaussianRows: Sendable {
         let radii = sigmas.map { $0 > GaussianBlur.identityThreshold ? GaussianRows.directRadius($0) : 0 }
         let taps = FilterTaps(
             inputCount: sigmas.count, positions: sigmas.indices.map(Double.init), supports: radii.map(Double.init),
-            edges: edges, normalise: true) { row, offset in radii[row] == 0 ? (offset == 0 ? 1 : 0) : gaussian(offset, sigma: sigmas[row]) }
+            edges: edges, normalise: true
+        ) { row, offset in radii[row] == 0 ? (offset == 0 ? 1 : 0) : gaussian(offset, sigma: sigmas[row]) }
         let kernels = sigmas.map { $0 > GaussianBlur.identityThreshold ? GaussianRows.halfKernel($0) : [1] }
         schedule = .direct(radius: max(1, radii.max() ?? 1), kernels: kernels, rows: taps, edges: edges)
     }
@@ -228,7 +230,8 @@ struct PyramidAxis: Sendable {
         let first = u0 - coarseRadius
         decimate = FilterTaps(
             inputCount: n, positions: (0..<decimatedCount).map { Double(first + $0) * k + offset },
-            support: 3.5 * sigmaD, edges: edges, normalise: true) { gaussian($0, sigma: sigmaD) }
+            support: 3.5 * sigmaD, edges: edges, normalise: true
+        ) { gaussian($0, sigma: sigmaD) }
         upsample = FilterTaps(
             inputCount: blurredCount, positions: (0..<n).map { (Double($0) - offset) / k - Double(u0) },
             support: 1.999_999, edges: .clamp, normalise: false, kernel: cubicBSpline)

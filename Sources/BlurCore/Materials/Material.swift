@@ -86,7 +86,8 @@ public struct Material: Sendable, Hashable {
         var halvings = 0
         if proportion >= 1 {
             while halvings < 3 && sigma / Double(2 << halvings) >= 6
-                && min(region.width, region.height) >> (halvings + 1) >= 8 { halvings += 1 }
+                && min(region.width, region.height) >> (halvings + 1) >= 8
+            { halvings += 1 }
         }
         if halvings > 0 {
             // `region` comes from `pixelRect(clippedTo:)`: non-empty and inside the backdrop.

@@ -137,7 +137,7 @@ public enum ParameterError: Error, Equatable, Sendable, CustomStringConvertible 
     public var parameter: String {
         switch self {
         case let .notFinite(name, _), let .outOfRange(name, _, _, _), let .notWhole(name, _), let .notANumber(name, _, _),
-             let .invalidChoice(name, _, _), let .invalidForm(name, _, _):
+            let .invalidChoice(name, _, _), let .invalidForm(name, _, _):
             return name
         }
     }

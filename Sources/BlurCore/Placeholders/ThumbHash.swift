@@ -170,12 +170,14 @@ public enum ThumbHash {
         let ac = hasAlpha ? encodeChannel(a, nx: 5, ny: 5) : (dc: 1.0, ac: [], scale: 1.0)
 
         let isLandscape = w > h
-        let header24 = quantize(63 * lc.dc)
+        let header24 =
+            quantize(63 * lc.dc)
             | (quantize(31.5 + 31.5 * pc.dc) << 6)
             | (quantize(31.5 + 31.5 * qc.dc) << 12)
             | (quantize(31 * lc.scale) << 18)
             | ((hasAlpha ? 1 : 0) << 23)
-        let header16 = (isLandscape ? ly : lx)
+        let header16 =
+            (isLandscape ? ly : lx)
             | (quantize(63 * pc.scale) << 3)
             | (quantize(63 * qc.scale) << 9)
             | ((isLandscape ? 1 : 0) << 15)
@@ -348,7 +350,8 @@ public enum ThumbHash {
             ly = max(3, storedLY)
             acStart = hasAlpha ? 6 : 5
 
-            let acCount = Header.termCount(nx: lx, ny: ly) + 2 * Header.termCount(nx: 3, ny: 3)
+            let acCount =
+                Header.termCount(nx: lx, ny: ly) + 2 * Header.termCount(nx: 3, ny: 3)
                 + (hasAlpha ? Header.termCount(nx: 5, ny: 5) : 0)
             let needed = acStart + (acCount + 1) / 2
             guard hash.count >= needed else { throw .hashTooShort(expected: needed, got: hash.count) }

@@ -9,7 +9,9 @@ extension Path {
         // Accumulated signed area per pixel, one spare column for the right edge.
         var accumulator = [Double](repeating: 0, count: (w + 2) * h)
         let ox = Double(region.x), oy = Double(region.y)
-        for polygon in polygons({ let p = transform($0); return Point(p.x - ox, p.y - oy) }) {
+        for polygon in polygons({
+            let p = transform($0); return Point(p.x - ox, p.y - oy)
+        }) {
             for i in polygon.indices {
                 let a = polygon[i], b = polygon[(i + 1) % polygon.count]
                 guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { continue }

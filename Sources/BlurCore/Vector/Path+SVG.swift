@@ -38,6 +38,7 @@ extension Path {
             let start = i
             if i < chars.count, chars[i] == "+" || chars[i] == "-" { i += 1 }
             var digits = false, dot = false
+            // swift-format-ignore
             while i < chars.count {
                 if chars[i].isASCII, chars[i].isNumber { digits = true; i += 1 }
                 else if chars[i] == ".", !dot { dot = true; i += 1 }

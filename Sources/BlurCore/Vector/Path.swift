@@ -25,8 +25,10 @@ public struct Path: Sendable, Hashable {
 
     /// A rectangle, clockwise from the top-left corner.
     public init(rect r: Rect) {
-        self.init([.move(to: Point(r.minX, r.minY)), .line(to: Point(r.maxX, r.minY)), .line(to: Point(r.maxX, r.maxY)),
-                   .line(to: Point(r.minX, r.maxY)), .close])
+        self.init([
+            .move(to: Point(r.minX, r.minY)), .line(to: Point(r.maxX, r.minY)), .line(to: Point(r.maxX, r.maxY)),
+            .line(to: Point(r.minX, r.maxY)), .close,
+        ])
     }
 
     /// A rectangle with circular corners of `cornerRadius` (clamped to half the shorter side; each

@@ -9,13 +9,19 @@ public final class AnimationWriter: @unchecked Sendable {
     /// A frame ready to append.
     public struct Prepared: Sendable {
         fileprivate enum Payload: Sendable {
-            case bitmap(Bitmap), indexed(IndexedImage), png(APNGEncoder.Prepared), file([UInt8])
+            case bitmap(Bitmap)
+            case indexed(IndexedImage)
+            case png(APNGEncoder.Prepared)
+            case file([UInt8])
         }
         fileprivate let payload: Payload
     }
 
     private enum Backend {
-        case webp(WebPAnimationEncoder), gif(GIFEncoder), apng(APNGEncoder), sequence
+        case webp(WebPAnimationEncoder)
+        case gif(GIFEncoder)
+        case apng(APNGEncoder)
+        case sequence
     }
 
     public let path: String
@@ -32,8 +38,10 @@ public final class AnimationWriter: @unchecked Sendable {
     ///   - quality: WebP only: 1…99 lossy, 100 lossless.
     ///   - opaque: the frames have no transparency (APNG stores RGB, smaller and faster).
     ///   - loopCount: 0 = forever.
-    public init(path: String, format: AnimationFormat? = nil, width: Int, height: Int, frameRate: Double,
-                quality: Int = 90, opaque: Bool = false, loopCount: Int = 0) throws {
+    public init(
+        path: String, format: AnimationFormat? = nil, width: Int, height: Int, frameRate: Double,
+        quality: Int = 90, opaque: Bool = false, loopCount: Int = 0
+    ) throws {
         guard let format = format ?? AnimationFormat(path: path) else { throw FileError.unknownOutputFormat(path: path) }
         guard frameRate.isFinite, frameRate > 0 else { throw EncodingError.failed(format: .png, message: "frame rate must be positive") }
         self.path = path
@@ -109,7 +117,8 @@ public final class AnimationWriter: @unchecked Sendable {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
             for name in names where name.hasPrefix("frame-") && name.hasSuffix(".png") {
                 guard let index = Int(name.dropFirst(6).dropLast(4)), index >= framesWritten,
-                      name == Self.sequenceFileName(index) else { continue }
+                    name == Self.sequenceFileName(index)
+                else { continue }
                 try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(name))
             }
         }

@@ -150,7 +150,8 @@ public final class APNGEncoder {
     public func append(_ frame: Prepared, delay numerator: UInt16, over denominator: UInt16) {
         if header == nil { header = frame.header }
         var control = APNGCodec.uint32(sequence) + APNGCodec.uint32(width) + APNGCodec.uint32(height) + APNGCodec.uint32(0) + APNGCodec.uint32(0)
-        control += [UInt8(numerator >> 8), UInt8(numerator & 255), UInt8(denominator >> 8), UInt8(denominator & 255), 0, 0]  // dispose none, blend source
+        // Dispose none, blend source.
+        control += [UInt8(numerator >> 8), UInt8(numerator & 255), UInt8(denominator >> 8), UInt8(denominator & 255), 0, 0]
         sequence += 1
         body += APNGCodec.chunkBytes("fcTL", control)
         for part in frame.data {

@@ -14,7 +14,8 @@ public enum EXIF {
             let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
             guard length >= 2, at + 2 + length <= bytes.count else { return nil }
             if marker == 0xE1, length >= 16,
-               bytes[(at + 4)..<(at + 10)].elementsEqual([0x45, 0x78, 0x69, 0x66, 0, 0]) {
+                bytes[(at + 4)..<(at + 10)].elementsEqual([0x45, 0x78, 0x69, 0x66, 0, 0])
+            {
                 return orientation(inTIFF: bytes[(at + 10)..<(at + 2 + length)])
             }
             at += 2 + length

@@ -20,10 +20,13 @@ public enum GIFCodec {
 
         var canvas = [UInt8](repeating: 0, count: width * height * 4)  // straight RGBA
         var frames: [AnimatedImage.Frame] = [], pixels = 0, loopCount = 1
-        var control = GraphicsControlBlock(DisposalMode: DISPOSAL_UNSPECIFIED, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
+        var control = GraphicsControlBlock(
+            DisposalMode: DISPOSAL_UNSPECIFIED, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
         func fail() -> DecodingError {
             let code = gif.pointee.Error
-            if code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON { return frames.isEmpty ? .truncated(format: .gif) : .truncated(format: .gif) }
+            if code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON {
+                return frames.isEmpty ? .truncated(format: .gif) : .truncated(format: .gif)
+            }
             return .corrupt(format: .gif, message: errorText(code))
         }
         records: while true {
@@ -61,8 +64,10 @@ public enum GIFCodec {
                 }
                 let mapSize = Int(map.pointee.ColorCount)
                 var raster = [GifPixelType](repeating: 0, count: fw * fh)
-                let rows: [Int] = desc.Interlace
-                    ? Array(stride(from: 0, to: fh, by: 8)) + Array(stride(from: 4, to: fh, by: 8)) + Array(stride(from: 2, to: fh, by: 4)) + Array(stride(from: 1, to: fh, by: 2))
+                let rows: [Int] =
+                    desc.Interlace
+                    ? Array(stride(from: 0, to: fh, by: 8)) + Array(stride(from: 4, to: fh, by: 8)) + Array(stride(from: 2, to: fh, by: 4))
+                        + Array(stride(from: 1, to: fh, by: 2))
                     : Array(0..<fh)
                 for row in rows {
                     let ok = raster.withUnsafeMutableBufferPointer { DGifGetLine(gif, $0.baseAddress! + row * fw, Int32(fw)) }
@@ -94,7 +99,8 @@ public enum GIFCodec {
                     canvas = saved ?? canvas
                 default: break
                 }
-                control = GraphicsControlBlock(DisposalMode: DISPOSAL_UNSPECIFIED, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
+                control = GraphicsControlBlock(
+                    DisposalMode: DISPOSAL_UNSPECIFIED, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
             case TERMINATE_RECORD_TYPE:
                 break records
             default:
@@ -149,9 +155,10 @@ public final class GIFEncoder {
             let times = max(0, min(65535, loopCount))
             var application = Array("NETSCAPE2.0".utf8), repeats: [UInt8] = [1, UInt8(times & 255), UInt8(times >> 8)]
             guard EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) != GIF_ERROR,
-                  EGifPutExtensionBlock(gif, 11, &application) != GIF_ERROR,
-                  EGifPutExtensionBlock(gif, 3, &repeats) != GIF_ERROR,
-                  EGifPutExtensionTrailer(gif) != GIF_ERROR else { throw failure() }
+                EGifPutExtensionBlock(gif, 11, &application) != GIF_ERROR,
+                EGifPutExtensionBlock(gif, 3, &repeats) != GIF_ERROR,
+                EGifPutExtensionTrailer(gif) != GIF_ERROR
+            else { throw failure() }
         }
     }
 

@@ -43,12 +43,20 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The format the first bytes of a file show, or nil. PGM and PPM both count as `.ppm`.
     public init?(sniffing bytes: [UInt8]) {
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { self = .png }
-        else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { self = .jpeg }
-        else if bytes.starts(with: Array("P7".utf8)) { self = .pam }
-        else if bytes.starts(with: Array("P6".utf8)) || bytes.starts(with: Array("P5".utf8)) { self = .ppm }
-        else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { self = .webp }
-        else if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { self = .gif }
-        else { return nil }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            self = .png
+        } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+        } else if bytes.starts(with: Array("P7".utf8)) {
+            self = .pam
+        } else if bytes.starts(with: Array("P6".utf8)) || bytes.starts(with: Array("P5".utf8)) {
+            self = .ppm
+        } else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+            self = .webp
+        } else if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) {
+            self = .gif
+        } else {
+            return nil
+        }
     }
 }

@@ -55,8 +55,9 @@ public enum JPEGCodec {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         let rc = rgb.withUnsafeBufferPointer {
-            bk_jpeg_encode($0.baseAddress, Int32(bitmap.width), Int32(bitmap.height), bitmap.width * 3, 3,
-                           Int32(quality), &output, &size, &message)
+            bk_jpeg_encode(
+                $0.baseAddress, Int32(bitmap.width), Int32(bitmap.height), bitmap.width * 3, 3,
+                Int32(quality), &output, &size, &message)
         }
         guard rc == 0, let output else {
             throw .failed(format: .jpeg, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

@@ -38,7 +38,8 @@ public enum WebPCodec {
                 var canvas: UnsafeMutablePointer<UInt8>?
                 var timestamp: Int32 = 0
                 guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
-                    return .failure(frames.isEmpty ? .corrupt(format: .webp, message: "the first frame cannot be decoded") : .truncated(format: .webp))
+                    return .failure(
+                        frames.isEmpty ? .corrupt(format: .webp, message: "the first frame cannot be decoded") : .truncated(format: .webp))
                 }
                 let straight = Array(UnsafeBufferPointer(start: canvas, count: width * height * 4))
                 guard let image = try? Bitmap(width: width, height: height, straightRGBA: straight) else {
@@ -122,7 +123,8 @@ public final class WebPAnimationEncoder {
         defer { WebPPictureFree(&picture) }
         let rgba = frame.straightRGBA
         guard rgba.withUnsafeBufferPointer({ WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(width * 4)) }) != 0,
-              WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else {
+            WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0
+        else {
             throw .failed(format: .webp, message: message)
         }
         timestamp += max(1, duration)

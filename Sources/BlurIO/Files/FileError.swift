@@ -11,7 +11,8 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .cannotWrite(path, reason): return "cannot write \(path.isEmpty ? "an empty path" : path): \(reason)"
         case let .wouldOverwriteInput(path): return "refusing to overwrite the input file \(path)"
         case let .unknownOutputFormat(path):
-            return "cannot tell the output format from \(path): use a suffix (\(ImageFormat.suffixes.map { "." + $0 }.joined(separator: " "))) or --format"
+            return
+                "cannot tell the output format from \(path): use a suffix (\(ImageFormat.suffixes.map { "." + $0 }.joined(separator: " "))) or --format"
         }
     }
 }

@@ -1,5 +1,6 @@
 import BlurCore
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

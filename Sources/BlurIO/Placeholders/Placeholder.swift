@@ -17,7 +17,9 @@ public struct Placeholder: Sendable {
 
     /// Decodes `bytes` (any format BlurIO reads; JPEG through libjpeg's DCT scaling at the smallest
     /// size that still has enough pixels) and makes its placeholder.
-    public static func make(from bytes: [UInt8], longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true) throws(DecodingError) -> Placeholder {
+    public static func make(
+        from bytes: [UInt8], longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true
+    ) throws(DecodingError) -> Placeholder {
         let needed = max(longestSide, thumbHash ? ThumbHash.maximumSide : 0)
         let image: Bitmap
         if ImageFormat(sniffing: bytes) == .jpeg {
@@ -34,7 +36,9 @@ public struct Placeholder: Sendable {
     }
 
     /// The placeholder of an image already decoded.
-    public static func placeholder(of image: Bitmap, sourceSize: (Int, Int)? = nil, longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true) -> Placeholder {
+    public static func placeholder(
+        of image: Bitmap, sourceSize: (Int, Int)? = nil, longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true
+    ) -> Placeholder {
         // The ThumbHash's ≤ 100-px copy, when there is one, is also where a smaller preview is shrunk
         // from (a box of boxes: the same average, a fraction of the work on a large source).
         // Every size below comes from `sizeFitting`, which only shrinks: `resized` cannot fail here.
@@ -48,7 +52,9 @@ public struct Placeholder: Sendable {
         let (w, h) = source.sizeFitting(longestSide: max(1, longestSide))
         let preview = (w, h) == (source.width, source.height) ? source : try! source.resized(width: w, height: h)
         var sum = SIMD4<Double>.zero
-        for y in 0..<preview.height { for x in 0..<preview.width { let p = preview[x, y]; sum += SIMD4(Double(p.r), Double(p.g), Double(p.b), Double(p.a)) } }
+        for y in 0..<preview.height {
+            for x in 0..<preview.width { let p = preview[x, y]; sum += SIMD4(Double(p.r), Double(p.g), Double(p.b), Double(p.a)) }
+        }
         let alpha = sum[3] / Double(preview.width * preview.height) / 255
         let colour = sum[3] > 0 ? Color(red: sum[0] / sum[3], green: sum[1] / sum[3], blue: sum[2] / sum[3], alpha: alpha) : .clear
         let size = sourceSize ?? (image.width, image.height)

@@ -131,7 +131,8 @@ public struct PlaceholderBatch: Sendable {
     func process(_ job: Job, previous: PlaceholderManifest.Entry?) -> Outcome {
         let previewPath = (output as NSString).appendingPathComponent(job.preview)
         if let previous, previous.preview.file == job.preview,
-           let previewDate = PlaceholderBatch.modified(previewPath), let inputDate = PlaceholderBatch.modified(job.input), previewDate >= inputDate {
+            let previewDate = PlaceholderBatch.modified(previewPath), let inputDate = PlaceholderBatch.modified(job.input), previewDate >= inputDate
+        {
             return .upToDate(previous)
         }
         do {
@@ -224,8 +225,9 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
             file = job.input
             width = p.sourceWidth
             height = p.sourceHeight
-            preview = Preview(dataURI: "data:image/png;base64," + Data(png).base64EncodedString(), file: job.preview,
-                              width: p.preview.width, height: p.preview.height)
+            preview = Preview(
+                dataURI: "data:image/png;base64," + Data(png).base64EncodedString(), file: job.preview,
+                width: p.preview.width, height: p.preview.height)
             thumbHash = p.thumbHash.map { Data($0).base64EncodedString() }
         }
     }
@@ -247,7 +249,8 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
     /// The manifest at `path` if it exists, parses, and was made with the same size and ThumbHash setting.
     public static func read(_ path: String, matching settings: PlaceholderBatch.Settings) -> PlaceholderManifest? {
         guard let bytes = try? AtomicFile.read(path), let manifest = try? JSONDecoder().decode(PlaceholderManifest.self, from: Data(bytes)),
-              manifest.size == settings.size, manifest.thumbHash == settings.thumbHash else { return nil }
+            manifest.size == settings.size, manifest.thumbHash == settings.thumbHash
+        else { return nil }
         return manifest
     }
 }

@@ -107,7 +107,8 @@ public final class Font {
                         touched += 1
                         let under = bitmap[px, py]
                         func over(_ s: Float, _ d: UInt8) -> UInt8 { UInt8((s * coverage + Float(d) * (1 - coverage)).rounded()) }
-                        bitmap[px, py] = RGBA8(r: over(colour.x, under.r), g: over(colour.y, under.g), b: over(colour.z, under.b), a: over(255, under.a))
+                        bitmap[px, py] = RGBA8(
+                            r: over(colour.x, under.r), g: over(colour.y, under.g), b: over(colour.z, under.b), a: over(255, under.a))
                     }
                 }
             }

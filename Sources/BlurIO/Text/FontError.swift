@@ -8,7 +8,8 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .notFound(searched):
-            return "no font found (looked at \(searched.joined(separator: ", "))); install one, e.g. apt-get install fonts-dejavu-core, or set BLURKIT_FONT to a .ttf file"
+            return
+                "no font found (looked at \(searched.joined(separator: ", "))); install one, e.g. apt-get install fonts-dejavu-core, or set BLURKIT_FONT to a .ttf file"
         case let .cannotLoad(path, code):
             return "FreeType cannot load the font \(path) (error \(code))"
         }

@@ -12,8 +12,9 @@ extension Double: Interpolatable {
 
 extension BlurCore.Rect: Interpolatable {
     public func interpolated(to other: BlurCore.Rect, at t: Double) -> BlurCore.Rect {
-        BlurCore.Rect(x: x.interpolated(to: other.x, at: t), y: y.interpolated(to: other.y, at: t),
-                      width: width.interpolated(to: other.width, at: t), height: height.interpolated(to: other.height, at: t))
+        BlurCore.Rect(
+            x: x.interpolated(to: other.x, at: t), y: y.interpolated(to: other.y, at: t),
+            width: width.interpolated(to: other.width, at: t), height: height.interpolated(to: other.height, at: t))
     }
 }
 

@@ -35,8 +35,10 @@ public final class BlurUpImage {
     /// - Parameters:
     ///   - frame: points, in the parent's coordinates.
     ///   - image: shown at once (no transition) when given here.
-    public init(preview: Bitmap, image: Bitmap? = nil, label: String, blurRadius: Double = BlurUpImage.defaultBlurRadius,
-                isLoading: Bool = true, reduceMotion: Bool = false, frame: Rect) {
+    public init(
+        preview: Bitmap, image: Bitmap? = nil, label: String, blurRadius: Double = BlurUpImage.defaultBlurRadius,
+        isLoading: Bool = true, reduceMotion: Bool = false, frame: Rect
+    ) {
         self.label = label
         self.blurRadius = blurRadius.isNaN ? 0 : max(0, min(1000, blurRadius))
         self.reduceMotion = reduceMotion
@@ -50,8 +52,9 @@ public final class BlurUpImage {
         previewLayer.blurIsOpaque = true
         imageLayer = Layer(name: "image", frame: bounds, content: image.map { .bitmap($0, mode: .fill) } ?? .none)
         let s = BlurUpImage.indicatorSize
-        indicatorLayer = Layer(name: "activity indicator", frame: Rect(x: (bounds.width - s) / 2, y: (bounds.height - s) / 2, width: s, height: s),
-                               content: .activityIndicator(.white))
+        indicatorLayer = Layer(
+            name: "activity indicator", frame: Rect(x: (bounds.width - s) / 2, y: (bounds.height - s) / 2, width: s, height: s),
+            content: .activityIndicator(.white))
         layer.addSublayer(previewLayer)
         layer.addSublayer(imageLayer)
         layer.addSublayer(indicatorLayer)

@@ -2,6 +2,7 @@ import BlurCore
 import BlurIO
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -40,7 +41,8 @@ public struct SceneRecording: Sendable {
         self.frameRate = try Self.frameRateSpec.validate(frameRate)
         self.scale = try Scene.scaleSpec.validate(scale)
         if duration * frameRate > Double(Self.maximumFrames) {
-            throw .outOfRange(name: "frames (duration × fps)", value: (duration * frameRate).rounded(), range: 1...Double(Self.maximumFrames), unit: "")
+            throw .outOfRange(
+                name: "frames (duration × fps)", value: (duration * frameRate).rounded(), range: 1...Double(Self.maximumFrames), unit: "")
         }
     }
 
@@ -55,8 +57,10 @@ public struct SceneRecording: Sendable {
     /// (frames done, frame count); `cancelled` is polled between batches — when it says true, the
     /// recording stops with ``RecordingError/cancelled`` and nothing is written (a PNG sequence
     /// keeps the complete frames it has).
-    public func record(_ scene: Scene, to writer: AnimationWriter, parallelFrames: Int? = nil,
-                       progress: (Int, Int) -> Void = { _, _ in }, cancelled: () -> Bool = { false }) throws {
+    public func record(
+        _ scene: Scene, to writer: AnimationWriter, parallelFrames: Int? = nil,
+        progress: (Int, Int) -> Void = { _, _ in }, cancelled: () -> Bool = { false }
+    ) throws {
         let total = frameCount
         let batch = max(1, min(16, parallelFrames ?? ProcessInfoCores.count))
         let shared = SceneBox(scene)

@@ -34,7 +34,8 @@ struct Compositor {
         let rawOpacity = layer.opacityValue.value(at: time)
         let opacity = rawOpacity.isNaN ? 0 : min(1, max(0, rawOpacity))
         guard opacity > 0, !frame.isEmpty, let extent = extent(of: layer, frame: frame),
-              extent.intersection(surface.window) != nil else {
+            extent.intersection(surface.window) != nil
+        else {
             statistics.culled += 1
             return
         }
@@ -202,7 +203,8 @@ struct Compositor {
         let pixels = content.pixels, coverage = content.coverage(region, scale: scale)
         // An opaque image placed pixel for pixel over its whole frame, unclipped and unfaded, is a copy.
         if coverage == nil, image.width == Int(pixels.width), image.height == Int(pixels.height),
-           pixels.x == pixels.x.rounded(), pixels.y == pixels.y.rounded(), image.isOpaque {
+            pixels.x == pixels.x.rounded(), pixels.y == pixels.y.rounded(), image.isOpaque
+        {
             let x = Int(pixels.x), y = Int(pixels.y)
             let piece = region == PixelRect(x: x, y: y, width: image.width, height: image.height) ? image : image.copying(region.offset(by: -x, -y))
             bitmap.replacePixels(at: region.x, region.y, with: piece)
@@ -214,8 +216,9 @@ struct Compositor {
     /// `t·b + (1 − t)·a`, per byte.
     static func mix(_ a: Bitmap, _ b: Bitmap, by t: Float) -> Bitmap {
         var out = a
-        out.composite(b, at: PixelRect(x: 0, y: 0, width: a.width, height: a.height),
-                      coverage: [Float](repeating: t, count: a.width * a.height), replacing: true)
+        out.composite(
+            b, at: PixelRect(x: 0, y: 0, width: a.width, height: a.height),
+            coverage: [Float](repeating: t, count: a.width * a.height), replacing: true)
         return out
     }
 }
@@ -234,7 +237,9 @@ extension Compositor.Surface {
     /// Everything outside the rounded `frame` (canvas points) made transparent.
     mutating func clip(to frame: Rect, corner: Double, scale: Double) {
         let pixels = frame.scaled(by: scale).offsetBy(-Double(window.x), -Double(window.y))
-        bitmap.multiply(by: RoundedRect.coverage(of: pixels, radius: corner * scale,
-                                                 in: PixelRect(x: 0, y: 0, width: window.width, height: window.height)))
+        bitmap.multiply(
+            by: RoundedRect.coverage(
+                of: pixels, radius: corner * scale,
+                in: PixelRect(x: 0, y: 0, width: window.width, height: window.height)))
     }
 }

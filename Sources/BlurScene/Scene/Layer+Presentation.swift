@@ -15,8 +15,9 @@ extension Layer {
     }
 
     public func presentation(at time: Double) -> Presentation {
-        Presentation(frame: frameValue.value(at: time), opacity: opacityValue.value(at: time), cornerRadius: cornerRadiusValue.value(at: time),
-                     backgroundColor: backgroundColorValue.value(at: time), blurRadius: blurRadiusValue.value(at: time),
-                     blurEffectRadius: backdropRadiusValue?.value(at: time), dimmingAlpha: dimmingAlphaValue.value(at: time))
+        Presentation(
+            frame: frameValue.value(at: time), opacity: opacityValue.value(at: time), cornerRadius: cornerRadiusValue.value(at: time),
+            backgroundColor: backgroundColorValue.value(at: time), blurRadius: blurRadiusValue.value(at: time),
+            blurEffectRadius: backdropRadiusValue?.value(at: time), dimmingAlpha: dimmingAlphaValue.value(at: time))
     }
 }

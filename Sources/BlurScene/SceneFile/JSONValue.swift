@@ -159,7 +159,9 @@ enum JSONValue: Equatable {
                     case UInt8(ascii: "t"): out.append(0x09)
                     case UInt8(ascii: "u"):
                         var scalar = try hex4()
-                        if (0xD800..<0xDC00).contains(scalar), at + 1 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") {
+                        if (0xD800..<0xDC00).contains(scalar), at + 1 < bytes.count, bytes[at] == UInt8(ascii: "\\"),
+                            bytes[at + 1] == UInt8(ascii: "u")
+                        {
                             at += 2
                             let low = try hex4()
                             guard (0xDC00..<0xE000).contains(low) else { throw error("invalid surrogate pair") }

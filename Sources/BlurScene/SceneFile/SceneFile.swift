@@ -28,7 +28,9 @@ public struct SceneFile {
 
     /// Parses scene JSON; images are read from `baseDirectory` when their paths are relative, or
     /// given by `imageLoader` (called with the path as written in the file) when there is one.
-    public static func parse(_ bytes: [UInt8], baseDirectory: String = ".", imageLoader: ((String) throws -> Bitmap)? = nil) throws(SceneFileError) -> SceneFile {
+    public static func parse(
+        _ bytes: [UInt8], baseDirectory: String = ".", imageLoader: ((String) throws -> Bitmap)? = nil
+    ) throws(SceneFileError) -> SceneFile {
         var reader = Reader(baseDirectory: baseDirectory, loader: imageLoader)
         return try reader.document(Node(value: try JSONValue.parse(bytes), path: ""))
     }
@@ -42,7 +44,9 @@ private struct Node {
     func child(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
     func object(_ known: [String]) throws(SceneFileError) -> Members {
-        guard case let .object(members) = value else { throw .type(path: path.isEmpty ? "(document)" : path, expected: "an object", got: value.summary) }
+        guard case let .object(members) = value else {
+            throw .type(path: path.isEmpty ? "(document)" : path, expected: "an object", got: value.summary)
+        }
         for (key, _) in members where !known.contains(key) {
             throw .unknownKey(path: child(key), known: known)
         }
@@ -53,7 +57,11 @@ private struct Node {
     func number(_ spec: ParameterSpec) throws(SceneFileError) -> Double {
         guard case let .number(n) = value else { throw .type(path: path, expected: "a number", got: value.summary) }
         do { return try spec.validate(n) } catch {
-            throw .invalid(path: path, message: "must be from \(formatNumber(spec.range.lowerBound)) to \(formatNumber(spec.range.upperBound))\(spec.unit.isEmpty ? "" : " " + spec.unit)\(spec.isInteger ? ", a whole number" : ""), got \(value.summary)")
+            throw .invalid(
+                path: path,
+                message:
+                    "must be from \(formatNumber(spec.range.lowerBound)) to \(formatNumber(spec.range.upperBound))\(spec.unit.isEmpty ? "" : " " + spec.unit)\(spec.isInteger ? ", a whole number" : ""), got \(value.summary)"
+            )
         }
     }
 
@@ -85,12 +93,14 @@ private struct Node {
         if case .array = value {
             let items = try array()
             guard items.count == 4 else { throw .type(path: path, expected: "[x, y, width, height]", got: "\(items.count) numbers") }
-            return Rect(x: try items[0].number(Layer.positionSpec), y: try items[1].number(Layer.positionSpec),
-                        width: try items[2].number(Layer.lengthSpec), height: try items[3].number(Layer.lengthSpec))
+            return Rect(
+                x: try items[0].number(Layer.positionSpec), y: try items[1].number(Layer.positionSpec),
+                width: try items[2].number(Layer.lengthSpec), height: try items[3].number(Layer.lengthSpec))
         }
         let o = try object(["x", "y", "width", "height"])
-        return Rect(x: try o.required("x").number(Layer.positionSpec), y: try o.required("y").number(Layer.positionSpec),
-                    width: try o.required("width").number(Layer.lengthSpec), height: try o.required("height").number(Layer.lengthSpec))
+        return Rect(
+            x: try o.required("x").number(Layer.positionSpec), y: try o.required("y").number(Layer.positionSpec),
+            width: try o.required("width").number(Layer.lengthSpec), height: try o.required("height").number(Layer.lengthSpec))
     }
 
     /// `[x, y]`.
@@ -116,15 +126,18 @@ private struct Node {
                 return c
             }
         }
-        guard case .object = value else { throw .type(path: path, expected: "a colour (\"#RRGGBB\" or {\"red\", \"green\", \"blue\"})", got: value.summary) }
+        guard case .object = value else {
+            throw .type(path: path, expected: "a colour (\"#RRGGBB\" or {\"red\", \"green\", \"blue\"})", got: value.summary)
+        }
         let o = try object(["red", "green", "blue", "white", "alpha"])
         let alpha = try o.optional("alpha")?.number(Color.componentSpec) ?? 1
         if let white = o.optional("white") {
             try o.forbid(["red", "green", "blue"], because: "with \"white\"")
             return Color(white: try white.number(Color.componentSpec), alpha: alpha)
         }
-        return Color(red: try o.required("red").number(Color.componentSpec), green: try o.required("green").number(Color.componentSpec),
-                     blue: try o.required("blue").number(Color.componentSpec), alpha: alpha)
+        return Color(
+            red: try o.required("red").number(Color.componentSpec), green: try o.required("green").number(Color.componentSpec),
+            blue: try o.required("blue").number(Color.componentSpec), alpha: alpha)
     }
 }
 
@@ -150,8 +163,11 @@ private struct Members {
     func oneOf(_ keys: [String]) throws(SceneFileError) -> (String, Node) {
         let present = keys.compactMap { k in optional(k).map { (k, $0) } }
         guard present.count == 1 else {
-            throw .invalid(path: node.path, message: present.isEmpty ? "expected one of \(keys.joined(separator: ", "))"
-                           : "only one of \(keys.joined(separator: ", ")) may be given")
+            throw .invalid(
+                path: node.path,
+                message: present.isEmpty
+                    ? "expected one of \(keys.joined(separator: ", "))"
+                    : "only one of \(keys.joined(separator: ", ")) may be given")
         }
         return present[0]
     }
@@ -170,8 +186,9 @@ private struct Reader {
 
     mutating func document(_ root: Node) throws(SceneFileError) -> SceneFile {
         let o = try root.object(["width", "height", "scale", "background", "appearance", "duration", "fps", "layers", "animations"])
-        let scene = Scene(width: try o.required("width").number(Scene.sizeSpec), height: try o.required("height").number(Scene.sizeSpec),
-                          backgroundColor: try o.optional("background")?.color() ?? .white)
+        let scene = Scene(
+            width: try o.required("width").number(Scene.sizeSpec), height: try o.required("height").number(Scene.sizeSpec),
+            backgroundColor: try o.optional("background")?.color() ?? .white)
         if let a = o.optional("appearance") { scene.appearance = try a.choice(Appearance.spec) }
         let scale = try o.optional("scale")?.number(Scene.scaleSpec)
         let duration = try o.optional("duration")?.number(SceneRecording.durationSpec)
@@ -183,8 +200,10 @@ private struct Reader {
     }
 
     mutating func layer(_ node: Node) throws(SceneFileError) -> Layer {
-        let o = try node.object(["name", "frame", "content", "backgroundColor", "opacity", "cornerRadius", "masksToBounds",
-                                 "blendMode", "blurRadius", "backdrop", "mask", "sublayers"])
+        let o = try node.object([
+            "name", "frame", "content", "backgroundColor", "opacity", "cornerRadius", "masksToBounds",
+            "blendMode", "blurRadius", "backdrop", "mask", "sublayers",
+        ])
         let name = try o.optional("name")?.string() ?? ""
         let layer = Layer(name: name, frame: try o.required("frame").rect())
         if !name.isEmpty {
@@ -225,7 +244,8 @@ private struct Reader {
             } else {
                 colors = [try g.required("from").color(), try g.required("to").color()]
             }
-            return .linearGradient(colors: colors, start: try g.optional("start")?.point() ?? (0.5, 0), end: try g.optional("end")?.point() ?? (0.5, 1))
+            return .linearGradient(
+                colors: colors, start: try g.optional("start")?.point() ?? (0.5, 0), end: try g.optional("end")?.point() ?? (0.5, 1))
         case "shape":
             return .shape(try shape(value), fill: try o.required("fill").color())
         default:
@@ -286,14 +306,23 @@ private struct Reader {
     }
 
     func progressive(_ node: Node) throws(SceneFileError) -> VariableBlurEffect {
-        let o = try node.object(["direction", "maximumBlurRadius", "minimumBlurRadius", "blurMaximumRadiusInset", "dimmingTintColor",
-                                 "dimmingAlpha", "dimmingFullColorInset", "dimmingClearExtension"])
-        var effect = VariableBlurEffect(direction: try o.optional("direction")?.choice(GradientDirection.spec) ?? GradientDirection.spec.defaultValue!)
+        let o = try node.object([
+            "direction", "maximumBlurRadius", "minimumBlurRadius", "blurMaximumRadiusInset", "dimmingTintColor",
+            "dimmingAlpha", "dimmingFullColorInset", "dimmingClearExtension",
+        ])
+        var effect = VariableBlurEffect(
+            direction: try o.optional("direction")?.choice(GradientDirection.spec) ?? GradientDirection.spec.defaultValue!)
         if let v = o.optional("maximumBlurRadius") { effect.maximumBlurRadius = try v.number(VariableBlurEffect.maximumRadiusSpec) }
         if let v = o.optional("minimumBlurRadius") { effect.minimumBlurRadius = try v.number(VariableBlurEffect.minimumRadiusSpec) }
-        if let v = o.optional("blurMaximumRadiusInset") { effect.blurMaximumRadiusInset = try sizing(v, fractions: VariableBlurEffect.insetFractionSpec) }
-        if let v = o.optional("dimmingFullColorInset") { effect.dimmingFullColorInset = try sizing(v, fractions: VariableBlurEffect.insetFractionSpec) }
-        if let v = o.optional("dimmingClearExtension") { effect.dimmingClearExtension = try sizing(v, fractions: VariableBlurEffect.extensionFractionSpec) }
+        if let v = o.optional("blurMaximumRadiusInset") {
+            effect.blurMaximumRadiusInset = try sizing(v, fractions: VariableBlurEffect.insetFractionSpec)
+        }
+        if let v = o.optional("dimmingFullColorInset") {
+            effect.dimmingFullColorInset = try sizing(v, fractions: VariableBlurEffect.insetFractionSpec)
+        }
+        if let v = o.optional("dimmingClearExtension") {
+            effect.dimmingClearExtension = try sizing(v, fractions: VariableBlurEffect.extensionFractionSpec)
+        }
         if let v = o.optional("dimmingTintColor") {
             switch v.value {
             case .null: effect.dimmingTintColor = nil
@@ -322,7 +351,8 @@ private struct Reader {
         if case .null = node.value { return nil }
         let o = try node.object(["relative", "absolute"])
         let (kind, value) = try o.oneOf(["relative", "absolute"])
-        return kind == "relative" ? .relative(fraction: try value.number(fractions)) : .absolute(position: try value.number(VariableBlurEffect.lengthSpec))
+        return kind == "relative"
+            ? .relative(fraction: try value.number(fractions)) : .absolute(position: try value.number(VariableBlurEffect.lengthSpec))
     }
 
     /// Applies one animation; returns when it ends.
@@ -339,7 +369,9 @@ private struct Reader {
             let listing = names.isEmpty ? "" : " (layers: \(shown)\(names.count > 10 ? " and \(names.count - 10) more" : ""))"
             throw .invalid(path: nameNode.path, message: "no layer is called \"\(name)\"" + listing)
         }
-        let set = try o.required("set").object(["opacity", "frame", "backgroundColor", "cornerRadius", "blurRadius", "blurEffectRadius", "dimmingAlpha"])
+        let set = try o.required("set").object([
+            "opacity", "frame", "backgroundColor", "cornerRadius", "blurRadius", "blurEffectRadius", "dimmingAlpha",
+        ])
         // Read every value first, so an error leaves the scene unchanged.
         var changes: [(Layer) -> Void] = []
         if let v = set.optional("opacity") { let x = try v.number(Layer.opacitySpec); changes.append { $0.opacity = x } }
@@ -366,13 +398,16 @@ private struct Reader {
         case .array:
             let items = try node.array()
             guard items.count == 4 else { throw .type(path: node.path, expected: "[x1, y1, x2, y2]", got: "\(items.count) numbers") }
-            return .cubicBezier(x1: try items[0].number(TimingCurve.controlXSpec), y1: try items[1].number(TimingCurve.controlYSpec),
-                                x2: try items[2].number(TimingCurve.controlXSpec), y2: try items[3].number(TimingCurve.controlYSpec))
+            return .cubicBezier(
+                x1: try items[0].number(TimingCurve.controlXSpec), y1: try items[1].number(TimingCurve.controlYSpec),
+                x2: try items[2].number(TimingCurve.controlXSpec), y2: try items[3].number(TimingCurve.controlYSpec))
         default:
             let o = try node.object(["spring"])
             let s = try o.required("spring").object(["response", "dampingFraction"])
-            return .spring(response: try s.optional("response")?.number(TimingCurve.springResponseSpec) ?? TimingCurve.springResponseSpec.defaultValue!,
-                           dampingFraction: try s.optional("dampingFraction")?.number(TimingCurve.springDampingSpec) ?? TimingCurve.springDampingSpec.defaultValue!)
+            return .spring(
+                response: try s.optional("response")?.number(TimingCurve.springResponseSpec) ?? TimingCurve.springResponseSpec.defaultValue!,
+                dampingFraction: try s.optional("dampingFraction")?.number(TimingCurve.springDampingSpec) ?? TimingCurve.springDampingSpec
+                    .defaultValue!)
         }
     }
 }

@@ -17,12 +17,13 @@ enum BlurCommand: Command {
         name: "radius", unit: "pt", range: 0...2000, defaultValue: nil,
         summary: "blur radius in points, as the components take it (σ in points); σ = radius × scale")
 
-    static let options: [OptionSpec] = [
-        OptionSpec(GaussianBlur.sigmaSpec, value: "S"),
-        OptionSpec(radius, value: "R"),
-        OptionSpec(StandardOptions.scale, value: "K", extra: "; with --radius"),
-        OptionSpec(EdgeMode.spec, value: "MODE"),
-    ] + StandardOptions.stillOutput
+    static let options: [OptionSpec] =
+        [
+            OptionSpec(GaussianBlur.sigmaSpec, value: "S"),
+            OptionSpec(radius, value: "R"),
+            OptionSpec(StandardOptions.scale, value: "K", extra: "; with --radius"),
+            OptionSpec(EdgeMode.spec, value: "MODE"),
+        ] + StandardOptions.stillOutput
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
         let (input, output) = arguments.inputAndOutput

@@ -12,10 +12,13 @@ enum DemoCommand: Command {
     /// The smallest photo the demo's layouts (text, cards, strips) fit on.
     static let minimumPhotoSide = 64
 
-    static let options: [OptionSpec] = [
-        OptionSpec(name: "photo", value: "FILE", help: "the photo for the progressive-blur examples, at least \(minimumPhotoSide)×\(minimumPhotoSide) (default: the sample picture)"),
-        OptionSpec(name: "quiet", value: nil, help: "print nothing but errors"),
-    ] + StandardOptions.limits
+    static let options: [OptionSpec] =
+        [
+            OptionSpec(
+                name: "photo", value: "FILE",
+                help: "the photo for the progressive-blur examples, at least \(minimumPhotoSide)×\(minimumPhotoSide) (default: the sample picture)"),
+            OptionSpec(name: "quiet", value: nil, help: "print nothing but errors"),
+        ] + StandardOptions.limits
 
     static let details = """
         Renders into DIR (default ./demo-output), then prints the paths:
@@ -37,7 +40,9 @@ enum DemoCommand: Command {
         // The photo first: a missing or unusable one must cost nothing.
         let given = try arguments.values["photo"].map { try ImageFiles.read($0) }
         if let given, min(given.width, given.height) < minimumPhotoSide {
-            throw CLIError.usage("--photo \(arguments.values["photo"]!) is \(given.width)×\(given.height); the demo needs at least \(minimumPhotoSide)×\(minimumPhotoSide)")
+            throw CLIError.usage(
+                "--photo \(arguments.values["photo"]!) is \(given.width)×\(given.height); the demo needs at least \(minimumPhotoSide)×\(minimumPhotoSide)"
+            )
         }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -93,8 +98,9 @@ enum DemoCommand: Command {
         try save(try sheet(dialogDismissalFrames(over: photo), columns: 5, halve: false), "scene-dialog-dismissal.png")
         let reflection = ReflectionView(frame: Rect(x: 0, y: 0, width: photo.pointSize.width, height: photo.pointSize.height))
         reflection.blur.maximumBlurRadius = 8
-        let black = try Bitmap(width: photo.width, height: photo.height,
-                               straightRGBA: [UInt8](repeating: 0, count: photo.width * photo.height).flatMap { _ in [0, 0, 0, 255] }, scale: photo.scale)
+        let black = try Bitmap(
+            width: photo.width, height: photo.height,
+            straightRGBA: [UInt8](repeating: 0, count: photo.width * photo.height).flatMap { _ in [0, 0, 0, 255] }, scale: photo.scale)
         try save(reflection.render(content: photo, over: black), "scene-reflection.png")
 
         // Seed 000: "Mountains at dusk" at both sizes, and BlurUpImage in motion.
@@ -126,7 +132,8 @@ enum DemoCommand: Command {
     /// delay: 0.3)`, at t = 0, 0.3, 0.45, 0.6, 0.75 and 0.9 s.
     static func viewBlurFrames() throws -> [Bitmap] {
         let scene = Scene(width: 200, height: 200)
-        let square = Layer(name: "redSquare", frame: Rect(x: 50, y: 50, width: 100, height: 100), content: .color(Color(red: 1, green: 0.23, blue: 0.19)))
+        let square = Layer(
+            name: "redSquare", frame: Rect(x: 50, y: 50, width: 100, height: 100), content: .color(Color(red: 1, green: 0.23, blue: 0.19)))
         square.blurRadius = 30
         scene.addLayer(square)
         square.setBlurRadiusAnimated(radius: 0, duration: 0.6, delay: 0.3, at: 0)
@@ -142,15 +149,18 @@ enum DemoCommand: Command {
 
     /// `Text("World's Greatest Flag").font(.largeTitle).padding().background(Blur(style:)).cornerRadius(15)`
     /// centred on the photo: a 34-pt title, 16-pt padding, at the photo's scale.
-    static func materialCard(over photo: Bitmap, style: MaterialStyle, appearance: Appearance, title: String = "World's Greatest Flag") throws -> Bitmap {
+    static func materialCard(
+        over photo: Bitmap, style: MaterialStyle, appearance: Appearance, title: String = "World's Greatest Flag"
+    ) throws -> Bitmap {
         let scale = photo.scale
         let (w, h) = photo.pointSize
         let size = min(34, w / 13)
         let font = try Font.system(size: size * scale)
         let textWidth = font.width(of: title) / scale
         let (ascent, descent) = font.lineMetrics
-        let card = Rect(x: (w - textWidth) / 2 - 16, y: h / 2 - (ascent + descent) / scale / 2 - 16,
-                        width: textWidth + 32, height: (ascent + descent) / scale + 32)
+        let card = Rect(
+            x: (w - textWidth) / 2 - 16, y: h / 2 - (ascent + descent) / scale / 2 - 16,
+            width: textWidth + 32, height: (ascent + descent) / scale + 32)
         var out = Blur(style: style).render(over: photo, frame: card, cornerRadius: 15, appearance: appearance)
         let label: Color = appearance == .light ? .black : .white
         font.draw(title, into: &out, x: (card.x + 16) * scale, y: (card.y + 16) * scale + ascent, color: label)

@@ -14,15 +14,16 @@ enum MaterialCommand: Command {
         """
     static let operandCount = 2...2
 
-    static let options: [OptionSpec] = [
-        OptionSpec(MaterialStyle.spec, value: "STYLE", extra: " (short names, or a full name such as systemThinMaterialDark)"),
-        OptionSpec(Appearance.spec, value: "MODE"),
-        OptionSpec(name: "region", value: "X,Y,W,H", help: "the material's frame in points (default: the whole image)"),
-        OptionSpec(Material.cornerRadiusSpec, value: "R"),
-        OptionSpec(Material.radiusSpec, value: "R"),
-        OptionSpec(Material.dimmingSpec, value: "A"),
-        OptionSpec(StandardOptions.scale, value: "K"),
-    ] + StandardOptions.stillOutput
+    static let options: [OptionSpec] =
+        [
+            OptionSpec(MaterialStyle.spec, value: "STYLE", extra: " (short names, or a full name such as systemThinMaterialDark)"),
+            OptionSpec(Appearance.spec, value: "MODE"),
+            OptionSpec(name: "region", value: "X,Y,W,H", help: "the material's frame in points (default: the whole image)"),
+            OptionSpec(Material.cornerRadiusSpec, value: "R"),
+            OptionSpec(Material.radiusSpec, value: "R"),
+            OptionSpec(Material.dimmingSpec, value: "A"),
+            OptionSpec(StandardOptions.scale, value: "K"),
+        ] + StandardOptions.stillOutput
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
         let (input, output) = arguments.inputAndOutput

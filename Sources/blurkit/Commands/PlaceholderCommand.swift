@@ -12,16 +12,18 @@ enum PlaceholderCommand: Command {
     static let operandCount = 1...Int.max
     static let readsFirstWritesSecond = false
 
-    static let jobs = ParameterSpec(name: "jobs", unit: "", range: 1...256, defaultValue: nil, integer: true,
-                                    summary: "images in flight at once (default: one per core)")
-    static let options: [OptionSpec] = [
-        OptionSpec(name: "out", value: "DIR", help: "the folder for the previews and manifest.json (created if missing; required)"),
-        OptionSpec(Placeholder.sizeSpec, value: "N"),
-        OptionSpec(jobs, value: "N"),
-        OptionSpec(name: "no-thumbhash", value: nil, help: "leave ThumbHash out of the manifest"),
-        OptionSpec(name: "force", value: nil, help: "remake every preview, even those up to date"),
-        OptionSpec(name: "quiet", value: nil, help: "no progress line and no summary"),
-    ] + StandardOptions.limits
+    static let jobs = ParameterSpec(
+        name: "jobs", unit: "", range: 1...256, defaultValue: nil, integer: true,
+        summary: "images in flight at once (default: one per core)")
+    static let options: [OptionSpec] =
+        [
+            OptionSpec(name: "out", value: "DIR", help: "the folder for the previews and manifest.json (created if missing; required)"),
+            OptionSpec(Placeholder.sizeSpec, value: "N"),
+            OptionSpec(jobs, value: "N"),
+            OptionSpec(name: "no-thumbhash", value: nil, help: "leave ThumbHash out of the manifest"),
+            OptionSpec(name: "force", value: nil, help: "remake every preview, even those up to date"),
+            OptionSpec(name: "quiet", value: nil, help: "no progress line and no summary"),
+        ] + StandardOptions.limits
 
     static let details = """
         Makes the blur-up preview of each image: a PNG whose longest side is at most --size pixels (aspect
@@ -51,10 +53,12 @@ enum PlaceholderCommand: Command {
         let progress = Mutex(ProgressLine(quiet: quiet))
         let report: PlaceholderBatch.Report
         do {
-            report = try batch.run(parallel: parallel, progress: { done, total, r in
-                let line = "placeholders: \(done)/\(total) (\(r.made) made, \(r.upToDate) up to date, \(r.failures.count) failed)"
-                progress.withLock { $0.show(line) }
-            }, cancelled: { Interruption.signal != nil })
+            report = try batch.run(
+                parallel: parallel,
+                progress: { done, total, r in
+                    let line = "placeholders: \(done)/\(total) (\(r.made) made, \(r.upToDate) up to date, \(r.failures.count) failed)"
+                    progress.withLock { $0.show(line) }
+                }, cancelled: { Interruption.signal != nil })
         } catch let PlaceholderBatchError.manifestNotWritten(error, partial) {
             progress.withLock { $0.finish() }
             // Out of disk: say so, and still list what failed.

@@ -14,19 +14,27 @@ enum ProgressiveCommand: Command {
         """
     static let operandCount = 2...2
 
-    static let options: [OptionSpec] = [
-        OptionSpec(GradientDirection.spec, value: "DIR"),
-        OptionSpec(VariableBlurEffect.maximumRadiusSpec, value: "R"),
-        OptionSpec(VariableBlurEffect.minimumRadiusSpec, value: "R"),
-        OptionSpec(name: VariableBlurEffect.blurInset.name, value: "LEN", help: "where maximum blur is reached, from the full edge (0…100%, default 0)"),
-        OptionSpec(name: "tint", value: "COLOR", help: "dimming colour: #RRGGBB, #RRGGBBAA, white, black, none, or background (default background: white in light, black in dark)"),
-        OptionSpec(VariableBlurEffect.dimmingAlphaSpec, value: "A"),
-        OptionSpec(name: VariableBlurEffect.dimmingInset.name, value: "LEN", help: "where the dimming reaches full colour, from the full edge (0…100%, default 0)"),
-        OptionSpec(name: VariableBlurEffect.dimmingExtension.name, value: "LEN", help: "how far the dimming's clear end reaches past the region (0…1600%), or none (default 25%)"),
-        OptionSpec(Appearance.spec, value: "MODE", extra: "; picks the default tint and dimming"),
-        OptionSpec(name: "region", value: "X,Y,W,H", help: "the view's frame in points, e.g. a header band (default: the whole image)"),
-        OptionSpec(StandardOptions.scale, value: "K"),
-    ] + StandardOptions.stillOutput
+    static let options: [OptionSpec] =
+        [
+            OptionSpec(GradientDirection.spec, value: "DIR"),
+            OptionSpec(VariableBlurEffect.maximumRadiusSpec, value: "R"),
+            OptionSpec(VariableBlurEffect.minimumRadiusSpec, value: "R"),
+            OptionSpec(
+                name: VariableBlurEffect.blurInset.name, value: "LEN", help: "where maximum blur is reached, from the full edge (0…100%, default 0)"),
+            OptionSpec(
+                name: "tint", value: "COLOR",
+                help: "dimming colour: #RRGGBB, #RRGGBBAA, white, black, none, or background (default background: white in light, black in dark)"),
+            OptionSpec(VariableBlurEffect.dimmingAlphaSpec, value: "A"),
+            OptionSpec(
+                name: VariableBlurEffect.dimmingInset.name, value: "LEN",
+                help: "where the dimming reaches full colour, from the full edge (0…100%, default 0)"),
+            OptionSpec(
+                name: VariableBlurEffect.dimmingExtension.name, value: "LEN",
+                help: "how far the dimming's clear end reaches past the region (0…1600%), or none (default 25%)"),
+            OptionSpec(Appearance.spec, value: "MODE", extra: "; picks the default tint and dimming"),
+            OptionSpec(name: "region", value: "X,Y,W,H", help: "the view's frame in points, e.g. a header band (default: the whole image)"),
+            OptionSpec(StandardOptions.scale, value: "K"),
+        ] + StandardOptions.stillOutput
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
         let (input, output) = arguments.inputAndOutput
@@ -34,12 +42,14 @@ enum ProgressiveCommand: Command {
         effect.maximumBlurRadius = try arguments.number(VariableBlurEffect.maximumRadiusSpec)!
         effect.minimumBlurRadius = try arguments.number(VariableBlurEffect.minimumRadiusSpec)!
         effect.blurMaximumRadiusInset = try arguments.length(VariableBlurEffect.blurInset.name, fractions: VariableBlurEffect.blurInset.fractions)
-        effect.dimmingFullColorInset = try arguments.length(VariableBlurEffect.dimmingInset.name, fractions: VariableBlurEffect.dimmingInset.fractions)
+        effect.dimmingFullColorInset = try arguments.length(
+            VariableBlurEffect.dimmingInset.name, fractions: VariableBlurEffect.dimmingInset.fractions)
         let extensionName = VariableBlurEffect.dimmingExtension.name
         if arguments.values[extensionName]?.lowercased() == "none" {
             effect.dimmingClearExtension = nil
         } else if arguments.has(extensionName) {
-            effect.dimmingClearExtension = try arguments.length(extensionName, fractions: VariableBlurEffect.dimmingExtension.fractions, allowsNone: true)
+            effect.dimmingClearExtension = try arguments.length(
+                extensionName, fractions: VariableBlurEffect.dimmingExtension.fractions, allowsNone: true)
         }
         if let alpha = try arguments.number(VariableBlurEffect.dimmingAlphaSpec) { effect.dimmingAlpha = .constant(alpha: alpha) }
         effect.dimmingTintColor = try arguments.tint("tint", default: .systemBackground)
@@ -62,7 +72,9 @@ enum ProgressiveCommand: Command {
         let whole = Rect(x: 0, y: 0, width: image.pointSize.width, height: image.pointSize.height)
         guard let region else { return whole }
         guard region.pixelRect(scale: image.scale, clippedTo: image.width, image.height) != nil else {
-            throw CLIError.usage("--region \(shortNumber(region.x)),\(shortNumber(region.y)),\(shortNumber(region.width)),\(shortNumber(region.height)) lies outside the \(shortNumber(whole.width))×\(shortNumber(whole.height))-pt image")
+            throw CLIError.usage(
+                "--region \(shortNumber(region.x)),\(shortNumber(region.y)),\(shortNumber(region.width)),\(shortNumber(region.height)) lies outside the \(shortNumber(whole.width))×\(shortNumber(whole.height))-pt image"
+            )
         }
         return region
     }

@@ -15,17 +15,25 @@ enum RenderCommand: Command {
         """
     static let operandCount = 2...2
 
-    static let options: [OptionSpec] = [
-        OptionSpec(SceneRecording.startSpec, value: "T", extra: "; alone, renders the still frame at T"),
-        OptionSpec(name: SceneRecording.durationSpec.name, value: "D",
-                   help: "\(SceneRecording.durationSpec.summary) (0.001…600 s; default: the file's \"duration\", else until its last animation ends)"),
-        OptionSpec(name: SceneRecording.frameRateSpec.name, value: "F", help: "\(SceneRecording.frameRateSpec.summary) (1…120; default: the file's \"fps\", else 30)"),
-        OptionSpec(name: Scene.scaleSpec.name, value: "K", help: "\(Scene.scaleSpec.summary) (0.01…16; default: the file's \"scale\", else 1)"),
-        OptionSpec(name: "format", value: "FMT", help: "output format: for a still \(listing(ImageFormat.spec.words)), for an animation \(listing(AnimationFormat.spec.words)) (default: from OUT)"),
-        StandardOptions.quality,
-        OptionSpec(AnimationFormat.loopSpec, value: "N"),
-        OptionSpec(StandardOptions.threads, value: "N"),
-    ] + StandardOptions.limits + [StandardOptions.quiet]
+    static let options: [OptionSpec] =
+        [
+            OptionSpec(SceneRecording.startSpec, value: "T", extra: "; alone, renders the still frame at T"),
+            OptionSpec(
+                name: SceneRecording.durationSpec.name, value: "D",
+                help: "\(SceneRecording.durationSpec.summary) (0.001…600 s; default: the file's \"duration\", else until its last animation ends)"),
+            OptionSpec(
+                name: SceneRecording.frameRateSpec.name, value: "F",
+                help: "\(SceneRecording.frameRateSpec.summary) (1…120; default: the file's \"fps\", else 30)"),
+            OptionSpec(name: Scene.scaleSpec.name, value: "K", help: "\(Scene.scaleSpec.summary) (0.01…16; default: the file's \"scale\", else 1)"),
+            OptionSpec(
+                name: "format", value: "FMT",
+                help:
+                    "output format: for a still \(listing(ImageFormat.spec.words)), for an animation \(listing(AnimationFormat.spec.words)) (default: from OUT)"
+            ),
+            StandardOptions.quality,
+            OptionSpec(AnimationFormat.loopSpec, value: "N"),
+            OptionSpec(StandardOptions.threads, value: "N"),
+        ] + StandardOptions.limits + [StandardOptions.quiet]
 
     static func listing(_ words: [String]) -> String { words.joined(separator: ", ") }
 
@@ -64,8 +72,9 @@ enum RenderCommand: Command {
         let parallel = threads ?? ProcessInfo.processInfo.activeProcessorCount
         // Frames in flight, each with its offscreen surfaces and blur buffers, plus the encoder's copy.
         try ImageLimits.checkBudget(frameBytes * (6 * min(16, parallel) + 2), for: "rendering \(recording.frameCount) frames of \(w)×\(h)")
-        let writer = try AnimationWriter(path: output, format: animationFormat, width: w, height: h, frameRate: recording.frameRate,
-                                         quality: quality, opaque: file.scene.backgroundColor.alpha >= 1, loopCount: loops)
+        let writer = try AnimationWriter(
+            path: output, format: animationFormat, width: w, height: h, frameRate: recording.frameRate,
+            quality: quality, opaque: file.scene.backgroundColor.alpha >= 1, loopCount: loops)
         try recording.recordFromCommandLine(file.scene, to: writer, parallelFrames: parallel, quiet: arguments.has("quiet"))
         return nil
     }

@@ -10,17 +10,21 @@ enum GalleryDemos {
         let (w, h) = (Double(width), Double(height))
         let scene = Scene(width: w, height: h, backgroundColor: .clear)
         let indigo = Color(hex: "#5856D6")!, purple = Color(hex: "#AF52DE")!, orange = Color(hex: "#FF9500")!
-        let photo = Layer(frame: Rect(x: 0, y: 0, width: w, height: h), content: .linearGradient(colors: [indigo, purple, orange], start: (0, 0), end: (0, 1)))
+        let photo = Layer(
+            frame: Rect(x: 0, y: 0, width: w, height: h), content: .linearGradient(colors: [indigo, purple, orange], start: (0, 0), end: (0, 1)))
         let sun = w * 0.22
-        photo.addSublayer(Layer(frame: Rect(x: 0, y: 0, width: w, height: h),
-                                content: .shape(Path(ellipseIn: Rect(x: w * 0.6, y: h * 0.18, width: sun, height: sun)), fill: Color(white: 1, alpha: 0.85))))
+        photo.addSublayer(
+            Layer(
+                frame: Rect(x: 0, y: 0, width: w, height: h),
+                content: .shape(Path(ellipseIn: Rect(x: w * 0.6, y: h * 0.18, width: sun, height: sun)), fill: Color(white: 1, alpha: 0.85))))
         var ridge = Path()
         ridge.move(to: Point(0, h))
         ridge.addLine(to: Point(0, h * 0.63))
         ridge.addCurve(to: Point(w, h * 0.55), control1: Point(w / 3, h * 0.4), control2: Point(w * 0.66, h * 0.85))
         ridge.addLine(to: Point(w, h))
         ridge.closeSubpath()
-        photo.addSublayer(Layer(frame: Rect(x: 0, y: 0, width: w, height: h), content: .shape(ridge, fill: Color(red: 0.12, green: 0.12, blue: 0.32))))
+        photo.addSublayer(
+            Layer(frame: Rect(x: 0, y: 0, width: w, height: h), content: .shape(ridge, fill: Color(red: 0.12, green: 0.12, blue: 0.32))))
         scene.addLayer(photo)
         return try scene.render(at: 0)
     }
@@ -31,7 +35,8 @@ enum GalleryDemos {
     /// With Reduce Motion the demo loads once, at once, and the image fades in over 0.2 s.
     static func blurUpScene(preview: Bitmap, full: Bitmap, reduceMotion: Bool) -> (scene: Scene, start: Double, duration: Double) {
         let scene = Scene(width: 300 + 32, height: 400 + 32, backgroundColor: .white)
-        let view = BlurUpImage(preview: preview, label: "Mountains at dusk", reduceMotion: reduceMotion, frame: Rect(x: 16, y: 16, width: 300, height: 400))
+        let view = BlurUpImage(
+            preview: preview, label: "Mountains at dusk", reduceMotion: reduceMotion, frame: Rect(x: 16, y: 16, width: 300, height: 400))
         view.layer.cornerRadius = 24
         scene.addLayer(view.layer)
         if reduceMotion {
@@ -63,8 +68,10 @@ enum GalleryDemos {
         dialog.backgroundColor = .white
         dialog.cornerRadius = 14
         for (y, width, height, hex) in [(28.0, 232.0, 22.0, "#1C1C1E"), (64, 200, 14, "#8E8E93"), (130, 232, 36, "#007AFF")] {
-            dialog.addSublayer(Layer(frame: Rect(x: 24, y: y, width: width, height: height),
-                                     content: .shape(Path(roundedRect: Rect(x: 0, y: 0, width: width, height: height), cornerRadius: 6), fill: Color(hex: hex)!)))
+            dialog.addSublayer(
+                Layer(
+                    frame: Rect(x: 24, y: y, width: width, height: height),
+                    content: .shape(Path(roundedRect: Rect(x: 0, y: 0, width: width, height: height), cornerRadius: 6), fill: Color(hex: hex)!)))
         }
         scene.addLayer(dialog)
         scene.animate(at: 0.5, duration: 0.5) {
@@ -82,8 +89,10 @@ enum GalleryDemos {
         card.backgroundColor = Color(white: 1, alpha: 0.9)
         card.cornerRadius = 24
         card.addSublayer(Layer(frame: Rect(x: 24, y: 24, width: 252, height: 150), content: .bitmap(photo, mode: .fill)))
-        card.addSublayer(Layer(frame: Rect(x: 24, y: 194, width: 180, height: 18),
-                               content: .shape(Path(roundedRect: Rect(x: 0, y: 0, width: 180, height: 18), cornerRadius: 6), fill: Color(hex: "#1C1C1E")!)))
+        card.addSublayer(
+            Layer(
+                frame: Rect(x: 24, y: 194, width: 180, height: 18),
+                content: .shape(Path(roundedRect: Rect(x: 0, y: 0, width: 180, height: 18), cornerRadius: 6), fill: Color(hex: "#1C1C1E")!)))
         card.blurRadius = 20
         scene.addLayer(card)
         card.setBlurRadiusAnimated(radius: 0, duration: 0.45, delay: 0.3, at: 0)
@@ -105,8 +114,9 @@ enum GalleryDemos {
     /// Records `scene` over `start ..< start + duration` into `path` (format by suffix).
     static func record(_ scene: Scene, to path: String, start: Double = 0, duration: Double, fps: Double = 30, scale: Double = 1) throws {
         let recording = try SceneRecording(start: start, duration: duration, frameRate: fps, scale: scale)
-        let writer = try AnimationWriter(path: path, width: Int((scene.width * scale).rounded()), height: Int((scene.height * scale).rounded()),
-                                         frameRate: fps, quality: 85, opaque: scene.backgroundColor.alpha >= 1)
+        let writer = try AnimationWriter(
+            path: path, width: Int((scene.width * scale).rounded()), height: Int((scene.height * scale).rounded()),
+            frameRate: fps, quality: 85, opaque: scene.backgroundColor.alpha >= 1)
         try recording.record(scene, to: writer)
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 
 /// The demo gallery's `index.html`: every image `blurkit demo` writes, by seed, with captions.
 enum GalleryPage {
+    // A table, one caption per line: kept as written.
+    // swift-format-ignore
     static let sections: [(title: String, intro: String, items: [(file: String, caption: String, style: String)])] = [
         ("Seed 000 — BlurUpImage", "An image that comes into focus from a blurred preview when the full picture arrives.", [
             ("blurup-loop.webp", "BlurUpImage(preview: 18×24, image: isLoaded ? 900×1200 : nil, label: \"Mountains at dusk\"), 3:4, 24-pt corners: the full image arrives after 1.3 s (blur 24 → 0, opacity 0 → 1, ease-out 0.8 s) and leaves after 2.3 s, in a loop. While loading, the activity indicator turns.", "width:332px"),
@@ -33,7 +35,8 @@ enum GalleryPage {
         for section in sections {
             body += "<section>\n<h2>\(escape(section.title))</h2>\n<p>\(escape(section.intro))</p>\n<div class=\"grid\">\n"
             for item in section.items {
-                body += "<figure><img src=\"\(item.file)\" alt=\"\(escape(item.caption))\" style=\"\(item.style)\"><figcaption>\(escape(item.caption))</figcaption></figure>\n"
+                body +=
+                    "<figure><img src=\"\(item.file)\" alt=\"\(escape(item.caption))\" style=\"\(item.style)\"><figcaption>\(escape(item.caption))</figcaption></figure>\n"
             }
             body += "</div>\n</section>\n"
         }

@@ -26,8 +26,10 @@ final class LocalHTTPServer: @unchecked Sendable {
         var contentType: String
         var delay: Double
 
-        init(status: Int = 200, body: [UInt8] = [], contentType: String = "application/octet-stream",
-             delay: Double = 0) {
+        init(
+            status: Int = 200, body: [UInt8] = [], contentType: String = "application/octet-stream",
+            delay: Double = 0
+        ) {
             self.status = status
             self.body = body
             self.contentType = contentType
@@ -36,8 +38,9 @@ final class LocalHTTPServer: @unchecked Sendable {
 
         /// A UTF-8 `text/plain` response.
         static func text(_ string: String, status: Int = 200, delay: Double = 0) -> Response {
-            Response(status: status, body: Array(string.utf8), contentType: "text/plain; charset=utf-8",
-                     delay: delay)
+            Response(
+                status: status, body: Array(string.utf8), contentType: "text/plain; charset=utf-8",
+                delay: delay)
         }
 
         /// The default answer for paths that have no route.
