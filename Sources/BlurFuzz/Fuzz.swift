@@ -27,11 +27,15 @@ enum FuzzTarget: String {
         return target
     }()
 
-    /// The `arguments` target's option table: numbers with ranges, free values and flags.
+    /// The `arguments` target's option table: numbers with ranges, choices, values with a form of
+    /// their own, and flags.
     static let options: [OptionSpec] = [
         OptionSpec(GaussianBlur.sigmaSpec, value: "S"), OptionSpec(Scene.scaleSpec, value: "K"),
         OptionSpec(SceneRecording.frameRateSpec, value: "F"), OptionSpec(SceneRecording.durationSpec, value: "D"),
-        OptionSpec(Placeholder.sizeSpec, value: "N"), OptionSpec(name: "format", value: "FMT", help: "a free value"),
+        OptionSpec(Placeholder.sizeSpec, value: "N"), OptionSpec(EdgeMode.spec, value: "MODE"),
+        OptionSpec(MaterialStyle.spec, value: "STYLE"), StandardOptions.format,
+        OptionSpec(name: "region", value: "X,Y,W,H", help: "a region"), OptionSpec(name: "size", value: "WxH", help: "a size"),
+        OptionSpec(name: "blur-inset", value: "LEN", help: "a length"), OptionSpec(name: "tint", value: "COLOR", help: "a colour"),
         OptionSpec(name: "quiet", value: nil, help: "a flag"),
     ]
 }
@@ -75,7 +79,13 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = try? parsed.number(spec)
             _ = try? parsed.integer(spec)
         }
-        _ = try? parsed.inputAndOutput(of: "fuzz")
+        _ = try? parsed.choice(EdgeMode.spec)
+        _ = try? parsed.choice(MaterialStyle.spec)
+        _ = try? parsed.region("region")
+        _ = try? parsed.size("size", Scene.sizeSpec)
+        _ = try? parsed.length("blur-inset", fractions: VariableBlurEffect.insetFractionSpec)
+        _ = try? parsed.tint("tint", default: nil)
+        if let output = parsed.operands.last { _ = try? parsed.stillFormat(for: output) }
         _ = helpText(usage: "fuzz", summary: "", options: FuzzTarget.options)
     case .pixels:
         if let image = try? ImageFile.decode(bytes), image.width * image.height <= 4096 {

@@ -162,7 +162,10 @@ import Testing
     }
 
     // Before: out of disk, the manifest's error was all there was; which files failed was lost.
-    @Test func outOfDiskListsEveryFailure() throws {
+    // Not under ThreadSanitizer, whose runtime the file-size limit kills (as for the blur's full-disk
+    // test; `make sanitize` sets BLURKIT_SANITIZER=thread for that run).
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["BLURKIT_SANITIZER"] == "thread"))
+    func outOfDiskListsEveryFailure() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "ulimit -f 1; exec \"$0\" placeholder \"$1\" --out \"$2\"", CLI.executable.path, inputs, folder + "/full"]

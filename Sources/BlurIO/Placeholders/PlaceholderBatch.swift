@@ -1,7 +1,6 @@
 import BlurCore
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The placeholders of many images at once, with a manifest, resumable: what `blurkit placeholder`
 /// runs.
@@ -83,7 +82,7 @@ public struct PlaceholderBatch: Sendable {
             throw FileError.cannotWrite(path: output, reason: "cannot create the folder")
         }
         let previous = settings.force ? [:] : PlaceholderManifest.read(manifestPath, matching: settings)?.byInput ?? [:]
-        let state = Mutex<(next: Int, done: Int, report: Report, entries: [Int: PlaceholderManifest.Entry], failed: Set<String>)>(
+        let state = Locked<(next: Int, done: Int, report: Report, entries: [Int: PlaceholderManifest.Entry], failed: Set<String>)>(
             (0, 0, Report(total: jobs.count), [:], []))
         let work = jobs, total = jobs.count
         DispatchQueue.concurrentPerform(iterations: max(1, min(parallel, total))) { _ in

@@ -1,7 +1,6 @@
 import BlurCore
 import BlurIO
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -68,7 +67,7 @@ public struct SceneRecording: Sendable {
         while next < total {
             if cancelled() { throw RecordingError.cancelled(framesWritten: writer.framesWritten) }
             let range = next..<min(total, next + batch)
-            let results = Mutex<[Int: Result<AnimationWriter.Prepared, any Error>]>([:])
+            let results = Locked<[Int: Result<AnimationWriter.Prepared, any Error>]>([:])
             let first = range.lowerBound, recording = self
             DispatchQueue.concurrentPerform(iterations: range.count) { k in
                 let n = first + k

@@ -1,7 +1,6 @@
 import BlurCommandLine
 import BlurKit
 import Foundation
-import Synchronization
 
 /// `blurkit placeholder INPUT… --out DIR`: the tiny previews of many images, in parallel, with a
 /// manifest; a rerun skips what is up to date.
@@ -50,7 +49,7 @@ enum PlaceholderCommand: Command {
         guard !batch.jobs.isEmpty else { throw CLIError.failure("no images found in \(arguments.operands.joined(separator: ", "))") }
 
         Interruption.install()
-        let progress = Mutex(ProgressLine(quiet: quiet))
+        let progress = Locked(ProgressLine(quiet: quiet))
         let report: PlaceholderBatch.Report
         do {
             report = try batch.run(
