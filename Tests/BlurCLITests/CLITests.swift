@@ -227,3 +227,24 @@ struct Workspace {
         #expect(blurred == (try GaussianBlur(sigma: 8).apply(to: sample)))
     }
 }
+
+/// The switch that turns the fast paths off really does: `BLURKIT_REFERENCE=1` gives the reference's
+/// bytes, and without it the fast path's (the tests of the fast path select it explicitly, so the
+/// variable cannot make them compare the reference with itself).
+@Suite struct KernelSwitchTests {
+    @Test func theEnvironmentSelectsTheReference() throws {
+        let workspace = try Workspace(crop: PixelRect(x: 100, y: 50, width: 96, height: 64))
+        // A σ at which the fast path's bytes differ from the reference's (within its bound).
+        let sigma = try #require(
+            [24.0, 13, 3.9, 0.7].first { s in
+                let blur = try! GaussianBlur(sigma: s)
+                return blur.fastPath(workspace.photo) != blur.reference(workspace.photo)
+            })
+        let blur = try GaussianBlur(sigma: sigma), out = workspace.folder + "/o.pam"
+        for (value, expected) in [("1", blur.reference(workspace.photo)), ("0", blur.fastPath(workspace.photo))] {
+            let r = try CLI.run(["blur", workspace.input, out, "--sigma", "\(sigma)"], environment: ["BLURKIT_REFERENCE": value])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try NetpbmCodec.decode(AtomicFile.read(out)) == expected, "BLURKIT_REFERENCE=\(value), σ \(sigma)")
+        }
+    }
+}

@@ -50,6 +50,9 @@ import Testing
         let colours = [
             Color(red: 0.9, green: 0.2, blue: 0.5, alpha: 0.7), Color(white: 0.05), Color(white: 0.6, alpha: 0.3),
             Color(red: 0, green: 1, blue: 0.25, alpha: 1),
+            // Just below ½, where soft light and hard light change formula: a threshold moved to 0.45
+            // is levels away here (up to 2.7 at a dark backdrop).
+            Color(red: 0.455, green: 0.47, blue: 0.49, alpha: 1), Color(red: 0.46, green: 0.3, blue: 0.48, alpha: 0.8),
         ]
         for colour in colours {
             var bytes: [UInt8] = []

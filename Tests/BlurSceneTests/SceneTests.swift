@@ -46,34 +46,68 @@ import Testing
         #expect(blurred[2, 2] != blurred[3, 2] || blurred[2, 2] != blurred[2, 4])
     }
 
+    /// A checker of `square`-pixel squares, 240 and 20 grey.
+    static func checker(_ w: Int, _ h: Int, square: Int) -> Bitmap {
+        var bytes = [UInt8]()
+        for y in 0..<h { for x in 0..<w { let v: UInt8 = (x / square + y / square) % 2 == 0 ? 240 : 20; bytes += [v, v, v, 255] } }
+        return try! Bitmap(width: w, height: h, premultipliedRGBA: bytes)
+    }
+
+    // Before: the two pixels compared lay in one checker square, equal with no blur at all.
     @Test func backdropFiltersSeeOnlyWhatLiesBeneath() throws {
         let s = Scene(width: 60, height: 40)
-        s.addLayer(Layer(frame: Rect(x: 0, y: 0, width: 60, height: 40), content: .bitmap(Self.checker(60, 40), mode: .stretch)))
+        let checker = Self.checker(60, 40, square: 6)
+        s.addLayer(Layer(frame: Rect(x: 0, y: 0, width: 60, height: 40), content: .bitmap(checker, mode: .stretch)))
         let glass = Layer(frame: Rect(x: 10, y: 5, width: 40, height: 30))
         glass.backdropFilter = .blur(radius: 4)
         s.addLayer(glass)
         let above = Layer(frame: Rect(x: 20, y: 15, width: 20, height: 10), content: .bitmap(Self.checker(20, 10), mode: .stretch))
         s.addLayer(above)
         let image = try s.render(at: 0)
-        // Under the glass (outside `above`): smooth. `above` itself: still sharp. Outside: untouched.
-        #expect(abs(Int(image[14, 8].r) - Int(image[15, 8].r)) < 20)
+        // Under the glass (outside `above`): the Gaussian of σ 4 of what lies beneath, its edges clamped
+        // to the glass, within the fast path's bound. σ 2 or 6 would be tens of levels away.
+        let expected = try GaussianBlur(sigma: 4).reference(checker.cropped(x: 10, y: 5, width: 40, height: 30))
+        var worst = 0, blurred = 0
+        for y in 5..<35 {
+            for x in 10..<50 where !((20..<40).contains(x) && (15..<25).contains(y)) {
+                worst = max(worst, abs(Int(image[x, y].r) - Int(expected[x - 10, y - 5].r)))
+                blurred = max(blurred, abs(Int(image[x, y].r) - Int(checker[x, y].r)))
+            }
+        }
+        #expect(worst <= 3, "\(worst)")
+        #expect(blurred > 60)
+        // Half or twice the radius would be far outside that bound.
+        for sigma in [2.0, 8] {
+            let other = try GaussianBlur(sigma: sigma).reference(checker.cropped(x: 10, y: 5, width: 40, height: 30))
+            #expect(ImageDifference(other, expected).maximum > 6, "σ \(sigma)")
+        }
+        // `above` itself: still sharp, drawn after the filter. Outside the glass: untouched.
         #expect(abs(Int(image[24, 18].r) - Int(image[26, 18].r)) > 150)
-        #expect(image[2, 2] == Self.checker(60, 40)[2, 2])
+        #expect(image[2, 2] == checker[2, 2] && image[55, 38] == checker[55, 38])
     }
 
+    // Before: it checked only that values fell, and compared render(1.6) with render(1.6).
     @Test func viewBlurAnimatesAwayLinearly() throws {
         let s = Scene(width: 40, height: 40)
         let square = Layer(frame: Rect(x: 10, y: 10, width: 20, height: 20), content: .color(Color(red: 1, green: 0, blue: 0)))
         square.blurRadius = 6
         s.addLayer(square)
         square.setBlurRadiusAnimated(radius: 0, duration: 0.6, delay: 0.3, at: 1)
-        let frames = try [0.5, 1.29, 1.6, 1.9, 2.5].map { try s.render(at: $0) }
-        // Held during the delay, then sharper and sharper; sharp at the end.
-        #expect(frames[0] == frames[1])
-        let edge = frames.map { Int($0[10, 20].g) }  // the square's left edge: white mixes in while blurred
-        #expect(edge[1] > edge[2] && edge[2] > edge[3], "\(edge)")
-        #expect(frames[4][10, 20] == RGBA8(r: 255, g: 0, b: 0, a: 255) && frames[4][9, 20] == RGBA8(r: 255, g: 255, b: 255, a: 255))
-        #expect(abs(Int(frames[2][10, 20].g) - Int(try s.render(at: 1.6)[10, 20].g)) == 0)
+        // Held for the delay, then linear: radius 6 × (1 − (t − 1.3) / 0.6), 0 from t = 1.9 on.
+        for (t, radius) in [(0.5, 6.0), (1.29, 6), (1.45, 4.5), (1.6, 3), (1.75, 1.5), (1.9, 0), (2.5, 0)] {
+            #expect(abs(square.presentation(at: t).blurRadius - radius) < 1e-9, "t \(t)")
+            // Each frame is the frame of a still square blurred by that radius.
+            let still = Scene(width: 40, height: 40)
+            let copy = Layer(frame: square.frame, content: square.content)
+            copy.blurRadius = radius
+            still.addLayer(copy)
+            let d = ImageDifference(try s.render(at: t), try still.render(at: 0))
+            #expect(d.maximum <= 1, "t \(t): \(d)")
+        }
+        // And the pacing is not eased: halfway through the time is halfway through the radius.
+        #expect(abs(square.presentation(at: 1.6).blurRadius - 3) < 1e-9)
+        let end = try s.render(at: 2.5)
+        #expect(end[10, 20] == RGBA8(r: 255, g: 0, b: 0, a: 255) && end[9, 20] == RGBA8(r: 255, g: 255, b: 255, a: 255))
     }
 
     @Test func theDialogBackdropComesBackIntoFocus() throws {
