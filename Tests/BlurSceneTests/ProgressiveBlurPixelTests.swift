@@ -131,7 +131,7 @@ import Testing
         return (steps.map(abs).max()!, steps.allSatisfy { $0 >= -2 })
     }
 
-    @Test(arguments: [GradientDirection.down, .right])
+    @Test(arguments: GradientDirection.allCases)
     func blurGrowsSmoothlyWithNoSteps(_ direction: GradientDirection) {
         let vertical = direction.isVertical
         let backdrop = Self.stripes(length: 400, across: 160, vertical: vertical)
