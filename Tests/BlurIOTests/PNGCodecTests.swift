@@ -62,6 +62,55 @@ import Testing
         #expect(try PNGCodec.decode(gray) == expectedGray)
     }
 
+    /// 16 → 8 bits: the nearest 8-bit value, v × 255 / 65535 rounded (halves up), also for samples
+    /// that are not multiples of 257.
+    static func eight(_ v: Int) -> UInt8 { UInt8((v * 255 + 32767) / 65535) }
+
+    // The colour types and depths the tests did not build: RGB 16, gray + alpha 16, RGBA 8 and gray
+    // with a tRNS key, from the independent writer.
+    @Test func readsTheRemainingColourTypesAndDepths() throws {
+        let w = 7
+        let sixteen: [[Int]] = (0..<w).map { x in [x * 9_361 + 129, 65_535 - x * 7_001, (x * 30_011) % 65_536] }
+        let rgb16 = PNGFixtureWriter(width: w, height: 1, bitDepth: 16, colourType: 2, rows: [pack(sixteen.flatMap { $0 }, depth: 16)])
+        let expectedRGB = try Bitmap(width: w, height: 1, straightRGBA: sixteen.flatMap { $0.map(Self.eight) + [255] })
+        #expect(try PNGCodec.decode(rgb16.encode()) == expectedRGB)
+
+        let alphas = [0, 65_535, 32_768, 1_000, 60_000, 128, 40_000]
+        let ga: [[Int]] = (0..<w).map { x in [x * 9_001 + 300, alphas[x]] }
+        let ga16 = PNGFixtureWriter(width: w, height: 1, bitDepth: 16, colourType: 4, rows: [pack(ga.flatMap { $0 }, depth: 16)])
+        let expectedGA = try Bitmap(
+            width: w, height: 1, straightRGBA: ga.flatMap { [Self.eight($0[0]), Self.eight($0[0]), Self.eight($0[0]), Self.eight($0[1])] })
+        #expect(try PNGCodec.decode(ga16.encode()) == expectedGA)
+
+        let coverage = [255, 0, 1, 128, 254, 77, 200]
+        let rgba: [[Int]] = (0..<w).map { x in [x * 40, 255 - x * 30, 17 * x, coverage[x]] }
+        let rgba8 = PNGFixtureWriter(width: w, height: 1, bitDepth: 8, colourType: 6, rows: [pack(rgba.flatMap { $0 }, depth: 8)])
+        #expect(try PNGCodec.decode(rgba8.encode()) == Bitmap(width: w, height: 1, straightRGBA: rgba.flatMap { $0.map(UInt8.init) }))
+
+        let grey = [5, 80, 80, 200, 5, 255, 0]
+        let keyed = PNGFixtureWriter(width: w, height: 1, bitDepth: 8, colourType: 0, transparency: [0, 80], rows: [grey.map(UInt8.init)])
+        let expectedKeyed = try Bitmap(width: w, height: 1, straightRGBA: grey.flatMap { v in [UInt8(v), UInt8(v), UInt8(v), v == 80 ? 0 : 255] })
+        #expect(try PNGCodec.decode(keyed.encode()) == expectedKeyed)
+    }
+
+    // Interlaced (Adam7) files decode to the same pixels as their progressive twins, at sizes that
+    // leave some passes empty.
+    @Test(arguments: [(1, 1), (3, 2), (13, 11), (8, 8)])
+    func readsInterlacedPNG(_ w: Int, _ h: Int) throws {
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] {
+            let r = UInt8(x * 19 % 256), g = UInt8(y * 23 % 256), b = UInt8(x * y % 256), a = UInt8(255 - x * 5 % 200)
+            return [r, g, b, a]
+        }
+        let rows: [[UInt8]] = (0..<h).map { y in (0..<w).flatMap { x in pixel(x, y) } }
+        var writer = PNGFixtureWriter(width: w, height: h, bitDepth: 8, colourType: 6, rows: rows)
+        let plain = try PNGCodec.decode(writer.encode())
+        writer.interlaced = true
+        let interlaced = writer.encode()
+        #expect(interlaced[28] == 1)  // IHDR's interlace method
+        #expect(try PNGCodec.decode(interlaced) == plain)
+        #expect(plain == (try Bitmap(width: w, height: h, straightRGBA: rows.flatMap { $0 })))
+    }
+
     @Test func readsRGBWithAColourKey() throws {
         // tRNS on an RGB image marks one colour as fully transparent.
         let png = PNGFixtureWriter(

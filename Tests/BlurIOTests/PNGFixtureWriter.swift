@@ -9,16 +9,30 @@ struct PNGFixtureWriter {
     var transparency: [UInt8]? = nil
     /// Unfiltered scanlines, already packed at `bitDepth` (without the filter byte).
     var rows: [[UInt8]]
+    /// Adam7 interlacing (byte-aligned depths only: 8 and 16 bits a sample).
+    var interlaced = false
 
     func encode() -> [UInt8] {
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var ihdr = be32(width) + be32(height)
-        ihdr += [bitDepth, colourType, 0, 0, 0]
+        ihdr += [bitDepth, colourType, 0, 0, interlaced ? 1 : 0]
         out += chunk("IHDR", ihdr)
         if !palette.isEmpty { out += chunk("PLTE", palette) }
         if let transparency { out += chunk("tRNS", transparency) }
         var raw: [UInt8] = []
-        for row in rows { raw += [0] + row }
+        if interlaced {
+            // The seven passes of Adam7, each a small image of every n-th pixel, empty ones left out.
+            let channels = [0: 1, 2: 3, 4: 2, 6: 4][Int(colourType)] ?? 1, bytes = channels * Int(bitDepth) / 8
+            for (x0, y0, dx, dy) in [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+            where x0 < width {
+                for y in stride(from: y0, to: height, by: dy) {
+                    raw.append(0)
+                    for x in stride(from: x0, to: width, by: dx) { raw += rows[y][(x * bytes)..<(x * bytes + bytes)] }
+                }
+            }
+        } else {
+            for row in rows { raw += [0] + row }
+        }
         out += chunk("IDAT", zlibStored(raw))
         out += chunk("IEND", [])
         return out
