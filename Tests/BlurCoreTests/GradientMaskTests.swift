@@ -1,4 +1,5 @@
 import BlurCore
+import Foundation
 import Testing
 
 /// BlurUIKit's own mask cases (FIDELITY §1.9), on the value that computes them.
@@ -157,8 +158,30 @@ import Testing
         let m = try masks(effect, height: 101)
         // Linear: the middle of the blur mask is half. Sine-eased: a quarter of the way is
         // ½(1 − cos(¾π)) ≈ 0.854, more than linear's 0.75.
-        #expect(abs(Int(m.blur.values[50]) - 127) <= 1)
-        #expect(abs(Int(m.dimming.values[25]) - 217) <= 1)
+        #expect(m.blur.values[50] == 127)
+        #expect(m.dimming.values[25] == 217)
+    }
+
+    // BlurUIKit stores UInt8(value × 255), which truncates: every entry, computed here from the
+    // definitions, exactly (rounding would differ at about half of them).
+    @Test func everyEntryIsTruncatedAsBlurUIKitStoresIt() throws {
+        for minimum in [0.0, 1] {
+            var effect = VariableBlurEffect(direction: .down)
+            effect.dimmingClearExtension = nil
+            effect.minimumBlurRadius = minimum
+            let m = try masks(effect, height: 101)
+            let floor = minimum / effect.maximumBlurRadius
+            var rounding = 0
+            for i in 0..<101 {
+                let t = Double(i) / 100
+                let linear = floor + (1 - t) * (1 - floor)
+                let sine = 1 - (1 - cos(Double.pi * t)) / 2
+                #expect(m.blur.values[i] == UInt8(linear * 255), "blur entry \(i)")
+                #expect(m.dimming.values[i] == UInt8(sine * 255), "dimming entry \(i)")
+                if UInt8(linear * 255) != UInt8((linear * 255).rounded()) { rounding += 1 }
+            }
+            #expect(rounding > 30, "the check tells truncation from rounding at \(rounding) entries")
+        }
     }
 
     @Test func enumsAreHashableSendableAndDistinguishPayloads() {

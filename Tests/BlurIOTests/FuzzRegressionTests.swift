@@ -15,6 +15,9 @@ import Testing
         return (enumerator?.allObjects as? [URL] ?? []).filter { !$0.hasDirectoryPath && !$0.lastPathComponent.hasPrefix(".") }
     }
 
+    // Every kept input decodes or is refused with the documented error — not merely "no trap"
+    // (before, `try?` let anything pass). The decoders throw `DecodingError` by type, so binding the
+    // error to it is checked by the compiler; the test adds that the refusal says why.
     @Test func everyKeptInputDecodesOrThrows() throws {
         let files = Self.files()
         #expect(files.count >= 10)
@@ -23,15 +26,38 @@ import Testing
             do {
                 let image = try ImageFile.decode(bytes)
                 #expect(image.width > 0 && image.height > 0)
-            } catch is DecodingError {
-                // A clear refusal is a pass.
+            } catch {
+                let refusal: DecodingError = error
+                #expect(!refusal.description.isEmpty, "\(file.lastPathComponent)")
             }
-            for decode in [
-                PNGCodec.decode, { try JPEGCodec.decode($0) }, NetpbmCodec.decode,
-                { try AnimatedImage.decode($0).frames[0].image }, { try Bitmap(thumbHash: $0) },
-            ] as [([UInt8]) throws -> Bitmap] {
-                _ = try? decode(bytes)
+            let decoders: [(String, ([UInt8]) throws(DecodingError) -> Bitmap)] = [
+                ("png", { (b: [UInt8]) throws(DecodingError) in try PNGCodec.decode(b) }),
+                ("jpeg", { (b: [UInt8]) throws(DecodingError) in try JPEGCodec.decode(b) }),
+                ("netpbm", { (b: [UInt8]) throws(DecodingError) in try NetpbmCodec.decode(b) }),
+                ("animation", { (b: [UInt8]) throws(DecodingError) in try AnimatedImage.decode(b).frames[0].image }),
+            ]
+            for (name, decode) in decoders {
+                do { _ = try decode(bytes) } catch {
+                    let refusal: DecodingError = error
+                    #expect(!refusal.description.isEmpty, "\(file.lastPathComponent) as \(name)")
+                }
             }
+            do { _ = try Bitmap(thumbHash: bytes) } catch {
+                let refusal: ThumbHashError = error
+                #expect(!"\(refusal)".isEmpty, "\(file.lastPathComponent) as a ThumbHash")
+            }
+        }
+    }
+
+    /// Decodes `bytes` both ways; any error must be a `DecodingError`.
+    static func expectDecodesOrRefuses(_ bytes: [UInt8], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        do { _ = try ImageFile.decode(bytes) } catch {
+            let refusal: DecodingError = error
+            #expect(!refusal.description.isEmpty, "\(what)", sourceLocation: sourceLocation)
+        }
+        do { _ = try AnimatedImage.decode(bytes) } catch {
+            let refusal: DecodingError = error
+            #expect(!refusal.description.isEmpty, "\(what) as an animation", sourceLocation: sourceLocation)
         }
     }
 
@@ -39,16 +65,14 @@ import Testing
         for file in Self.files() {
             let bytes = try AtomicFile.read(file.path)
             for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 23)) {
-                _ = try? ImageFile.decode(Array(bytes.prefix(cut)))
-                _ = try? AnimatedImage.decode(Array(bytes.prefix(cut)))
+                Self.expectDecodesOrRefuses(Array(bytes.prefix(cut)), "\(file.lastPathComponent) cut at \(cut)")
             }
             var state: UInt64 = 0x5EED
             for _ in 0..<40 where !bytes.isEmpty {
                 var flipped = bytes
                 state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 flipped[Int(state >> 33) % bytes.count] ^= UInt8(truncatingIfNeeded: state >> 17) | 1
-                _ = try? ImageFile.decode(flipped)
-                _ = try? AnimatedImage.decode(flipped)
+                Self.expectDecodesOrRefuses(flipped, "\(file.lastPathComponent) with a flipped byte")
             }
         }
     }
