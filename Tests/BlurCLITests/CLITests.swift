@@ -248,3 +248,24 @@ struct Workspace {
         }
     }
 }
+
+/// `--threads` changes how the work is split, never the bytes.
+@Suite struct ThreadOptionTests {
+    @Test func everyCommandWritesTheSameBytesForAnyThreadCount() throws {
+        let workspace = try Workspace(crop: PixelRect(x: 100, y: 50, width: 120, height: 90))
+        let commands: [[String]] = [
+            ["blur", "--sigma", "9"], ["progressive", "--max-radius", "10"], ["material", "--style", "thin"],
+            ["material", "--radius", "3"],
+        ]
+        for command in commands {
+            var outputs: [[UInt8]] = []
+            for threads in ["1", "3", "16"] {
+                let out = workspace.folder + "/o-\(threads).pam"
+                let r = try CLI.run([command[0], workspace.input, out] + command.dropFirst() + ["--threads", threads])
+                #expect(r.status == 0, "\(r.stderr)")
+                outputs.append(try AtomicFile.read(out))
+            }
+            #expect(outputs.allSatisfy { $0 == outputs[0] }, "\(command)")
+        }
+    }
+}
