@@ -8,12 +8,17 @@ public struct OptionSpec: Sendable {
     public let value: String?
     /// The help line: unit, range and default included.
     public let help: String
+    /// Checks a value against the option's table, when it has one: the runner calls it for every
+    /// option given, before the command does any work.
+    public let check: (@Sendable (String) throws(ParameterError) -> Void)?
 
-    /// An option whose value is checked by a parameter table entry; the help comes from it.
-    public init(_ spec: ParameterSpec, value: String, extra: String = "") {
+    /// An option whose value is checked by a parameter table entry; the help comes from it, with
+    /// the default told in words when `defaultText` is given.
+    public init(_ spec: ParameterSpec, value: String, extra: String = "", defaultText: String? = nil) {
         self.name = spec.name
         self.value = value
-        self.help = spec.help + extra
+        self.help = (defaultText.map { spec.help(defaultText: $0) } ?? spec.help) + extra
+        self.check = { (text: String) throws(ParameterError) in _ = try spec.parse(text) }
     }
 
     /// An option that takes one of a choice spec's words; the help comes from it.
@@ -21,12 +26,15 @@ public struct OptionSpec: Sendable {
         self.name = spec.name
         self.value = value
         self.help = spec.help + extra
+        self.check = { (text: String) throws(ParameterError) in _ = try spec.parse(text) }
     }
 
-    public init(name: String, value: String?, help: String) {
+    /// An option whose value the command reads itself (`check` nil), or a flag (`value` nil).
+    public init(name: String, value: String?, help: String, check: (@Sendable (String) throws(ParameterError) -> Void)? = nil) {
         self.name = name
         self.value = value
         self.help = help
+        self.check = check
     }
 }
 
@@ -41,6 +49,9 @@ public struct ParsedArguments: Sendable {
     public private(set) var values: [String: String] = [:]
     public private(set) var operands: [String] = []
     public var wantsHelp = false
+
+    /// Values already scanned: what an option's check reads one value through.
+    init(values: [String: String]) { self.values = values }
 
     public init(_ arguments: ArraySlice<String>, options: [OptionSpec]) throws(CLIError) {
         var rest = arguments[...]

@@ -101,6 +101,10 @@ public struct CommandLineTool {
             throw CLIError.usage(
                 "\(command.name) takes \(wanted) operand\(n == 1...1 ? "" : "s"), got \(parsed.operands.count); usage: \(command.usage)")
         }
+        // Every value with a table is checked now, before any file is read or written.
+        for option in command.options {
+            if let check = option.check, let text = parsed.values[option.name] { try check(text) }
+        }
         try parsed.applyLimits()
         if command.readsFirstWritesSecond {
             let (input, output) = (parsed.operands[0], parsed.operands[1])

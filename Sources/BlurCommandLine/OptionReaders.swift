@@ -70,6 +70,38 @@ extension ParsedArguments {
     }
 }
 
+extension OptionSpec {
+    /// `--NAME X,Y,W,H`, checked by ``ParsedArguments/region(_:)``.
+    public static func region(_ name: String, help: String) -> OptionSpec {
+        OptionSpec(name: name, value: "X,Y,W,H", help: help) { (text: String) throws(ParameterError) in
+            _ = try ParsedArguments(values: [name: text]).region(name)
+        }
+    }
+
+    /// `--NAME WxH`, each side inside `spec`, checked by ``ParsedArguments/size(_:_:)``.
+    public static func size(_ spec: ParameterSpec, help: String) -> OptionSpec {
+        OptionSpec(name: spec.name, value: "WxH", help: help) { (text: String) throws(ParameterError) in
+            _ = try ParsedArguments(values: [spec.name: text]).size(spec.name, spec)
+        }
+    }
+
+    /// `--NAME LEN` (points or a percentage inside `fractions`, or `none` when `allowsNone`), checked
+    /// by ``ParsedArguments/length(_:fractions:allowsNone:)``.
+    public static func length(_ name: String, fractions: ParameterSpec, allowsNone: Bool = false, help: String) -> OptionSpec {
+        OptionSpec(name: name, value: "LEN", help: help) { (text: String) throws(ParameterError) in
+            if allowsNone && text.lowercased() == "none" { return }
+            _ = try ParsedArguments(values: [name: text]).length(name, fractions: fractions, allowsNone: allowsNone)
+        }
+    }
+
+    /// `--NAME COLOR`, checked by ``ParsedArguments/tint(_:default:)``.
+    public static func tint(_ name: String, help: String) -> OptionSpec {
+        OptionSpec(name: name, value: "COLOR", help: help) { (text: String) throws(ParameterError) in
+            _ = try ParsedArguments(values: [name: text]).tint(name, default: nil)
+        }
+    }
+}
+
 extension ParsedArguments {
     /// The format of a still output: `--format`, else OUT's suffix. Checked before any work,
     /// together with OUT's folder, so that a mistake costs nothing.

@@ -61,3 +61,55 @@ import Testing
         }
     }
 }
+
+/// Every numeric option of every command, read from its own `--help` line (which the parameter
+/// table writes): the nearest numbers outside its range are refused with a usage error that names
+/// the option, before any file is read.
+@Suite struct EveryNumericOptionTests {
+    struct Numeric: CustomStringConvertible {
+        let command: String, option: String, low: Double, high: Double, whole: Bool, percent: Bool
+        var description: String { "\(command) --\(option) \(low)…\(high)" }
+    }
+
+    /// The options whose help line states a range `(lo…hi` — all of them come from a ParameterSpec.
+    static func numericOptions() throws -> [Numeric] {
+        var found: [Numeric] = []
+        for command in ["blur", "progressive", "material", "blurup", "placeholder", "render", "demo"] {
+            let help = String(decoding: try CLI.run([command, "--help"]).stdout, as: UTF8.self)
+            for line in help.split(separator: "\n") where line.hasPrefix("  --") {
+                let words = line.split(separator: " ")
+                guard let range = line.range(of: #"\((-?[0-9.e+]+)…(-?[0-9.e+]+)( ?[^ ,)]*)"#, options: .regularExpression) else { continue }
+                let text = line[range].dropFirst()
+                let percent = text.hasSuffix("%")
+                let bounds = text.split(separator: "…").map { String($0.prefix { "-0123456789.e+".contains($0) }) }.compactMap { Double($0) }
+                guard bounds.count == 2, let value = words.dropFirst().first, !value.hasPrefix("-") else { continue }
+                let whole = ["N", "Q", "MB"].contains(String(value))
+                found.append(
+                    Numeric(command: command, option: String(words[0].dropFirst(2)), low: bounds[0], high: bounds[1], whole: whole, percent: percent))
+            }
+        }
+        return found
+    }
+
+    @Test func everyNumericOptionRefusesWhatIsOutsideItsRange() throws {
+        let options = try Self.numericOptions()
+        // Each command has its numbers listed (a help line without its range would drop out here).
+        #expect(Set(options.map(\.command)) == ["blur", "progressive", "material", "blurup", "placeholder", "render", "demo"])
+        #expect(options.count >= 40, "\(options.count) numeric options")
+        for option in options {
+            // Operands that exist nowhere: the option must be refused before they are looked at.
+            let operands: [String]
+            switch option.command {
+            case "placeholder": operands = ["/nonexistent/in.png", "--out", "/nonexistent/out"]
+            case "demo": operands = ["/nonexistent/out"]
+            default: operands = ["/nonexistent/in.png", "/nonexistent/o.png"]
+            }
+            let step = option.whole ? 1 : max(1e-9, (option.high - option.low) * 1e-6)
+            for value in [option.low - step, option.high + step] {
+                let text = (option.whole ? String(Int64(value)) : "\(value)") + (option.percent ? "%" : "")
+                let r = try CLI.run([option.command] + operands + ["--\(option.option)", text])
+                #expect(r.status == 2 && r.stderr.contains("--\(option.option)"), "\(option) at \(text): \(r.stderr)")
+            }
+        }
+    }
+}

@@ -50,9 +50,12 @@ public struct ParameterSpec: Sendable, Hashable {
     }
 
     /// The help line: `summary (lo…hi unit, default d)`.
-    public var help: String {
+    public var help: String { help(defaultText: defaultValue.map(formatNumber)) }
+
+    /// The help line with the default told in words (`the file's "fps", else 30`), or none.
+    public func help(defaultText: String?) -> String {
         let u = unit.isEmpty ? "" : " \(unit)"
-        let fallback = defaultValue.map { ", default \(formatNumber($0))" } ?? ""
+        let fallback = defaultText.map { ", default \($0)" } ?? ""
         return "\(summary) (\(formatNumber(range.lowerBound))…\(formatNumber(range.upperBound))\(u)\(fallback))"
     }
 }

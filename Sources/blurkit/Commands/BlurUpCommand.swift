@@ -32,7 +32,11 @@ enum BlurUpCommand: Command {
         summary: "the view's size")
     static let options: [OptionSpec] =
         [
-            OptionSpec(name: viewSize.name, value: "WxH", help: "the view's size in points, each side 1…10000 (default: 300 wide, IN's aspect)"),
+            .size(
+                viewSize,
+                help:
+                    "\(viewSize.summary) in points, each side \(formatNumber(viewSize.range.lowerBound))…\(formatNumber(viewSize.range.upperBound)) (default: 300 wide, IN's aspect)"
+            ),
             OptionSpec(previewSize, value: "N"),
             OptionSpec(radius, value: "R"),
             OptionSpec(name: "reduce-motion", value: nil, help: "Reduce Motion: a 0.2 s fade instead of the focus pull"),

@@ -18,7 +18,7 @@ enum MaterialCommand: Command {
         [
             OptionSpec(MaterialStyle.spec, value: "STYLE", extra: " (short names, or a full name such as systemThinMaterialDark)"),
             OptionSpec(Appearance.spec, value: "MODE"),
-            OptionSpec(name: "region", value: "X,Y,W,H", help: "the material's frame in points (default: the whole image)"),
+            .region("region", help: "the material's frame in points (default: the whole image)"),
             OptionSpec(Material.cornerRadiusSpec, value: "R"),
             OptionSpec(Material.radiusSpec, value: "R"),
             OptionSpec(Material.dimmingSpec, value: "A"),

@@ -19,22 +19,32 @@ enum ProgressiveCommand: Command {
             OptionSpec(GradientDirection.spec, value: "DIR"),
             OptionSpec(VariableBlurEffect.maximumRadiusSpec, value: "R"),
             OptionSpec(VariableBlurEffect.minimumRadiusSpec, value: "R"),
-            OptionSpec(
-                name: VariableBlurEffect.blurInset.name, value: "LEN", help: "where maximum blur is reached, from the full edge (0…100%, default 0)"),
-            OptionSpec(
-                name: "tint", value: "COLOR",
+            .length(
+                VariableBlurEffect.blurInset.name, fractions: VariableBlurEffect.blurInset.fractions,
+                help: "where maximum blur is reached, from the full edge: \(lengths(VariableBlurEffect.blurInset.fractions)) (default 0)"),
+            .tint(
+                "tint",
                 help: "dimming colour: #RRGGBB, #RRGGBBAA, white, black, none, or background (default background: white in light, black in dark)"),
             OptionSpec(VariableBlurEffect.dimmingAlphaSpec, value: "A"),
-            OptionSpec(
-                name: VariableBlurEffect.dimmingInset.name, value: "LEN",
-                help: "where the dimming reaches full colour, from the full edge (0…100%, default 0)"),
-            OptionSpec(
-                name: VariableBlurEffect.dimmingExtension.name, value: "LEN",
-                help: "how far the dimming's clear end reaches past the region (0…1600%), or none (default 25%)"),
+            .length(
+                VariableBlurEffect.dimmingInset.name, fractions: VariableBlurEffect.dimmingInset.fractions,
+                help: "where the dimming reaches full colour, from the full edge: \(lengths(VariableBlurEffect.dimmingInset.fractions)) (default 0)"),
+            .length(
+                VariableBlurEffect.dimmingExtension.name, fractions: VariableBlurEffect.dimmingExtension.fractions, allowsNone: true,
+                help:
+                    "how far the dimming's clear end reaches past the region: \(lengths(VariableBlurEffect.dimmingExtension.fractions)), or none (default 25%)"
+            ),
             OptionSpec(Appearance.spec, value: "MODE", extra: "; picks the default tint and dimming"),
-            OptionSpec(name: "region", value: "X,Y,W,H", help: "the view's frame in points, e.g. a header band (default: the whole image)"),
+            .region("region", help: "the view's frame in points, e.g. a header band (default: the whole image)"),
             OptionSpec(StandardOptions.scale, value: "K"),
         ] + StandardOptions.stillOutput
+
+    /// How a length option's help states its forms and ranges, from the tables.
+    static func lengths(_ fractions: ParameterSpec) -> String {
+        let points = VariableBlurEffect.lengthSpec.range, percent = fractions.range
+        return "points (\(formatNumber(points.lowerBound))…\(formatNumber(points.upperBound)) pt) or a percentage of the region "
+            + "(\(formatNumber(percent.lowerBound * 100))…\(formatNumber(percent.upperBound * 100))%)"
+    }
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
         let (input, output) = arguments.inputAndOutput

@@ -18,18 +18,16 @@ enum RenderCommand: Command {
     static let options: [OptionSpec] =
         [
             OptionSpec(SceneRecording.startSpec, value: "T", extra: "; alone, renders the still frame at T"),
-            OptionSpec(
-                name: SceneRecording.durationSpec.name, value: "D",
-                help: "\(SceneRecording.durationSpec.summary) (0.001…600 s; default: the file's \"duration\", else until its last animation ends)"),
-            OptionSpec(
-                name: SceneRecording.frameRateSpec.name, value: "F",
-                help: "\(SceneRecording.frameRateSpec.summary) (1…120; default: the file's \"fps\", else 30)"),
-            OptionSpec(name: Scene.scaleSpec.name, value: "K", help: "\(Scene.scaleSpec.summary) (0.01…16; default: the file's \"scale\", else 1)"),
+            OptionSpec(SceneRecording.durationSpec, value: "D", defaultText: "the file's \"duration\", else until its last animation ends"),
+            OptionSpec(SceneRecording.frameRateSpec, value: "F", defaultText: "the file's \"fps\", else 30"),
+            OptionSpec(Scene.scaleSpec, value: "K", defaultText: "the file's \"scale\", else 1"),
             OptionSpec(
                 name: "format", value: "FMT",
                 help:
                     "output format: for a still \(listing(ImageFormat.spec.words)), for an animation \(listing(AnimationFormat.spec.words)) (default: from OUT)"
-            ),
+            ) { (text: String) throws(ParameterError) in
+                if (try? ImageFormat.spec.parse(text)) == nil { _ = try AnimationFormat.spec.parse(text) }
+            },
             StandardOptions.quality,
             OptionSpec(AnimationFormat.loopSpec, value: "N"),
             OptionSpec(StandardOptions.threads, value: "N"),
