@@ -5,7 +5,9 @@ import BlurCore
 public struct Placeholder: Sendable {
     /// The source's size after EXIF orientation, pixels.
     public let sourceWidth: Int, sourceHeight: Int
-    /// Longest side at most the requested size, aspect kept (area-averaged).
+    /// Longest side at most the requested size, aspect kept, area-averaged: exactly (to rounding)
+    /// without a ThumbHash; with one, shrunk from the hash's ≤ 100-px copy when that is at least twice
+    /// the size, which stays within about 7 levels of the exact average (`PlaceholderTests`).
     public let preview: Bitmap
     /// ThumbHash bytes, when asked for.
     public let thumbHash: [UInt8]?
