@@ -2,7 +2,8 @@
 #
 #   make demo    build, then render the demo gallery (every seed demo, index.html) into ./demo-output
 #   make screenshot  render demo-output/index.html in headless Chromium to demo-output/index.png
-#   make test    build and run every test (release build: pixel loops are slow in debug)
+#   make test    build and run every test (release build: pixel loops are slow in debug); installs
+#                Pillow (pip) for the tests that read our files with another decoder
 #   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
 #   make peers   pip-install the benchmark peers (Pillow, OpenCV, pyvips)
 #   make sanitize  the tests under AddressSanitizer (with leak checks), then ThreadSanitizer
@@ -21,7 +22,7 @@ BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 DEB_PACKAGES = pkg-config libpng-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev fonts-dejavu-core fontconfig
 PKG_MODULES = libpng libjpeg libwebpmux libwebpdemux freetype2
 
-.PHONY: deps demo test bench peers sanitize fuzz clean screenshot lint format
+.PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format
 
 deps:
 	@missing=""; \
@@ -56,15 +57,20 @@ screenshot:
 	@[ -f demo-output/index.html ] || $(MAKE) demo
 	Scripts/screenshot-gallery.sh demo-output/index.html demo-output/index.png
 
-test: deps
+test: deps test-deps
 	$(SWIFT) test -c release $(CPU_FLAGS)
+
+# Pillow: the decoder and encoder that are not ours, for the tests that hold our files to them.
+test-deps:
+	@python3 -c "import PIL" 2>/dev/null || { echo "installing Pillow for the tests (pip)"; \
+		python3 -m pip install --quiet pillow || { echo "run: python3 -m pip install pillow"; exit 1; }; }
 
 bench: deps
 	$(BUILD) --product BlurBench
 	@python3 -c "import numpy" 2>/dev/null || echo "(numpy missing: peers are skipped; run make peers)"
 	.build/release/BlurBench --markdown bench-output.md
 
-sanitize: deps
+sanitize: deps test-deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp $(SWIFT) test -c release $(CPU_FLAGS) \
 		--sanitize=address --scratch-path .build/asan
 	BLURKIT_SANITIZER=thread $(SWIFT) test -c release $(CPU_FLAGS) --sanitize=thread --scratch-path .build/tsan
