@@ -71,7 +71,7 @@ bench: deps
 	.build/release/BlurBench --markdown bench-output.md
 
 sanitize: deps test-deps
-	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp $(SWIFT) test -c release $(CPU_FLAGS) \
+	BLURKIT_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp $(SWIFT) test -c release $(CPU_FLAGS) \
 		--sanitize=address --scratch-path .build/asan
 	BLURKIT_SANITIZER=thread $(SWIFT) test -c release $(CPU_FLAGS) --sanitize=thread --scratch-path .build/tsan
 

@@ -86,6 +86,51 @@ import Testing
     }
 }
 
+extension RenderCLITests {
+    /// A long render into `output`, started; the caller signals it.
+    func startLongRender(to output: String, scale: String, extra: [String] = []) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["render", dialog, output, "--duration", "60", "--fps", "30", "--scale", scale, "--quality", "50"] + extra
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        // The handler is installed once the arguments and the scene are read, long before this
+        // (sanitizer builds start slowly: they wait longer).
+        Thread.sleep(forTimeInterval: ProcessInfo.processInfo.environment["BLURKIT_SANITIZER"] == nil ? 1.5 : 5)
+        return (process, err)
+    }
+
+    // An animation file is written whole at the end or not at all: Ctrl-C leaves nothing behind.
+    @Test func anInterruptedAnimationLeavesNoFile() throws {
+        let output = folder + "/long.webp"
+        let (process, err) = try startLongRender(to: output, scale: "0.5")
+        process.interrupt()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("interrupted after") && stderr.contains("long.webp was not written"), "\(stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("long") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    // A second signal ends the process at once, without waiting for the frame in flight (large and
+    // on one thread here, so the orderly stop the first signal asks for takes far longer than the
+    // gap between the two; signals sent back to back would arrive as one).
+    @Test func aSecondSignalEndsAtOnce() throws {
+        let output = folder + "/long.gif"
+        let (process, err) = try startLongRender(to: output, scale: "3", extra: ["--threads", "1"])
+        process.interrupt()
+        Thread.sleep(forTimeInterval: 0.03)
+        process.interrupt()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130 && process.terminationReason == .exit, "\(stderr)")
+        #expect(!stderr.contains("interrupted after"), "the first signal's orderly stop ran: \(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}
+
 extension Array where Element == UInt8 {
     func write(to path: String) throws { try Data(self).write(to: URL(fileURLWithPath: path)) }
 }
