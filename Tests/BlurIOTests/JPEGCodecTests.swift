@@ -57,6 +57,42 @@ import Testing
         #expect(abs(Int(gray.r) - 128) < 6 && abs(Int(gray.g) - 128) < 6)
     }
 
+    /// `jpeg` without its Adobe APP14 segment: its CMYK samples are then plain ink amounts.
+    static func removingAdobeMarker(_ jpeg: [UInt8]) throws -> [UInt8] {
+        var at = 2
+        while at + 4 <= jpeg.count, jpeg[at] == 0xFF {
+            let marker = jpeg[at + 1], length = Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3])
+            if marker == 0xEE { return Array(jpeg[..<at] + jpeg[(at + 2 + length)...]) }
+            if marker == 0xDA { break }
+            at += 2 + length
+        }
+        Issue.record("no Adobe marker to remove")
+        return jpeg
+    }
+
+    // Plain (non-Adobe) CMYK stores ink amounts; Adobe's stores them inverted. The same inks both
+    // ways decode to the same colours: red (magenta and yellow), 50 % black, cyan.
+    @Test func readsPlainCMYKAsWellAsAdobes() throws {
+        let inks: [[UInt8]] = [[0, 255, 255, 0], [0, 0, 0, 128], [255, 0, 0, 0]]
+        var plain: [UInt8] = [], adobe: [UInt8] = []
+        for _ in 0..<16 {
+            for x in 0..<48 {
+                let ink = inks[x / 16]
+                plain += ink
+                adobe += ink.map { 255 - $0 }
+            }
+        }
+        let fromPlain = try JPEGCodec.decode(Self.removingAdobeMarker(Self.rawJPEG(plain, width: 48, height: 16, components: 4)))
+        let fromAdobe = try JPEGCodec.decode(Self.rawJPEG(adobe, width: 48, height: 16, components: 4))
+        let expected: [(Int, Int, Int)] = [(255, 0, 0), (127, 127, 127), (0, 255, 255)]
+        for (block, rgb) in expected.enumerated() {
+            for image in [fromPlain, fromAdobe] {
+                let p = image[block * 16 + 8, 8]
+                #expect(abs(Int(p.r) - rgb.0) <= 4 && abs(Int(p.g) - rgb.1) <= 4 && abs(Int(p.b) - rgb.2) <= 4, "block \(block): \(p)")
+            }
+        }
+    }
+
     /// A JPEG of a 32 × 16 image, left half black, right half white, with an EXIF orientation.
     static func orientedJPEG(_ orientation: Int, bigEndian: Bool) throws -> [UInt8] {
         var straight: [UInt8] = []
