@@ -110,4 +110,18 @@ import Testing
         let expected = Placeholder.placeholder(of: upright, longestSide: 8, thumbHash: false).preview
         #expect(ImageDifference(placeholder.preview, expected).maximum <= 24)
     }
+
+    // Before: with the pixel limit lowered after an image was made, its ThumbHash or placeholder
+    // trapped in a `try!` (the 100-px copy or the 32-px hash image "over the limit").
+    @Test func aLowerLimitLaterDoesNotTrapTheShrinkingPaths() throws {
+        let image = TestImages.photo
+        let hash = image.thumbHash()
+        try ImageLimits.withMaximumPixelCount(10) {
+            #expect(image.thumbHash() == hash)
+            let placeholder = Placeholder.placeholder(of: image, longestSide: 32)
+            #expect(placeholder.preview.width == 32 && placeholder.thumbHash == hash)
+            let decoded = try Bitmap(thumbHash: hash)
+            #expect(decoded.width * decoded.height > 10)
+        }
+    }
 }

@@ -23,6 +23,13 @@ extension Bitmap {
         Bitmap(validatedWidth: width, height: height, scale: scale)
     }
 
+    /// A transparent bitmap of the same size and scale.
+    package func clearedLike() -> Bitmap {
+        var out = makeUninitializedLike()
+        out.storage.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        return out
+    }
+
     /// A bitmap whose bytes the caller writes (every one) before anyone reads them.
     /// - Throws: ``BitmapError`` for a size ≤ 0 or over the limit, or an invalid scale.
     package static func uninitialized(width: Int, height: Int, scale: Double = 1) throws(BitmapError) -> Bitmap {

@@ -4,8 +4,21 @@ extension Bitmap {
     /// for shrinking: no source pixel is skipped, no aliasing). On premultiplied values; the scale
     /// is carried so point sizes stay. Enlarging repeats pixels (nearest).
     /// - Throws: ``BitmapError`` for a size below 1 × 1 or over the pixel limit.
-    public func resized(width w: Int, height h: Int) throws -> Bitmap {
-        var out = try Bitmap(width: w, height: h, scale: scale * Double(w) / Double(width))
+    public func resized(width w: Int, height h: Int) throws(BitmapError) -> Bitmap {
+        try Bitmap.validate(width: w, height: h, scale: scale * Double(w) / Double(width))
+        return resampled(width: w, height: h)
+    }
+
+    /// This image shrunk to fit `longestSide` (``sizeFitting(longestSide:)``), or itself when it
+    /// fits: never larger than the image, so no limit can refuse it.
+    package func shrunk(toFit longestSide: Int) -> Bitmap {
+        let (w, h) = sizeFitting(longestSide: longestSide)
+        return (w, h) == (width, height) ? self : resampled(width: w, height: h)
+    }
+
+    /// ``resized(width:height:)`` for a size already validated (or no larger than this one's).
+    func resampled(width w: Int, height h: Int) -> Bitmap {
+        var out = Bitmap(validatedWidth: w, height: h, scale: scale * Double(w) / Double(width))
         // Per output index: the source indices and weights along one axis.
         func weights(from n: Int, to m: Int) -> [[(Int, Float)]] {
             let step = Double(n) / Double(m)

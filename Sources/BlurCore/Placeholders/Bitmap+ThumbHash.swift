@@ -2,15 +2,16 @@ extension Bitmap {
     /// This image's ThumbHash (https://evanw.github.io/thumbhash/): the image is first shrunk by
     /// area averaging to fit 100 × 100, the format's limit. 17–25 bytes.
     public func thumbHash() -> [UInt8] {
-        let (w, h) = sizeFitting(longestSide: ThumbHash.maximumSide)
-        // `sizeFitting` only shrinks, so the resize cannot fail.
-        let small = (w, h) == (width, height) ? self : try! resized(width: w, height: h)
-        return try! ThumbHash.encode(width: w, height: h, rgba: small.straightRGBA)
+        let small = shrunk(toFit: ThumbHash.maximumSide)
+        // At most 100 × 100 with a byte count that matches: the encoder's own checks cannot fail.
+        return (try? ThumbHash.encode(width: small.width, height: small.height, rgba: small.straightRGBA)) ?? []
     }
 
     /// The image a ThumbHash stands for: at most 32 px on its longer side.
     public init(thumbHash hash: [UInt8]) throws(ThumbHashError) {
         let (w, h, rgba) = try ThumbHash.decode(hash)
-        self = try! Bitmap(width: w, height: h, straightRGBA: rgba)
+        // At most 32 × 32 by the format: no pixel limit applies to so small an image.
+        self.init(validatedWidth: w, height: h, scale: 1, storage: rgba)
+        withMutablePixels { Bitmap.premultiply($0) }
     }
 }

@@ -47,7 +47,7 @@ public enum APNGCodec {
         // Chunks every frame's stand-alone PNG needs: palette, transparency, colour space.
         let shared = all.filter { ["PLTE", "tRNS", "gAMA", "sRGB", "iCCP", "cHRM", "sBIT"].contains($0.type) }
 
-        var canvas = try! Bitmap(width: 1, height: 1)
+        var canvas: Bitmap
         do { canvas = try Bitmap(width: width, height: height) } catch { throw .corrupt(format: .png, message: "\(error)") }
         var frames: [AnimatedImage.Frame] = [], pixels = 0
         var pending: (x: Int, y: Int, w: Int, h: Int, delay: Double, dispose: UInt8, blend: UInt8)?
@@ -70,7 +70,7 @@ public enum APNGCodec {
             if f.blend == 0 { canvas.replacePixels(at: f.x, f.y, with: image) } else { canvas.composite(image, at: region) }
             frames.append(.init(image: canvas, duration: f.delay))
             switch f.dispose {
-            case 1: canvas.replacePixels(at: f.x, f.y, with: try! Bitmap(width: f.w, height: f.h))
+            case 1: canvas.replacePixels(at: f.x, f.y, with: image.clearedLike())
             case 2: canvas = before
             default: break
             }

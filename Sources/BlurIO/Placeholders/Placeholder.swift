@@ -42,17 +42,16 @@ public struct Placeholder: Sendable {
         of image: Bitmap, sourceSize: (Int, Int)? = nil, longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true
     ) -> Placeholder {
         // The ThumbHash's ≤ 100-px copy, when there is one, is also where a smaller preview is shrunk
-        // from (a box of boxes: the same average, a fraction of the work on a large source).
-        // Every size below comes from `sizeFitting`, which only shrinks: `resized` cannot fail here.
+        // from (a box of boxes: nearly the same average, a fraction of the work on a large source).
+        // Every size here only shrinks, so no limit can refuse it.
         var source = image, hash: [UInt8]?
         if thumbHash {
-            let (tw, th) = image.sizeFitting(longestSide: ThumbHash.maximumSide)
-            let small = (tw, th) == (image.width, image.height) ? image : try! image.resized(width: tw, height: th)
+            let small = image.shrunk(toFit: ThumbHash.maximumSide)
+            let (tw, th) = (small.width, small.height)
             hash = small.thumbHash()
             if max(tw, th) >= 2 * max(1, longestSide) { source = small }
         }
-        let (w, h) = source.sizeFitting(longestSide: max(1, longestSide))
-        let preview = (w, h) == (source.width, source.height) ? source : try! source.resized(width: w, height: h)
+        let preview = source.shrunk(toFit: max(1, longestSide))
         var sum = SIMD4<Double>.zero
         for y in 0..<preview.height {
             for x in 0..<preview.width { let p = preview[x, y]; sum += SIMD4(Double(p.r), Double(p.g), Double(p.b), Double(p.a)) }
