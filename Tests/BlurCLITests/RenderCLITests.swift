@@ -142,9 +142,10 @@ extension RenderCLITests {
     // gap between the two; signals sent back to back would arrive as one).
     @Test func aSecondSignalEndsAtOnce() throws {
         let output = folder + "/long.gif"
-        let (process, err) = try startLongRender(to: output, scale: "3", extra: ["--threads", "1"])
+        // Frames of 2340 × 5064 px on one thread take well over a second each.
+        let (process, err) = try startLongRender(to: output, scale: "6", extra: ["--threads", "1"])
         process.interrupt()
-        Thread.sleep(forTimeInterval: 0.03)
+        Thread.sleep(forTimeInterval: 0.01)
         process.interrupt()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
