@@ -139,8 +139,10 @@ extension RenderCLITests {
 
     // A second signal ends the process at once, without waiting for the frame in flight (large and
     // on one thread here, so the orderly stop the first signal asks for takes far longer than the
-    // gap between the two; signals sent back to back would arrive as one).
-    @Test func aSecondSignalEndsAtOnce() throws {
+    // gap between the two; signals sent back to back would arrive as one). Not under
+    // ThreadSanitizer, which holds signals back until a safe point and delivers two as one.
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["BLURKIT_SANITIZER"] == "thread"))
+    func aSecondSignalEndsAtOnce() throws {
         let output = folder + "/long.gif"
         // Frames of 2340 × 5064 px on one thread take well over a second each.
         let (process, err) = try startLongRender(to: output, scale: "6", extra: ["--threads", "1"])
