@@ -5,7 +5,7 @@ import BlurIO
 public enum StandardOptions {
     public static let threads = ParameterSpec(
         name: "threads", unit: "", range: 1...1024, defaultValue: nil, integer: true,
-        summary: "split the work into this many parts; the output is the same for any value (default: all cores)")
+        summary: "split the work into this many parts; the output is the same for any value")
     public static let scale = ParameterSpec(
         name: "scale", unit: "px/pt", range: 0.01...16, defaultValue: 1,
         summary: "pixels per point of the image: radii and regions are in points")
@@ -23,5 +23,5 @@ public enum StandardOptions {
     /// `--max-pixels` and `--memory-budget`.
     public static let limits = [OptionSpec(maxPixels, value: "N"), OptionSpec(memoryBudget, value: "MB")]
     /// What every command writing one image takes.
-    public static let stillOutput = [format, quality, OptionSpec(threads, value: "N")] + limits
+    public static let stillOutput = [format, quality, OptionSpec(threads, value: "N", defaultText: "all cores")] + limits
 }

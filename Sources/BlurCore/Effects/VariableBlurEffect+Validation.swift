@@ -14,7 +14,7 @@ extension VariableBlurEffect {
     /// The dimming gradient's opacity.
     public static let dimmingAlphaSpec = ParameterSpec(
         name: "dimming", unit: "", range: 0...1, defaultValue: nil,
-        summary: "opacity of the dimming gradient (default 0.5 light, 0.25 dark)")
+        summary: "opacity of the dimming gradient")
 
     /// The three lengths, each with the fraction spec that bounds it when relative.
     public static let blurInset = (name: "blur-inset", fractions: insetFractionSpec)

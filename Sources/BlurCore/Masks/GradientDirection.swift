@@ -13,7 +13,7 @@ public enum GradientDirection: String, Sendable, Hashable, CaseIterable {
     /// The parameter table entry: `direction`, default `down`.
     public static let spec = ChoiceSpec<GradientDirection>(
         name: "direction", defaultValue: .down,
-        summary: "where the full blur is: down (full at the top), up, left (full at the left) or right")
+        summary: "where the full blur is (down: at the top, left: at the left)")
 
     /// True when the gradient runs along y.
     public var isVertical: Bool { self == .down || self == .up }

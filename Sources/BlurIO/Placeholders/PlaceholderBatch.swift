@@ -73,8 +73,9 @@ public struct PlaceholderBatch: Sendable {
     /// Runs every job, `parallel` at a time, then writes the manifest (atomically) — also when
     /// cancelled, listing what is done and keeping the earlier entries of what was not reached.
     /// `progress(done, total, report)` is called after each job, from the workers, one at a time.
-    /// - Throws: ``FileError`` when the output folder or the manifest cannot be written; the
-    ///   report of the jobs is then in the error's message.
+    /// - Throws: ``FileError`` when the output folder cannot be made;
+    ///   ``PlaceholderBatchError/manifestNotWritten(_:_:)``, carrying the jobs' report, when the
+    ///   manifest cannot be written.
     public func run(
         parallel: Int, progress: @Sendable (Int, Int, Report) -> Void = { _, _, _ in }, cancelled: @Sendable () -> Bool = { false }
     ) throws -> Report {

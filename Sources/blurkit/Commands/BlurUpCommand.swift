@@ -46,7 +46,7 @@ enum BlurUpCommand: Command {
             OptionSpec(Scene.scaleSpec, value: "K"),
             OptionSpec(AnimationFormat.spec, value: "FMT", extra: " (default: from OUT)"),
             StandardOptions.quality,
-            OptionSpec(StandardOptions.threads, value: "N"),
+            OptionSpec(StandardOptions.threads, value: "N", defaultText: "all cores"),
         ] + StandardOptions.limits + [StandardOptions.quiet]
 
     static func run(_ arguments: ParsedArguments) throws -> String? {

@@ -13,12 +13,12 @@ enum PlaceholderCommand: Command {
 
     static let jobs = ParameterSpec(
         name: "jobs", unit: "", range: 1...256, defaultValue: nil, integer: true,
-        summary: "images in flight at once (default: one per core)")
+        summary: "images in flight at once")
     static let options: [OptionSpec] =
         [
             OptionSpec(name: "out", value: "DIR", help: "the folder for the previews and manifest.json (created if missing; required)"),
             OptionSpec(Placeholder.sizeSpec, value: "N"),
-            OptionSpec(jobs, value: "N"),
+            OptionSpec(jobs, value: "N", defaultText: "one per core"),
             OptionSpec(name: "no-thumbhash", value: nil, help: "leave ThumbHash out of the manifest"),
             OptionSpec(name: "force", value: nil, help: "remake every preview, even those up to date"),
             OptionSpec(name: "quiet", value: nil, help: "no progress line and no summary"),

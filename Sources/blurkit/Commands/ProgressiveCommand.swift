@@ -25,7 +25,7 @@ enum ProgressiveCommand: Command {
             .tint(
                 "tint",
                 help: "dimming colour: #RRGGBB, #RRGGBBAA, white, black, none, or background (default background: white in light, black in dark)"),
-            OptionSpec(VariableBlurEffect.dimmingAlphaSpec, value: "A"),
+            OptionSpec(VariableBlurEffect.dimmingAlphaSpec, value: "A", defaultText: "0.5 light, 0.25 dark"),
             .length(
                 VariableBlurEffect.dimmingInset.name, fractions: VariableBlurEffect.dimmingInset.fractions,
                 help: "where the dimming reaches full colour, from the full edge: \(lengths(VariableBlurEffect.dimmingInset.fractions)) (default 0)"),

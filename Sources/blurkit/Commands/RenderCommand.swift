@@ -30,7 +30,7 @@ enum RenderCommand: Command {
             },
             StandardOptions.quality,
             OptionSpec(AnimationFormat.loopSpec, value: "N"),
-            OptionSpec(StandardOptions.threads, value: "N"),
+            OptionSpec(StandardOptions.threads, value: "N", defaultText: "all cores"),
         ] + StandardOptions.limits + [StandardOptions.quiet]
 
     static func listing(_ words: [String]) -> String { words.joined(separator: ", ") }
