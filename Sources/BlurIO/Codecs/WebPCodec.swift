@@ -41,8 +41,11 @@ public enum WebPCodec {
                     return .failure(
                         frames.isEmpty ? .corrupt(format: .webp, message: "the first frame cannot be decoded") : .truncated(format: .webp))
                 }
-                let straight = Array(UnsafeBufferPointer(start: canvas, count: width * height * 4))
-                guard let image = try? Bitmap(width: width, height: height, straightRGBA: straight) else {
+                // libwebp's canvas, straight RGBA rows `width × 4` bytes apart, copied once into the frame.
+                let image = try? Bitmap.filled(width: width, height: height, premultiplied: false) { pixels in
+                    for y in 0..<pixels.height { pixels.row(y).update(from: canvas + y * width * 4, count: width * 4) }
+                }
+                guard let image else {
                     return .failure(.corrupt(format: .webp, message: "frame \(frames.count) cannot be stored"))
                 }
                 frames.append(.init(image: image, duration: Double(max(0, timestamp - previous)) / 1000))
