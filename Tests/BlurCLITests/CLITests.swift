@@ -14,6 +14,28 @@ struct CLI {
         let stderr: String
     }
 
+    /// Runs blurkit under a file-size limit of `blocks` (`ulimit -f`, in the shell's blocks): a full
+    /// disk, as far as the process can tell.
+    static func runUnderFileSizeLimit(_ blocks: Int, _ arguments: [String]) throws -> Result {
+        try shell("ulimit -f \(blocks); exec \"$B\" \"$@\"", arguments: arguments)
+    }
+
+    /// Runs `script` with `/bin/sh` (for redirections and limits), the blurkit executable as `$B`,
+    /// `arguments` as `$@`, in `folder` when given. Standard output is not kept.
+    static func shell(_ script: String, arguments: [String] = [], in folder: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", (folder.map { "cd \"\($0)\" && " } ?? "") + script, "sh"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["B": executable.path]) { $1 }
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: Data(), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -172,15 +194,9 @@ struct Workspace {
     func aFullDiskLeavesNoPartialFile() throws {
         // A 16 KB file-size limit stands in for a full disk: the write fails part-way.
         let out = folder + "/big.pam"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -f 16; exec \"$0\" blur \"$1\" \"$2\" --sigma 1", CLI.executable.path, input, out]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(message)")
+        let r = try CLI.runUnderFileSizeLimit(16, ["blur", input, out, "--sigma", "1"])
+        let message = r.stderr
+        #expect(r.status == 1, "\(message)")
         #expect(message.hasPrefix("blurkit: cannot write") && message.contains("big.pam"), "\(message)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["in.png"])
     }

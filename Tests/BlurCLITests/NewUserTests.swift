@@ -17,19 +17,7 @@ import Testing
 
     /// `command` through `/bin/sh` in the test's folder (for redirections), with the blurkit
     /// executable as `$B`.
-    func shell(_ command: String) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "cd \"$DIR\" && " + command]
-        process.environment = ProcessInfo.processInfo.environment.merging(["B": CLI.executable.path, "DIR": folder]) { $1 }
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus, stdout: Data(), stderr: String(decoding: stderr, as: UTF8.self))
-    }
+    func shell(_ command: String) throws -> CLI.Result { try CLI.shell(command, in: folder) }
 
     func expectOneLine(_ r: CLI.Result, status: Int32, mentioning words: [String], sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(r.status == status, "\(r.stderr)", sourceLocation: sourceLocation)

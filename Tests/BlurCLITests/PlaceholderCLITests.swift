@@ -167,17 +167,9 @@ import Testing
     // test; `make sanitize` sets BLURKIT_SANITIZER=thread for that run).
     @Test(.disabled(if: ProcessInfo.processInfo.environment["BLURKIT_SANITIZER"] == "thread"))
     func outOfDiskListsEveryFailure() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", "ulimit -f 1; exec \"$0\" placeholder \"$1\" --out \"$2\" --size 4", CLI.executable.path, inputs, folder + "/full",
-        ]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(message)")
+        let r = try CLI.runUnderFileSizeLimit(1, ["placeholder", inputs, "--out", folder + "/full", "--size", "4"])
+        let message = r.stderr
+        #expect(r.status == 1, "\(message)")
         #expect(message.contains("manifest.json") && message.contains("the manifest was not written"), "\(message)")
         #expect(message.contains("4 made, 0 up to date, 1 failed") && message.contains("broken.jpg: "), "\(message)")
         let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/full")) ?? []

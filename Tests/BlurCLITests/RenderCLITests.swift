@@ -120,18 +120,9 @@ extension RenderCLITests {
     @Test(.disabled(if: ProcessInfo.processInfo.environment["BLURKIT_SANITIZER"] == "thread"))
     func aFullDiskLeavesNoAnimationBehind() throws {
         for name in ["full.webp", "full.gif", "full.apng"] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = [
-                "-c", "ulimit -f 8; exec \"$0\" render \"$1\" \"$2\" --duration 0.5 --fps 10 --scale 0.5 --quiet", CLI.executable.path, dialog,
-                folder + "/" + name,
-            ]
-            let err = Pipe()
-            process.standardError = err
-            try process.run()
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 1 && message.hasPrefix("blurkit: cannot write") && message.contains(name), "\(message)")
+            let r = try CLI.runUnderFileSizeLimit(
+                8, ["render", dialog, folder + "/" + name, "--duration", "0.5", "--fps", "10", "--scale", "0.5", "--quiet"])
+            #expect(r.status == 1 && r.stderr.hasPrefix("blurkit: cannot write") && r.stderr.contains(name), "\(r.stderr)")
             let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("full") }
             #expect(left.isEmpty, "\(name): \(left)")
         }

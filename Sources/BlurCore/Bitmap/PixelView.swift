@@ -41,41 +41,33 @@ package struct PixelView: @unchecked Sendable {
     }
 }
 
-/// Write access to premultiplied RGBA8 pixels; see ``PixelView``.
+/// Write access to premultiplied RGBA8 pixels; see ``PixelView``, which it wraps: the addresses are
+/// still computed there alone.
 ///
 /// `@unchecked Sendable`: kernels hand a view to the bands of ``Parallel/forEachBand(count:parts:_:)``,
 /// and every band writes only its own rows.
 package struct MutablePixelView: @unchecked Sendable {
-    package let base: UnsafeMutablePointer<UInt8>
-    package let width: Int
-    package let height: Int
-    package let bytesPerRow: Int
+    /// The same pixels, read-only.
+    package let readOnly: PixelView
 
     package init(base: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) {
-        assert(width > 0 && height > 0 && bytesPerRow >= width * 4, "a view of at least one pixel")
-        self.base = base
-        self.width = width
-        self.height = height
-        self.bytesPerRow = bytesPerRow
+        readOnly = PixelView(base: base, width: width, height: height, bytesPerRow: bytesPerRow)
     }
+
+    private init(_ view: PixelView) { readOnly = view }
+
+    /// The first byte of row 0.
+    package var base: UnsafeMutablePointer<UInt8> { UnsafeMutablePointer(mutating: readOnly.base) }
+    package var width: Int { readOnly.width }
+    package var height: Int { readOnly.height }
+    package var bytesPerRow: Int { readOnly.bytesPerRow }
 
     /// The `width * 4` bytes of row `y`.
     @inline(__always)
-    package func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
-        assert(y >= 0 && y < height, "row \(y) outside 0..<\(height)")
-        return base + y &* bytesPerRow
-    }
+    package func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { UnsafeMutablePointer(mutating: readOnly.row(y)) }
 
     /// The pixels of `rect`, which must lie inside this view (checked).
-    package func region(_ rect: PixelRect) -> MutablePixelView {
-        precondition(rect.lies(inside: width, height), "region \(rect) is not inside the \(width)×\(height) view")
-        return MutablePixelView(base: base + rect.y * bytesPerRow + rect.x * 4, width: rect.width, height: rect.height, bytesPerRow: bytesPerRow)
-    }
-
-    /// The same pixels, read-only.
-    package var readOnly: PixelView {
-        PixelView(base: UnsafePointer(base), width: width, height: height, bytesPerRow: bytesPerRow)
-    }
+    package func region(_ rect: PixelRect) -> MutablePixelView { MutablePixelView(readOnly.region(rect)) }
 }
 
 extension PixelRect {

@@ -26,22 +26,14 @@ enum MaterialCommand: Command {
         ] + StandardOptions.stillOutput
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
-        let (input, output) = arguments.inputAndOutput
         var material = Material(style: try arguments.choice(MaterialStyle.spec)!)
         if arguments.has(Material.radiusSpec.name) { material.blurEffectRadius = try arguments.number(Material.radiusSpec) }
         material.dimmingAlpha = try arguments.number(Material.dimmingSpec)!
         material.cornerRadius = try arguments.number(Material.cornerRadiusSpec)!
-        material = try material.validated()
-        let appearance = try arguments.choice(Appearance.spec)!
-        let threads = try arguments.integer(StandardOptions.threads)
-        let scale = try arguments.number(StandardOptions.scale)!
-        let region = try arguments.region("region")
-        let format = try arguments.stillFormat(for: output)
-
-        var image = try ImageFiles.read(input, job: "material", estimate: Material.estimatedBytes)
-        image.scale = scale
-        let frame = try ProgressiveCommand.frame(region, in: image)
-        try ImageFiles.write(material.render(over: image, frame: frame, appearance: appearance, threads: threads), to: output, as: format, arguments)
+        let valid = try material.validated()
+        try ImageFiles.drawOverRegion(arguments, job: "material", estimate: Material.estimatedBytes) { image, frame, appearance, threads in
+            valid.render(over: image, frame: frame, appearance: appearance, threads: threads)
+        }
         return nil
     }
 }

@@ -47,7 +47,6 @@ enum ProgressiveCommand: Command {
     }
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
-        let (input, output) = arguments.inputAndOutput
         var effect = VariableBlurEffect(direction: try arguments.choice(GradientDirection.spec)!)
         effect.maximumBlurRadius = try arguments.number(VariableBlurEffect.maximumRadiusSpec)!
         effect.minimumBlurRadius = try arguments.number(VariableBlurEffect.minimumRadiusSpec)!
@@ -63,29 +62,11 @@ enum ProgressiveCommand: Command {
         }
         if let alpha = try arguments.number(VariableBlurEffect.dimmingAlphaSpec) { effect.dimmingAlpha = .constant(alpha: alpha) }
         effect.dimmingTintColor = try arguments.tint("tint", default: .systemBackground)
-        effect = try effect.validated()
-        let appearance = try arguments.choice(Appearance.spec)!
-        let threads = try arguments.integer(StandardOptions.threads)
-        let scale = try arguments.number(StandardOptions.scale)!
-        let region = try arguments.region("region")
-        let format = try arguments.stillFormat(for: output)
-
-        var image = try ImageFiles.read(input, job: "progressive", estimate: VariableBlurEffect.estimatedBytes)
-        image.scale = scale
-        let frame = try frame(region, in: image)
-        try ImageFiles.write(effect.render(over: image, frame: frame, appearance: appearance, threads: threads), to: output, as: format, arguments)
-        return nil
-    }
-
-    /// The region given (which must overlap the image), or the whole image; points.
-    static func frame(_ region: Rect?, in image: Bitmap) throws -> Rect {
-        let whole = Rect(x: 0, y: 0, width: image.pointSize.width, height: image.pointSize.height)
-        guard let region else { return whole }
-        guard region.pixelRect(scale: image.scale, clippedTo: image.width, image.height) != nil else {
-            throw CLIError.usage(
-                "--region \(shortNumber(region.x)),\(shortNumber(region.y)),\(shortNumber(region.width)),\(shortNumber(region.height)) lies outside the \(shortNumber(whole.width))×\(shortNumber(whole.height))-pt image"
-            )
+        let valid = try effect.validated()
+        try ImageFiles.drawOverRegion(arguments, job: "progressive", estimate: VariableBlurEffect.estimatedBytes) {
+            image, frame, appearance, threads in
+            valid.render(over: image, frame: frame, appearance: appearance, threads: threads)
         }
-        return region
+        return nil
     }
 }
