@@ -41,7 +41,8 @@ public struct Bitmap: Sendable, Hashable {
         }
     }
 
-    /// A bitmap over `storage`, exactly `width * height * 4` bytes, premultiplied.
+    /// A bitmap over `storage`, exactly `width * height * 4` bytes, tightly packed: premultiplied,
+    /// or made so by the caller before anyone reads them (the straight-alpha initialisers).
     init(validatedWidth width: Int, height: Int, scale: Double, storage: [UInt8]) {
         assert(storage.count == width * height * 4)
         self.width = width
