@@ -113,7 +113,7 @@ extension ParsedArguments {
         guard output != "-" else {
             throw CLIError.usage("writing to standard output needs --format (\(ImageFormat.spec.words.joined(separator: ", ")))")
         }
-        guard let format = ImageFormat(pathExtension: OutputPath.suffix(of: output)) else {
+        guard let format = ImageFormat(path: output) else {
             throw CLIError.usage(FileError.unknownOutputFormat(path: output).description)
         }
         try OutputPath.checkFolder(of: output)
@@ -143,13 +143,6 @@ extension ParsedArguments {
 
 /// Checks on an output path made before the work.
 public enum OutputPath {
-    /// The suffix after the last dot of the file name, or "".
-    public static func suffix(of path: String) -> String {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
-        return String(name[name.index(after: dot)...])
-    }
-
     /// Throws unless the folder that will hold the file `path` exists.
     public static func checkFolder(of path: String) throws(FileError) {
         guard !path.isEmpty else { throw .cannotWrite(path: path, reason: "no file name given") }

@@ -6,9 +6,7 @@ public enum StandardOptions {
     public static let threads = ParameterSpec(
         name: "threads", unit: "", range: 1...1024, defaultValue: nil, integer: true,
         summary: "split the work into this many parts; the output is the same for any value")
-    public static let scale = ParameterSpec(
-        name: "scale", unit: "px/pt", range: 0.01...16, defaultValue: 1,
-        summary: "pixels per point of the image: radii and regions are in points")
+    public static let scale = Bitmap.scaleSpec.named("scale", summary: "pixels per point of the image: radii and regions are in points")
     public static let maxPixels = ParameterSpec(
         name: "max-pixels", unit: "px", range: 1...Double(1 << 40), defaultValue: Double(ImageLimits.defaultMaximumPixelCount), integer: true,
         summary: "refuse images with more pixels than this, checked before decoding")

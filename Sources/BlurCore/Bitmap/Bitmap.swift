@@ -17,6 +17,9 @@ public struct Bitmap: Sendable, Hashable {
     public var bytesPerRow: Int { width &* 4 }
     /// Pixels per point (1, 2, 3…): how component APIs in points map onto these pixels. Default 1.
     public var scale: Double
+    /// The parameter table entry for a scale given by a user (a command line, a scene file): 0.01…16.
+    public static let scaleSpec = ParameterSpec(
+        name: "scale", unit: "px/pt", range: 0.01...16, defaultValue: 1, summary: "pixels per point")
     /// Exactly `width * height * 4` bytes.
     @usableFromInline var storage: [UInt8]
 

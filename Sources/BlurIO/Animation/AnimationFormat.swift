@@ -27,9 +27,8 @@ public enum AnimationFormat: String, Sendable, Hashable, CaseIterable {
     /// suffix or ending in `/` (a PNG sequence in that folder); nil for anything else.
     public init?(path: String) {
         if path.hasSuffix("/") { self = .pngSequence; return }
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { self = .pngSequence; return }
-        switch name[name.index(after: dot)...].lowercased() {
+        guard let suffix = ImageFormat.suffix(of: path) else { self = .pngSequence; return }
+        switch suffix.lowercased() {
         case "webp": self = .webp
         case "gif": self = .gif
         case "png", "apng": self = .apng

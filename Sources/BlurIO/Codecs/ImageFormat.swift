@@ -16,6 +16,20 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The suffix after the last dot of `path`'s file name, or nil when the name has none (a leading
+    /// dot alone, as in `.hidden`, is not a suffix).
+    public static func suffix(of path: String) -> String? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return String(name[name.index(after: dot)...])
+    }
+
+    /// The format for an output path's suffix (see ``init(pathExtension:)``), or nil.
+    public init?(path: String) {
+        guard let suffix = ImageFormat.suffix(of: path) else { return nil }
+        self.init(pathExtension: suffix)
+    }
+
     /// The format a file name's suffix asks for (`.png`/`.apng`, `.jpg`/`.jpeg`, `.pam`, `.ppm`,
     /// `.webp`, `.gif`), or nil.
     public init?(pathExtension: String) {

@@ -41,7 +41,7 @@ public enum ImageFile {
 
     /// Encodes and writes atomically; the format comes from the suffix unless given.
     public static func write(_ bitmap: Bitmap, to path: String, format: ImageFormat? = nil, quality: Int = JPEGCodec.defaultQuality) throws {
-        guard let format = format ?? ImageFormat(pathExtension: URL(fileURLWithPath: path).pathExtension) else {
+        guard let format = format ?? ImageFormat(path: path) else {
             throw FileError.unknownOutputFormat(path: path)
         }
         try AtomicFile.write(try encode(bitmap, as: format, quality: quality), to: path)

@@ -18,8 +18,7 @@ public struct SceneRecording: Sendable {
         name: "fps", unit: "frames/s", range: 1...120, defaultValue: 30, summary: "frames per second of the animation")
     public static let durationSpec = ParameterSpec(
         name: "duration", unit: "s", range: 0.001...600, defaultValue: nil, summary: "length of the animation")
-    public static let startSpec = ParameterSpec(
-        name: "time", unit: "s", range: -3600...3600, defaultValue: 0, summary: "scene time of the first frame")
+    public static let startSpec = Animation.timeSpec.named("time", summary: "scene time of the first frame")
     /// The most frames one recording makes.
     public static let maximumFrames = 10_000
 

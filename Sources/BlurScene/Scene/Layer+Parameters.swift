@@ -9,8 +9,7 @@ extension Layer {
     public static let blurRadiusSpec = ParameterSpec(
         name: "blur-radius", unit: "pt", range: 0...1000, defaultValue: 0, summary: "the layer's own blur (σ in points)")
     /// A backdrop blur's radius, and the animatable `blurEffectRadius` of a blur backdrop.
-    public static let backdropRadiusSpec = ParameterSpec(
-        name: "blur", unit: "pt", range: 0...1000, defaultValue: nil, summary: "the backdrop's blur (σ in points)")
+    public static let backdropRadiusSpec = blurRadiusSpec.named("blur", summary: "the backdrop's blur (σ in points)")
     /// A frame's origin, points.
     public static let positionSpec = Rect.coordinateSpec
     /// A frame's size, points.

@@ -10,8 +10,7 @@ public final class Scene {
     public var appearance: Appearance = .light
     public let root: Layer
 
-    public static let scaleSpec = ParameterSpec(
-        name: "scale", unit: "px/pt", range: 0.01...16, defaultValue: 1, summary: "pixels per point of the rendered frames")
+    public static let scaleSpec = Bitmap.scaleSpec.named("scale", summary: "pixels per point of the rendered frames")
 
     public init(width: Double, height: Double, backgroundColor: Color = .white) {
         self.width = width
