@@ -17,9 +17,6 @@ let package = Package(
     targets: [
         // System libraries (C). `make` installs the Debian packages named in the providers.
         .systemLibrary(
-            name: "CPNG", pkgConfig: "libpng",
-            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
-        .systemLibrary(
             name: "CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
         .systemLibrary(
@@ -28,6 +25,12 @@ let package = Package(
         .systemLibrary(
             name: "CWebP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        .systemLibrary(
+            name: "CSPNG", pkgConfig: "spng",
+            providers: [.apt(["libspng-dev"]), .brew(["libspng"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // giflib ships no pkg-config file; the module map links -lgif.
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
         // libjpeg reports errors by calling a function that must not return; this shim owns the
@@ -35,7 +38,7 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
 
         .target(name: "BlurCore"),
-        .target(name: "BlurIO", dependencies: ["BlurCore", "CPNG", "CJPEGShim", "CFreeType", "CWebP", "CGIF"]),
+        .target(name: "BlurIO", dependencies: ["BlurCore", "CSPNG", "CZlib", "CJPEGShim", "CFreeType", "CWebP", "CGIF"]),
         .target(name: "BlurScene", dependencies: ["BlurCore", "BlurIO"]),
         .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO", "BlurScene"]),
         // The command line's scanner, help and errors: a library so that the fuzzer can reach it.

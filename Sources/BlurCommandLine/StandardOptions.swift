@@ -16,10 +16,11 @@ public enum StandardOptions {
 
     public static let format = OptionSpec(ImageFormat.spec, value: "FMT", extra: " (default: from OUT's suffix; needed when OUT is -)")
     public static let quality = OptionSpec(ImageFile.qualitySpec, value: "Q")
+    public static let compression = OptionSpec(ImageFile.compressionSpec, value: "L")
     public static let quiet = OptionSpec(name: "quiet", value: nil, help: "no progress line")
 
     /// `--max-pixels` and `--memory-budget`.
     public static let limits = [OptionSpec(maxPixels, value: "N"), OptionSpec(memoryBudget, value: "MB")]
     /// What every command writing one image takes.
-    public static let stillOutput = [format, quality, OptionSpec(threads, value: "N", defaultText: "all cores")] + limits
+    public static let stillOutput = [format, quality, compression, OptionSpec(threads, value: "N", defaultText: "all cores")] + limits
 }

@@ -183,3 +183,190 @@ int bk_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, 
 }
 
 void bk_jpeg_free(void *buffer) { free(buffer); }
+
+// ---- Streaming ----
+
+struct bk_jpeg_reader {
+    struct jpeg_decompress_struct cinfo;
+    shim_error err;
+    int cmyk, inverted, started;
+    uint8_t *cmyk_row;
+};
+
+/// The orientation tag (0x0112) of IFD0 in an Exif APP1 payload ("Exif\0\0" + TIFF), or 0.
+static int exif_orientation(const uint8_t *p, size_t n) {
+    if (n < 14 || memcmp(p, "Exif\0\0", 6) != 0) return 0;
+    const uint8_t *t = p + 6;
+    size_t size = n - 6;
+    int little = t[0] == 'I' && t[1] == 'I';
+    if (!little && !(t[0] == 'M' && t[1] == 'M')) return 0;
+#define U16(at) (little ? (unsigned)(t[(at)] | t[(at) + 1] << 8) : (unsigned)(t[(at)] << 8 | t[(at) + 1]))
+#define U32(at) (little ? ((uint32_t)t[(at)] | (uint32_t)t[(at) + 1] << 8 | (uint32_t)t[(at) + 2] << 16 | (uint32_t)t[(at) + 3] << 24) \
+                        : ((uint32_t)t[(at)] << 24 | (uint32_t)t[(at) + 1] << 16 | (uint32_t)t[(at) + 2] << 8 | (uint32_t)t[(at) + 3]))
+    if (U16(2) != 42) return 0;
+    uint32_t ifd = U32(4);
+    if (ifd > size || size - ifd < 2) return 0;
+    unsigned entries = U16(ifd);
+    for (unsigned e = 0; e < entries; e++) {
+        size_t at = (size_t)ifd + 2 + (size_t)e * 12;
+        if (at + 12 > size) return 0;
+        if (U16(at) == 0x0112 && U16(at + 2) == 3) {
+            unsigned v = U16(at + 8);
+            return v >= 1 && v <= 8 ? (int)v : 0;
+        }
+    }
+    return 0;
+#undef U16
+#undef U32
+}
+
+bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int *height, int *orientation,
+                                    char message[BK_JPEG_MESSAGE_SIZE]) {
+    bk_jpeg_reader *r = calloc(1, sizeof *r);
+    message[0] = 0;
+    if (!r) {
+        snprintf(message, BK_JPEG_MESSAGE_SIZE, "out of memory");
+        return NULL;
+    }
+    shim_install(&r->cinfo, &r->err, message);
+    if (setjmp(r->err.jump)) {
+        jpeg_destroy_decompress(&r->cinfo);
+        free(r);
+        return NULL;
+    }
+    jpeg_create_decompress(&r->cinfo);
+    jpeg_stdio_src(&r->cinfo, file);
+    jpeg_save_markers(&r->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_read_header(&r->cinfo, TRUE);
+    *orientation = 0;
+    for (jpeg_saved_marker_ptr m = r->cinfo.marker_list; m; m = m->next) {
+        if (m->marker == JPEG_APP0 + 1 && (*orientation = exif_orientation(m->data, m->data_length)) != 0) break;
+    }
+    set_scale(&r->cinfo, scale_denom);
+    r->cmyk = color_model(r->cinfo.jpeg_color_space) == BK_JPEG_CMYK;
+    r->cinfo.out_color_space = r->cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    jpeg_calc_output_dimensions(&r->cinfo);
+    *width = (int)r->cinfo.output_width;
+    *height = (int)r->cinfo.output_height;
+    return r;
+}
+
+int bk_jpeg_reader_start(bk_jpeg_reader *r, char message[BK_JPEG_MESSAGE_SIZE]) {
+    message[0] = 0;
+    r->err.message = message;
+    if (setjmp(r->err.jump)) return 1;
+    jpeg_start_decompress(&r->cinfo);
+    r->started = 1;
+    // Adobe writes CMYK inverted (an APP14 marker says so); others store it plain.
+    r->inverted = r->cinfo.saw_Adobe_marker;
+    if (r->cmyk) {
+        r->cmyk_row = malloc((size_t)r->cinfo.output_width * 4);
+        if (!r->cmyk_row) {
+            snprintf(message, BK_JPEG_MESSAGE_SIZE, "out of memory");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int bk_jpeg_reader_read(bk_jpeg_reader *r, uint8_t *rgba, size_t stride, int count, char message[BK_JPEG_MESSAGE_SIZE]) {
+    message[0] = 0;
+    r->err.message = message;
+    if (setjmp(r->err.jump)) return 1;
+    int width = (int)r->cinfo.output_width;
+    for (int i = 0; i < count; i++) {
+        if (r->cinfo.output_scanline >= r->cinfo.output_height) {
+            snprintf(message, BK_JPEG_MESSAGE_SIZE, "more rows asked for than the image has");
+            return 1;
+        }
+        uint8_t *row = rgba + (size_t)i * stride;
+        if (!r->cmyk) {
+            JSAMPROW rows[1] = {row};
+            jpeg_read_scanlines(&r->cinfo, rows, 1);
+            continue;
+        }
+        JSAMPROW rows[1] = {r->cmyk_row};
+        jpeg_read_scanlines(&r->cinfo, rows, 1);
+        const uint8_t *s = r->cmyk_row;
+        for (int x = 0; x < width; x++) {
+            unsigned c = s[4 * x], m = s[4 * x + 1], y = s[4 * x + 2], k = s[4 * x + 3];
+            if (!r->inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+            row[4 * x] = (uint8_t)((c * k + 127) / 255);
+            row[4 * x + 1] = (uint8_t)((m * k + 127) / 255);
+            row[4 * x + 2] = (uint8_t)((y * k + 127) / 255);
+            row[4 * x + 3] = 255;
+        }
+    }
+    if (r->cinfo.output_scanline == r->cinfo.output_height) {
+        jpeg_finish_decompress(&r->cinfo);
+        r->started = 0;
+    }
+    return 0;
+}
+
+void bk_jpeg_reader_close(bk_jpeg_reader *r) {
+    if (!r) return;
+    jpeg_destroy_decompress(&r->cinfo);
+    free(r->cmyk_row);
+    free(r);
+}
+
+struct bk_jpeg_writer {
+    struct jpeg_compress_struct cinfo;
+    shim_error err;
+};
+
+bk_jpeg_writer *bk_jpeg_writer_open(FILE *file, int width, int height, int quality, char message[BK_JPEG_MESSAGE_SIZE]) {
+    bk_jpeg_writer *w = calloc(1, sizeof *w);
+    message[0] = 0;
+    if (!w) {
+        snprintf(message, BK_JPEG_MESSAGE_SIZE, "out of memory");
+        return NULL;
+    }
+    w->cinfo.err = jpeg_std_error(&w->err.pub);
+    w->err.pub.error_exit = shim_error_exit;
+    w->err.pub.output_message = shim_output_message;
+    w->err.message = message;
+    if (setjmp(w->err.jump)) {
+        jpeg_destroy_compress(&w->cinfo);
+        free(w);
+        return NULL;
+    }
+    jpeg_create_compress(&w->cinfo);
+    jpeg_stdio_dest(&w->cinfo, file);
+    w->cinfo.image_width = (JDIMENSION)width;
+    w->cinfo.image_height = (JDIMENSION)height;
+    w->cinfo.input_components = 4;
+    w->cinfo.in_color_space = JCS_EXT_RGBX;
+    jpeg_set_defaults(&w->cinfo);
+    jpeg_set_quality(&w->cinfo, quality, TRUE);
+    // One pass: optimised Huffman tables would hold every coefficient of the image until the end.
+    w->cinfo.optimize_coding = FALSE;
+    jpeg_start_compress(&w->cinfo, TRUE);
+    return w;
+}
+
+int bk_jpeg_writer_write(bk_jpeg_writer *w, const uint8_t *rgbx, size_t stride, int count, char message[BK_JPEG_MESSAGE_SIZE]) {
+    message[0] = 0;
+    w->err.message = message;
+    if (setjmp(w->err.jump)) return 1;
+    for (int i = 0; i < count; i++) {
+        JSAMPROW rows[1] = {(JSAMPROW)(rgbx + (size_t)i * stride)};
+        jpeg_write_scanlines(&w->cinfo, rows, 1);
+    }
+    return 0;
+}
+
+int bk_jpeg_writer_finish(bk_jpeg_writer *w, char message[BK_JPEG_MESSAGE_SIZE]) {
+    message[0] = 0;
+    w->err.message = message;
+    if (setjmp(w->err.jump)) return 1;
+    jpeg_finish_compress(&w->cinfo);
+    return 0;
+}
+
+void bk_jpeg_writer_close(bk_jpeg_writer *w) {
+    if (!w) return;
+    jpeg_destroy_compress(&w->cinfo);
+    free(w);
+}

@@ -19,25 +19,33 @@ extension Bitmap {
     /// The pixels with straight alpha, tightly packed (`width * 4` a row).
     public var straightRGBA: [UInt8] {
         var bytes = premultipliedRGBA
-        bytes.withUnsafeMutableBufferPointer { p in
-            for i in stride(from: 0, to: width * height * 4, by: 4) {
-                let a = Int(p[i + 3])
-                if a == 255 { continue }
-                if a == 0 {
-                    p[i] = 0; p[i + 1] = 0; p[i + 2] = 0
-                    continue
-                }
-                for c in 0..<3 {
-                    p[i + c] = UInt8(min(255, (Int(p[i + c]) * 255 + a / 2) / a))
-                }
-            }
-        }
+        bytes.withUnsafeMutableBufferPointer { p in Bitmap.unpremultiply(p.baseAddress!, into: p.baseAddress!, pixels: width * height) }
         return bytes
     }
 
+    /// Premultiplied RGBA → straight RGBA for `pixels` pixels (`source` and `target` may be the
+    /// same memory): colour × 255 ÷ alpha, rounded; a transparent pixel becomes 0, 0, 0, 0.
+    package static func unpremultiply(_ source: UnsafePointer<UInt8>, into p: UnsafeMutablePointer<UInt8>, pixels: Int) {
+        for i in stride(from: 0, to: pixels * 4, by: 4) {
+            let a = Int(source[i + 3])
+            if a == 255 {
+                if source != UnsafePointer(p) { (p + i).update(from: source + i, count: 4) }
+                continue
+            }
+            p[i + 3] = UInt8(a)
+            if a == 0 {
+                p[i] = 0; p[i + 1] = 0; p[i + 2] = 0
+                continue
+            }
+            for c in 0..<3 {
+                p[i + c] = UInt8(min(255, (Int(source[i + c]) * 255 + a / 2) / a))
+            }
+        }
+    }
+
     /// Straight alpha → premultiplied, in place.
-    static func premultiply(_ pixels: MutablePixelView) {
-        for y in 0..<pixels.height {
+    package static func premultiply(_ pixels: MutablePixelView) {
+        for y in pixels.rows {
             let p = pixels.row(y)
             for i in stride(from: 0, to: pixels.width * 4, by: 4) {
                 let a = UInt32(p[i + 3])

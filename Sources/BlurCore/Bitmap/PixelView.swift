@@ -2,7 +2,8 @@
 ///
 /// A view covers `width × height` pixels whose rows lie `bytesPerRow` apart. A whole bitmap's view
 /// is tightly packed (`bytesPerRow == width * 4`, see ``Bitmap``); a view of a region inside it
-/// (``region(_:)``) keeps the bitmap's stride. A view is valid only inside the closure of
+/// (``region(_:)``) keeps the bitmap's stride. A view of a band of a taller image (a window of the
+/// streaming chain) numbers its rows as the image does: `firstRow ..< firstRow + height`. A view is valid only inside the closure of
 /// ``Bitmap/withPixels(_:)`` that handed it out. ``row(_:)`` checks its index in debug builds; the
 /// kernels index within a row, `0 ..< width * 4`.
 ///
@@ -17,27 +18,43 @@ package struct PixelView: @unchecked Sendable {
     package let height: Int
     /// Bytes from one row to the next (≥ `width * 4`).
     package let bytesPerRow: Int
+    /// The number of the row at `base`: 0 for a whole image or a region, the band's first row for
+    /// a band of a taller image.
+    package let firstRow: Int
 
-    package init(base: UnsafePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) {
+    /// - Parameter firstRow: the number the row at `base` has (default 0).
+    package init(base: UnsafePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int, firstRow: Int = 0) {
         assert(width > 0 && height > 0 && bytesPerRow >= width * 4, "a view of at least one pixel")
         self.base = base
         self.width = width
         self.height = height
         self.bytesPerRow = bytesPerRow
+        self.firstRow = firstRow
     }
 
-    /// The `width * 4` bytes of row `y`.
+    /// The numbers of the rows this view holds.
+    package var rows: Range<Int> { firstRow..<(firstRow + height) }
+
+    /// The `width * 4` bytes of row `y` (one of ``rows``).
     @inline(__always)
     package func row(_ y: Int) -> UnsafePointer<UInt8> {
-        assert(y >= 0 && y < height, "row \(y) outside 0..<\(height)")
-        return base + y &* bytesPerRow
+        assert(y >= firstRow && y - firstRow < height, "row \(y) outside \(rows)")
+        return base + (y &- firstRow) &* bytesPerRow
     }
 
-    /// The pixels of `rect`, which must lie inside this view (checked: a bad rectangle is a
-    /// programming error, as an array index out of range is).
+    /// The pixels of `rect` (rows numbered as this view numbers them), which must lie inside this
+    /// view (checked: a bad rectangle is a programming error, as an array index out of range is).
+    /// The region's rows are numbered from 0.
     package func region(_ rect: PixelRect) -> PixelView {
-        precondition(rect.lies(inside: width, height), "region \(rect) is not inside the \(width)×\(height) view")
-        return PixelView(base: base + rect.y * bytesPerRow + rect.x * 4, width: rect.width, height: rect.height, bytesPerRow: bytesPerRow)
+        let local = PixelRect(x: rect.x, y: rect.y - firstRow, width: rect.width, height: rect.height)
+        precondition(local.lies(inside: width, height), "region \(rect) is not inside the \(width)×\(height) view")
+        return PixelView(base: base + local.y * bytesPerRow + rect.x * 4, width: rect.width, height: rect.height, bytesPerRow: bytesPerRow)
+    }
+
+    /// Rows `rows` of this view, numbered as here (a band of the same image).
+    package func band(_ rows: Range<Int>) -> PixelView {
+        precondition(!rows.isEmpty && rows.lowerBound >= firstRow && rows.upperBound <= firstRow + height, "band \(rows) outside \(self.rows)")
+        return PixelView(base: row(rows.lowerBound), width: width, height: rows.count, bytesPerRow: bytesPerRow, firstRow: rows.lowerBound)
     }
 }
 
@@ -50,8 +67,8 @@ package struct MutablePixelView: @unchecked Sendable {
     /// The same pixels, read-only.
     package let readOnly: PixelView
 
-    package init(base: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int) {
-        readOnly = PixelView(base: base, width: width, height: height, bytesPerRow: bytesPerRow)
+    package init(base: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bytesPerRow: Int, firstRow: Int = 0) {
+        readOnly = PixelView(base: base, width: width, height: height, bytesPerRow: bytesPerRow, firstRow: firstRow)
     }
 
     private init(_ view: PixelView) { readOnly = view }
@@ -61,6 +78,8 @@ package struct MutablePixelView: @unchecked Sendable {
     package var width: Int { readOnly.width }
     package var height: Int { readOnly.height }
     package var bytesPerRow: Int { readOnly.bytesPerRow }
+    package var firstRow: Int { readOnly.firstRow }
+    package var rows: Range<Int> { readOnly.rows }
 
     /// The `width * 4` bytes of row `y`.
     @inline(__always)
@@ -68,6 +87,9 @@ package struct MutablePixelView: @unchecked Sendable {
 
     /// The pixels of `rect`, which must lie inside this view (checked).
     package func region(_ rect: PixelRect) -> MutablePixelView { MutablePixelView(readOnly.region(rect)) }
+
+    /// Rows `rows` of this view, numbered as here.
+    package func band(_ rows: Range<Int>) -> MutablePixelView { MutablePixelView(readOnly.band(rows)) }
 }
 
 extension PixelRect {

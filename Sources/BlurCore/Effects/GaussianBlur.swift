@@ -49,11 +49,17 @@ public struct GaussianBlur: Sendable, Hashable {
     /// The fast path alone, whatever the environment says: what the tests hold to the reference.
     package func fastPath(_ image: Bitmap, threads: Int? = nil) -> Bitmap {
         if sigma <= GaussianBlur.identityThreshold { return image }
-        return GaussianFastPath(sigma: sigma, edges: edges).run(image, parts: threads)
+        return stage(width: image.width, height: image.height).run(image, parts: threads)
     }
 }
 
 extension GaussianBlur {
+    /// The fast path as a stage of the streaming chain, for a `width × height` image (σ above
+    /// ``identityThreshold``).
+    package func stage(width: Int, height: Int) -> any RowStage {
+        GaussianStage(sigma: sigma, edges: edges, width: width, height: height)
+    }
+
     /// Bytes this blur needs for a `width × height` image, besides the input: the output and the
     /// fast path's largest working images (at most about one float image at ¼ size for the pyramid).
     public static func estimatedBytes(width: Int, height: Int) -> Int {

@@ -10,11 +10,9 @@
 ///   constant: about 6 multiply-adds to decimate and 4 to upsample, per channel.
 /// Every weight is positive and every channel goes through the same operations in the same order,
 /// so premultiplied colour never exceeds alpha; each output row is computed the same way whatever
-/// band it falls in, so the bytes do not depend on the thread count.
-struct GaussianFastPath {
-    let sigma: Double
-    let edges: EdgeMode
-
+/// band it falls in, so the bytes do not depend on the thread count or the band size. Both run as
+/// a stage of the streaming chain (``GaussianStage``).
+enum GaussianFastPath {
     /// Direct convolution below this σ (pixels), the pyramid from it on.
     static let pyramidThreshold = 4.0
     /// σ ÷ k: how coarse the pyramid may go. Smaller is faster and less exact.
@@ -23,37 +21,16 @@ struct GaussianFastPath {
     static let prefilterPerFactor = 0.8
     /// The direct kernel's reach in σ.
     static let directReach = 3.0
-
-    func run(_ image: Bitmap, parts: Int?) -> Bitmap {
-        let w = image.width, h = image.height
-        var out = image.makeUninitializedLike()
-        image.withPixels { source in
-            let rows = GaussianRows(sigma: sigma, edges: edges, source: source, rows: 0..<h, parts: parts)
-            out.withMutablePixels { target in
-                Parallel.forEachBand(count: h, parts: parts) { band in
-                    var scratch = rows.makeScratch()
-                    var line = [Float].unfilled(count: w * 4)
-                    line.withUnsafeMutableBufferPointer { line in
-                        for y in band {
-                            rows.row(y, source: source, scratch: &scratch, into: line.baseAddress!)
-                            Kernels.storeBytes(line.baseAddress!, count: w * 4, into: target.row(y))
-                        }
-                    }
-                }
-            }
-        }
-        return out
-    }
 }
 
-/// Rows of an image blurred by a Gaussian, produced one at a time as floats, for any subset of rows
-/// chosen up front: the uniform blur writes every row, the variable blur only the rows that use
-/// a given σ. A row's values do not depend on which other rows were asked for.
+/// Rows of an image blurred by a Gaussian, produced one at a time as floats: by the direct
+/// schedule for any row, or — for the variable blur — by the pyramid for a span of rows chosen up
+/// front. A row's values do not depend on which other rows were asked for.
 struct GaussianRows: Sendable {
     private enum Schedule: Sendable {
         /// `kernels`: the horizontal half-kernel, one for all rows or one per row.
         case direct(radius: Int, kernels: [[Float]], rows: FilterTaps, edges: EdgeMode)
-        case pyramid(x: PyramidAxis, y: PyramidAxis, blurred: [Float], firstBlurred: Int)
+        case pyramid(PyramidPlan, blurred: [Float], firstBlurred: Int)
     }
 
     private let schedule: Schedule
@@ -65,80 +42,46 @@ struct GaussianRows: Sendable {
         fileprivate var held = [-1, -1, -1, -1]
     }
 
-    /// Prepares the rows in `rows` of `source` blurred by `sigma` (pixels). The same view is passed
-    /// to ``row(_:source:scratch:into:)`` and must stay valid while rows are produced.
+    /// Direct rows of a `width × height` image blurred by `sigma` (pixels, below
+    /// ``GaussianFastPath/pyramidThreshold``).
+    init(sigma: Double, edges: EdgeMode, width: Int, height: Int) {
+        self.width = width
+        let radius = GaussianRows.directRadius(sigma)
+        let taps = FilterTaps(
+            inputCount: height, positions: (0..<height).map(Double.init), support: Double(radius),
+            edges: edges, normalise: true
+        ) { gaussian($0, sigma: sigma) }
+        schedule = .direct(radius: radius, kernels: [GaussianRows.halfKernel(sigma)], rows: taps, edges: edges)
+    }
+
+    /// The rows in `rows` of `source` blurred by `sigma` (pixels): direct below
+    /// ``GaussianFastPath/pyramidThreshold``, the pyramid from it on, prepared for those rows only.
+    /// The same view is passed to ``row(_:source:scratch:into:)`` and must stay valid while rows
+    /// are produced.
     init(sigma: Double, edges: EdgeMode, source: PixelView, rows: Range<Int>, parts: Int?) {
-        width = source.width
-        let h = source.height
         if sigma < GaussianFastPath.pyramidThreshold {
-            let radius = GaussianRows.directRadius(sigma)
-            let taps = FilterTaps(
-                inputCount: h, positions: (0..<h).map(Double.init), support: Double(radius),
-                edges: edges, normalise: true
-            ) { gaussian($0, sigma: sigma) }
-            schedule = .direct(radius: radius, kernels: [GaussianRows.halfKernel(sigma)], rows: taps, edges: edges)
+            self = GaussianRows(sigma: sigma, edges: edges, width: source.width, height: source.height)
             return
         }
-        let factor = max(2, Int(sigma / GaussianFastPath.sigmaPerFactor))
-        let k = Double(factor), sigmaD = GaussianFastPath.prefilterPerFactor * k
-        let sigmaC = ((sigma * sigma - sigmaD * sigmaD) / (k * k) - 1.0 / 3).squareRoot()
-        let coarseRadius = max(1, Int((4 * sigmaC).rounded(.up)))
-        let coarse = (-coarseRadius...coarseRadius).map { gaussian(Double($0), sigma: sigmaC) }
-        let coarseSum = coarse.reduce(0, +)
-        let coarseKernel = coarse.map { Float($0 / coarseSum) }
-        let ax = PyramidAxis(count: source.width, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
-        let ay = PyramidAxis(count: h, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
-
-        // The blurred coarse rows the requested rows read, and the decimated rows those read.
-        let firstBlurred = ay.upsample.starts[rows.lowerBound]
-        let lastBlurred = ay.upsample.starts[rows.upperBound - 1] + ay.upsample.width - 1
-        let decimatedRows = lastBlurred - firstBlurred + 1 + 2 * coarseRadius
-        let blurredRows = lastBlurred - firstBlurred + 1
-        let rowFloats = ax.blurredCount * 4, w = source.width
-
-        // 1. Decimate: rows, then columns.
-        var decimated = [Float].unfilled(count: decimatedRows * ax.decimatedCount * 4)
-        decimated.withUnsafeMutableBufferPointer { d in
-            let target = SharedPointer(d.baseAddress!)
-            Parallel.forEachBand(count: decimatedRows, parts: parts) { band in
-                var row = [Float].unfilled(count: w * 4)
-                row.withUnsafeMutableBufferPointer { row in
-                    for r in band {
-                        Kernels.accumulateRows(
-                            ay.decimate, output: firstBlurred + r, source: source, into: row.baseAddress!, count: w * 4)
-                        Kernels.resamplePixels(row.baseAddress!, taps: ax.decimate, into: target.base + r * ax.decimatedCount * 4)
-                    }
-                }
-            }
-        }
-        // 2. Blur the small image: rows, then columns. No edge cases: the decimated image reaches
-        //    `coarseRadius` beyond every sample the upsampling reads.
+        width = source.width
+        let plan = PyramidPlan(sigma: sigma, edges: edges, width: source.width, height: source.height)
+        let coarse = plan.coarseRows(for: rows), rowFloats = plan.x.blurredCount * 4
+        let decimatedRows = coarse.count + 2 * plan.coarseRadius
         var across = [Float].unfilled(count: decimatedRows * rowFloats)
-        var blurred = [Float].unfilled(count: blurredRows * rowFloats)
-        decimated.withUnsafeBufferPointer { d in
-            across.withUnsafeMutableBufferPointer { e in
-                let source = SharedPointer(UnsafeMutablePointer(mutating: d.baseAddress!)), target = SharedPointer(e.baseAddress!)
-                Parallel.forEachBand(count: decimatedRows, parts: parts) { band in
-                    for r in band {
-                        let from = source.base + r * ax.decimatedCount * 4
-                        let sources = coarseKernel.indices.map { UnsafePointer(from + $0 * 4) }
-                        Kernels.convolve(count: rowFloats, kernel: coarseKernel, sources: sources, into: target.base + r * rowFloats)
-                    }
-                }
-            }
+        across.withUnsafeMutableBufferPointer { a in
+            plan.decimate(
+                coarse.lowerBound..<(coarse.upperBound + 2 * plan.coarseRadius), from: source, into: SharedPointer(a.baseAddress!), parts: parts)
         }
-        across.withUnsafeBufferPointer { e in
+        var blurred = [Float].unfilled(count: coarse.count * rowFloats)
+        across.withUnsafeBufferPointer { a in
             blurred.withUnsafeMutableBufferPointer { b in
-                let source = SharedPointer(UnsafeMutablePointer(mutating: e.baseAddress!)), target = SharedPointer(b.baseAddress!)
-                Parallel.forEachBand(count: blurredRows, parts: parts) { band in
-                    for r in band {
-                        let sources = coarseKernel.indices.map { UnsafePointer(source.base + (r + $0) * rowFloats) }
-                        Kernels.convolve(count: rowFloats, kernel: coarseKernel, sources: sources, into: target.base + r * rowFloats)
-                    }
+                let source = SharedPointer(UnsafeMutablePointer(mutating: a.baseAddress!)), target = SharedPointer(b.baseAddress!)
+                Parallel.forEachBand(count: coarse.count, parts: parts) { band in
+                    for r in band { plan.blurDown(across: source.base + r * rowFloats, into: target.base + r * rowFloats) }
                 }
             }
         }
-        schedule = .pyramid(x: ax, y: ay, blurred: blurred, firstBlurred: firstBlurred)
+        schedule = .pyramid(plan, blurred: blurred, firstBlurred: coarse.lowerBound)
     }
 
     /// Direct rows whose σ (pixels, each below ``GaussianFastPath/pyramidThreshold``) changes from
@@ -166,6 +109,12 @@ struct GaussianRows: Sendable {
         return half.map { Float($0 / total) }
     }
 
+    /// The input rows that direct rows `rows` read.
+    func inputRows(for rows: Range<Int>) -> Range<Int> {
+        guard case let .direct(_, _, taps, _) = schedule else { preconditionFailure("direct rows only") }
+        return taps.inputs(for: rows)
+    }
+
     func makeScratch() -> Scratch {
         switch schedule {
         case let .direct(radius, _, _, _): return Scratch(line: [Float](repeating: 0, count: (width + 2 * radius) * 4))
@@ -184,10 +133,10 @@ struct GaussianRows: Sendable {
                 Kernels.pad(line.baseAddress!, width: w, padding: radius, edges: edges)
                 Kernels.convolveSymmetric(centre, count: w * 4, kernel: kernels[kernels.count == 1 ? 0 : y], into: out)
             }
-        case let .pyramid(ax, ay, blurred, firstBlurred):
+        case let .pyramid(plan, blurred, firstBlurred):
             // Upsample: columns of each coarse row as needed (a ring of the last four: the B-spline
             // reads at most four consecutive coarse rows), then rows.
-            let start = ay.upsample.starts[y], rowFloats = ax.blurredCount * 4
+            let ay = plan.y, start = ay.upsample.starts[y], rowFloats = plan.x.blurredCount * 4
             var held = scratch.held
             scratch.line.withUnsafeMutableBufferPointer { ring in
                 blurred.withUnsafeBufferPointer { b in
@@ -197,7 +146,7 @@ struct GaussianRows: Sendable {
                         let j = start + t, slot = j & 3
                         let line = base + slot * w * 4
                         if held[slot] != j {
-                            Kernels.resamplePixels(b.baseAddress! + (j - firstBlurred) * rowFloats, taps: ax.upsample, into: line)
+                            Kernels.resamplePixels(b.baseAddress! + (j - firstBlurred) * rowFloats, taps: plan.x.upsample, into: line)
                             held[slot] = j
                         }
                         lines.append(UnsafePointer(line))
@@ -207,6 +156,81 @@ struct GaussianRows: Sendable {
                 }
             }
             scratch.held = held
+        }
+    }
+}
+
+/// The pyramid for one σ: the factor, the coarse blur and both axes, with the steps that make its
+/// coarse rows. Coarse row j is decimated (down, then across) and blurred across; blurring it
+/// down reads coarse rows j … j + 2 × ``coarseRadius``.
+struct PyramidPlan: Sendable {
+    let factor: Int
+    let coarseRadius: Int
+    let coarseKernel: [Float]
+    let x: PyramidAxis
+    let y: PyramidAxis
+    let width: Int
+
+    init(sigma: Double, edges: EdgeMode, width: Int, height: Int) {
+        factor = max(2, Int(sigma / GaussianFastPath.sigmaPerFactor))
+        let k = Double(factor), sigmaD = GaussianFastPath.prefilterPerFactor * k
+        let sigmaC = ((sigma * sigma - sigmaD * sigmaD) / (k * k) - 1.0 / 3).squareRoot()
+        coarseRadius = max(1, Int((4 * sigmaC).rounded(.up)))
+        let coarse = (-coarseRadius...coarseRadius).map { gaussian(Double($0), sigma: sigmaC) }
+        let coarseSum = coarse.reduce(0, +)
+        coarseKernel = coarse.map { Float($0 / coarseSum) }
+        x = PyramidAxis(count: width, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
+        y = PyramidAxis(count: height, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
+        self.width = width
+    }
+
+    /// The blurred coarse rows that output rows `rows` are upsampled from.
+    func coarseRows(for rows: Range<Int>) -> Range<Int> {
+        y.upsample.starts[rows.lowerBound]..<(y.upsample.starts[rows.upperBound - 1] + y.upsample.width)
+    }
+
+    /// Coarse rows `rows`, decimated from `source` (which holds the rows they read) and blurred
+    /// across, into `target`: `x.blurredCount × 4` floats a row, from `target.base` on.
+    func decimate(_ rows: Range<Int>, from source: PixelView, into target: SharedPointer<Float>, parts: Int?) {
+        let w = width, decimatedFloats = x.decimatedCount * 4, rowFloats = x.blurredCount * 4
+        let kernel = coarseKernel
+        Parallel.forEachBand(count: rows.count, parts: parts) { band in
+            var line = [Float].unfilled(count: w * 4), decimated = [Float].unfilled(count: decimatedFloats)
+            line.withUnsafeMutableBufferPointer { line in
+                decimated.withUnsafeMutableBufferPointer { d in
+                    let from = d.baseAddress!
+                    let sources = kernel.indices.map { UnsafePointer(from + $0 * 4) }
+                    for r in band {
+                        Kernels.accumulateRows(y.decimate, output: rows.lowerBound + r, source: source, into: line.baseAddress!, count: w * 4)
+                        Kernels.resamplePixels(line.baseAddress!, taps: x.decimate, into: from)
+                        Kernels.convolve(count: rowFloats, kernel: kernel, sources: sources, into: target.base + r * rowFloats)
+                    }
+                }
+            }
+        }
+    }
+
+    /// One blurred coarse row from the `2 × coarseRadius + 1` rows of decimated-and-blurred-across
+    /// coarse rows that start at `across` (`x.blurredCount × 4` floats each, consecutive).
+    func blurDown(across: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>) {
+        let rowFloats = x.blurredCount * 4
+        let sources = coarseKernel.indices.map { UnsafePointer(across + $0 * rowFloats) }
+        Kernels.convolve(count: rowFloats, kernel: coarseKernel, sources: sources, into: out)
+    }
+
+    /// Coarse rows `rows` blurred down (from `across`, which holds the rows they read) and
+    /// upsampled across to the full width, into `target`: `width × 4` floats a row.
+    func blurAndUpsample(_ rows: Range<Int>, across: FloatRows, into target: SharedPointer<Float>, parts: Int?) {
+        let w = width, rowFloats = x.blurredCount * 4
+        let first = SharedPointer(across.row(rows.lowerBound))
+        Parallel.forEachBand(count: rows.count, parts: parts) { band in
+            var blurred = [Float].unfilled(count: rowFloats)
+            blurred.withUnsafeMutableBufferPointer { b in
+                for r in band {
+                    blurDown(across: first.base + r * rowFloats, into: b.baseAddress!)
+                    Kernels.resamplePixels(b.baseAddress!, taps: x.upsample, into: target.base + r * w * 4)
+                }
+            }
         }
     }
 }

@@ -8,8 +8,8 @@ import Darwin
 
 /// Turns the fast kernels off so anyone can compare them with the reference implementations:
 /// set `BLURKIT_REFERENCE=1` in the environment (read once, at first use).
-enum KernelSwitch {
-    static let useReference: Bool = {
+package enum KernelSwitch {
+    package static let useReference: Bool = {
         guard let value = getenv("BLURKIT_REFERENCE") else { return false }
         return String(cString: value) == "1"
     }()

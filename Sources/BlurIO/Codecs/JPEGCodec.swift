@@ -1,6 +1,10 @@
 import BlurCore
 import CJPEGShim
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// JPEG through libjpeg-turbo, behind a C shim that owns libjpeg's setjmp.
 ///
 /// Reads baseline and progressive JPEG in gray, YCbCr/RGB, CMYK and YCCK (Adobe-inverted or not);
@@ -47,23 +51,26 @@ public enum JPEGCodec {
         return bitmap.oriented(orientation)
     }
 
-    /// JPEG bytes at `quality` 1…100.
+    /// JPEG bytes at `quality` 1…100: baseline, one pass (standard Huffman tables, so that the
+    /// encoder never holds the whole image). The same encoder as the streaming chain's
+    /// (``JPEGRowSink``), so both give the same bytes.
     public static func encode(_ bitmap: Bitmap, quality: Int = defaultQuality) throws(EncodingError) -> [UInt8] {
         guard (1...100).contains(quality) else { throw .invalidQuality(quality) }
-        let rgb = bitmap.flattenedRGB()
-        var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
-        var output: UnsafeMutablePointer<UInt8>?
+        var buffer: UnsafeMutablePointer<CChar>?
         var size = 0
-        let rc = rgb.withUnsafeBufferPointer {
-            bk_jpeg_encode(
-                $0.baseAddress, Int32(bitmap.width), Int32(bitmap.height), bitmap.width * 3, 3,
-                Int32(quality), &output, &size, &message)
+        guard let stream = open_memstream(&buffer, &size) else { throw .failed(format: .jpeg, message: "out of memory") }
+        do {
+            let sink = try JPEGRowSink(stream: stream, width: bitmap.width, height: bitmap.height, quality: quality)
+            try bitmap.withPixels { try sink.write($0) }
+            try sink.finish()
+        } catch {
+            fclose(stream)
+            free(buffer)
+            throw error as? EncodingError ?? .failed(format: .jpeg, message: "\(error)")
         }
-        guard rc == 0, let output else {
-            throw .failed(format: .jpeg, message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        defer { bk_jpeg_free(output) }
-        return Array(UnsafeBufferPointer(start: output, count: size))
+        fclose(stream)
+        defer { free(buffer) }
+        return buffer.map { Array(UnsafeRawBufferPointer(start: $0, count: size).bindMemory(to: UInt8.self)) } ?? []
     }
 
     private static func failure(_ message: [CChar]) -> DecodingError {

@@ -1,5 +1,9 @@
 import BlurCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Netpbm: PAM (`P7`), PPM (`P6`) and PGM (`P5`), binary, 8 or 16 bits a sample (maxval 1…65535).
 ///
 /// PAM tuple types GRAYSCALE, GRAYSCALE_ALPHA, RGB and RGB_ALPHA are read (alpha is straight, as
@@ -7,6 +11,26 @@ import BlurCore
 /// image is translucent. The raw format for pipes and benchmarks: no compression, no surprises.
 public enum NetpbmCodec {
     public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Bitmap {
+        guard !bytes.isEmpty else { throw .empty }
+        var copy = bytes
+        let result: Result<Bitmap, DecodingError> = copy.withUnsafeMutableBytes { raw in
+            guard let stream = fmemopen(raw.baseAddress, raw.count, "rb") else {
+                return .failure(.corrupt(format: .pam, message: "cannot open the bytes as a stream"))
+            }
+            defer { fclose(stream) }
+            do {
+                return .success(try NetpbmRowSource(stream: stream).collect())
+            } catch let error as DecodingError {
+                return .failure(error)
+            } catch {
+                return .failure(.corrupt(format: .pam, message: "\(error)"))
+            }
+        }
+        return try result.get()
+    }
+
+    /// The header at the start of `bytes` (a prefix of the file) and the offset of the raster.
+    static func header(_ bytes: [UInt8]) throws(DecodingError) -> (Header, format: ImageFormat, rasterOffset: Int) {
         guard !bytes.isEmpty else { throw .empty }
         var reader = HeaderReader(bytes: bytes)
         guard bytes.count >= 2, bytes[0] == UInt8(ascii: "P") else { throw .unknownFormat }
@@ -18,44 +42,33 @@ public enum NetpbmCodec {
         }
         let format: ImageFormat = bytes[1] == UInt8(ascii: "7") ? .pam : .ppm
         try DecodingError.checkSize(format, width: header.width, height: header.height)
-        let sampleBytes = header.maxval > 255 ? 2 : 1
-        let needed = header.width * header.height * header.depth * sampleBytes
-        guard bytes.count - reader.position >= needed else { throw .truncated(format: format) }
+        return (header, format, reader.position)
+    }
 
-        let maxval = header.maxval, depth = header.depth, width = header.width
-        let start = reader.position
+    /// One raster row (`width × depth` samples of 1 or 2 bytes) as straight RGBA; the first sample
+    /// over maxval, if any.
+    static func convert(_ samples: UnsafePointer<UInt8>, _ header: Header, into row: UnsafeMutablePointer<UInt8>) -> Int? {
+        let maxval = header.maxval, depth = header.depth, sampleBytes = maxval > 255 ? 2 : 1
         var bad: Int?
-        let bitmap: Bitmap
-        do {
-            bitmap = try Bitmap.filled(width: width, height: header.height, premultiplied: false) { pixels in
-                for y in 0..<pixels.height {
-                    let row = pixels.row(y)
-                    for x in 0..<width {
-                        var samples = (0, 0, 0, maxval)
-                        for s in 0..<depth {
-                            let at = start + ((y * width + x) * depth + s) * sampleBytes
-                            let raw = sampleBytes == 2 ? Int(bytes[at]) << 8 | Int(bytes[at + 1]) : Int(bytes[at])
-                            if raw > maxval { bad = bad ?? raw }
-                            let v = (min(raw, maxval) * 255 + maxval / 2) / maxval
-                            switch (depth, s) {
-                            case (1, _), (2, 0): samples.0 = v; samples.1 = v; samples.2 = v
-                            case (2, 1), (4, 3): samples.3 = v
-                            case (_, 0): samples.0 = v
-                            case (_, 1): samples.1 = v
-                            default: samples.2 = v
-                            }
-                        }
-                        if depth == 1 || depth == 3 { samples.3 = 255 }
-                        (row[x * 4], row[x * 4 + 1], row[x * 4 + 2], row[x * 4 + 3]) =
-                            (UInt8(samples.0), UInt8(samples.1), UInt8(samples.2), UInt8(samples.3))
-                    }
+        for x in 0..<header.width {
+            var values = (0, 0, 0, 255)
+            for s in 0..<depth {
+                let at = (x * depth + s) * sampleBytes
+                let raw = sampleBytes == 2 ? Int(samples[at]) << 8 | Int(samples[at + 1]) : Int(samples[at])
+                if raw > maxval { bad = bad ?? raw }
+                let v = maxval == 255 ? raw : (min(raw, maxval) * 255 + maxval / 2) / maxval
+                switch (depth, s) {
+                case (1, _), (2, 0): values.0 = v; values.1 = v; values.2 = v
+                case (2, 1), (4, 3): values.3 = v
+                case (_, 0): values.0 = v
+                case (_, 1): values.1 = v
+                default: values.2 = v
                 }
             }
-        } catch {
-            throw .corrupt(format: format, message: "\(error)")
+            (row[x * 4], row[x * 4 + 1], row[x * 4 + 2], row[x * 4 + 3]) =
+                (UInt8(values.0), UInt8(values.1), UInt8(values.2), UInt8(values.3))
         }
-        if let bad { throw .corrupt(format: format, message: "sample \(bad) exceeds maxval \(maxval)") }
-        return bitmap
+        return bad
     }
 
     /// PAM bytes: `P7`, RGB_ALPHA, maxval 255, straight alpha.

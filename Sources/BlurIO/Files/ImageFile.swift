@@ -9,6 +9,14 @@ public enum ImageFile {
         name: "quality", unit: "", range: 1...100, defaultValue: Double(JPEGCodec.defaultQuality), integer: true,
         summary: "JPEG and WebP quality (WebP at 100 is lossless)")
 
+    /// PNG's zlib level: 0 stores, 9 packs tightest and is slowest. The default, 2, with the `up`
+    /// filter makes photos smaller than libpng's level 6 without filters (libvips's and sharp's
+    /// default) in a fraction of the time.
+    public static let compressionSpec = ParameterSpec(
+        name: "compression", unit: "", range: 0...9, defaultValue: Double(defaultCompression), integer: true,
+        summary: "PNG zlib level: 0 stores, 9 packs tightest and is slowest")
+    public static let defaultCompression = 2
+
     /// Decodes any supported format, recognised by its first bytes.
     public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Bitmap {
         guard !bytes.isEmpty else { throw .empty }
@@ -22,10 +30,13 @@ public enum ImageFile {
         }
     }
 
-    /// Encodes in `format`; `quality` (1…100) applies to JPEG and WebP (WebP at 100 is lossless).
-    public static func encode(_ bitmap: Bitmap, as format: ImageFormat, quality: Int = JPEGCodec.defaultQuality) throws(EncodingError) -> [UInt8] {
+    /// Encodes in `format`; `quality` (1…100) applies to JPEG and WebP (WebP at 100 is lossless),
+    /// `compression` (0…9) to PNG.
+    public static func encode(
+        _ bitmap: Bitmap, as format: ImageFormat, quality: Int = JPEGCodec.defaultQuality, compression: Int = defaultCompression
+    ) throws(EncodingError) -> [UInt8] {
         switch format {
-        case .png: return try PNGCodec.encode(bitmap)
+        case .png: return try PNGCodec.encode(bitmap, level: compression)
         case .jpeg: return try JPEGCodec.encode(bitmap, quality: quality)
         case .pam: return NetpbmCodec.encodePAM(bitmap)
         case .ppm: return NetpbmCodec.encodePPM(bitmap)

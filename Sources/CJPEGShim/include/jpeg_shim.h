@@ -37,4 +37,43 @@ int bk_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, 
 
 void bk_jpeg_free(void *buffer);
 
+// ---- Streaming: a decoder and an encoder that work a band of rows at a time over a FILE. ----
+// Each call owns its own setjmp; an error leaves the object ready only to be closed.
+
+#include <stdio.h>
+
+typedef struct bk_jpeg_reader bk_jpeg_reader;
+
+/// Opens a decoder over `file` (read from its current position; not closed by the reader) and
+/// reads the header: the output size for `scale_denom` (1, 2, 4 or 8) and the EXIF orientation
+/// (1…8, or 0 when there is none). Returns NULL and a message on failure.
+bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int *height, int *orientation,
+                                    char message[BK_JPEG_MESSAGE_SIZE]);
+
+/// Starts decompression, once, after the caller has checked the size. Returns 0, or 1 and a message.
+int bk_jpeg_reader_start(bk_jpeg_reader *reader, char message[BK_JPEG_MESSAGE_SIZE]);
+
+/// Decodes the next `count` rows as opaque RGBA into `rgba` (`stride` bytes a row). Returns 0, or
+/// 1 and a message (a truncated stream is an error).
+int bk_jpeg_reader_read(bk_jpeg_reader *reader, uint8_t *rgba, size_t stride, int count,
+                        char message[BK_JPEG_MESSAGE_SIZE]);
+
+void bk_jpeg_reader_close(bk_jpeg_reader *reader);
+
+typedef struct bk_jpeg_writer bk_jpeg_writer;
+
+/// Opens an encoder of a `width × height` image at `quality` 1…100 onto `file` (not closed by the
+/// writer): baseline, optimised Huffman tables, as `bk_jpeg_encode`.
+bk_jpeg_writer *bk_jpeg_writer_open(FILE *file, int width, int height, int quality,
+                                    char message[BK_JPEG_MESSAGE_SIZE]);
+
+/// Encodes the next `count` rows, RGBX (4 bytes a pixel, the fourth ignored), `stride` bytes a row.
+int bk_jpeg_writer_write(bk_jpeg_writer *writer, const uint8_t *rgbx, size_t stride, int count,
+                         char message[BK_JPEG_MESSAGE_SIZE]);
+
+/// Writes the end of the image. Returns 0, or 1 and a message.
+int bk_jpeg_writer_finish(bk_jpeg_writer *writer, char message[BK_JPEG_MESSAGE_SIZE]);
+
+void bk_jpeg_writer_close(bk_jpeg_writer *writer);
+
 #endif

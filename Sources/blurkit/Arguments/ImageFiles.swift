@@ -25,9 +25,56 @@ enum ImageFiles {
     /// Encodes `image` as `format` and writes OUT atomically (- for standard output).
     static func write(_ image: Bitmap, to path: String, as format: ImageFormat, _ arguments: ParsedArguments) throws {
         let quality = try arguments.integer(ImageFile.qualitySpec) ?? JPEGCodec.defaultQuality
-        let bytes = try ImageFile.encode(image, as: format, quality: quality)
+        let compression = try arguments.integer(ImageFile.compressionSpec) ?? ImageFile.defaultCompression
+        let bytes = try ImageFile.encode(image, as: format, quality: quality, compression: compression)
         if path == "-" { return try AtomicFile.writeStandardOutput(bytes) }
         try AtomicFile.write(bytes, to: path)
+    }
+
+    /// OUT's encoding from `--format` (or OUT's suffix), `--quality` and `--compression`.
+    static func encoding(for output: String, _ arguments: ParsedArguments) throws -> ImagePipeline.Encoding {
+        ImagePipeline.Encoding(
+            format: try arguments.stillFormat(for: output),
+            quality: try arguments.integer(ImageFile.qualitySpec) ?? JPEGCodec.defaultQuality,
+            compression: try arguments.integer(ImageFile.compressionSpec) ?? ImageFile.defaultCompression)
+    }
+
+    /// IN to OUT through the streaming chain: IN decoded band by band, `stages(width, height,
+    /// opaque)` — the stages for IN's size, and whether the result is still opaque — applied on
+    /// `threads` parts, OUT encoded as the bands come and committed whole at the end. The job's
+    /// memory (what the chain will hold) is checked against the budget before any row is decoded.
+    static func stream(
+        _ input: String, to output: String, _ encoding: ImagePipeline.Encoding, job: String, threads: Int?,
+        stages: (Int, Int, Bool) -> (stages: [any RowStage], opaque: Bool)
+    ) throws {
+        let name = input == "-" ? "standard input" : input
+        let (source, opaque): (any RowSource, Bool)
+        do {
+            (source, opaque) = try ImagePipeline.open(try InputFile(path: input))
+        } catch let error as PipelineError {
+            throw CLIError.failure(error.description)
+        } catch let error as FileError {
+            throw CLIError.failure(error.description)
+        } catch {
+            throw CLIError.failure("\(name): \(error)")
+        }
+        let (steps, stillOpaque) = stages(source.width, source.height, opaque)
+        var chain: any RowSource = steps.isEmpty ? source : PrefetchedSource(source)
+        for step in steps { chain = StagedSource(step, over: chain, parts: threads) }
+        let file = try OutputFile(path: output)
+        do {
+            let sink = try ImagePipeline.sink(
+                for: encoding, width: chain.width, height: chain.height, alpha: !stillOpaque, output: file, parts: threads)
+            try ImageLimits.checkBudget(chain.heldBytes + sink.heldBytes + ImagePipeline.queueBytes(width: chain.width), for: job)
+            try ImagePipeline.drain(chain, into: sink)
+            try file.commit()
+        } catch let error as DecodingError {
+            file.discard()
+            throw CLIError.failure("\(name): \(error)")
+        } catch {
+            file.discard()
+            throw error
+        }
     }
 
     /// What `progressive` and `material` share: `--appearance`, `--threads`, `--scale` and `--region`

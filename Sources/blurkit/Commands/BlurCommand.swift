@@ -40,10 +40,16 @@ enum BlurCommand: Command {
         }
         let blur = try GaussianBlur(sigma: sigma, edges: try arguments.choice(EdgeMode.spec)!)
         let threads = try arguments.integer(StandardOptions.threads)
-        let format = try arguments.stillFormat(for: output)
-
-        let image = try ImageFiles.read(input, job: "blur", estimate: GaussianBlur.estimatedBytes)
-        try ImageFiles.write(blur.apply(to: image, threads: threads), to: output, as: format, arguments)
+        let encoding = try ImageFiles.encoding(for: output, arguments)
+        if KernelSwitch.useReference {
+            let image = try ImageFiles.read(input, job: "blur", estimate: GaussianBlur.estimatedBytes)
+            try ImageFiles.write(blur.apply(to: image, threads: threads), to: output, as: encoding.format, arguments)
+            return nil
+        }
+        try ImageFiles.stream(input, to: output, encoding, job: "blur", threads: threads) { width, height, opaque in
+            guard blur.sigma > GaussianBlur.identityThreshold else { return ([], opaque) }
+            return ([blur.stage(width: width, height: height)], opaque && blur.edges == .clamp)
+        }
         return nil
     }
 }

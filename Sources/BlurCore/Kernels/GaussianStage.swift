@@ -1,0 +1,106 @@
+/// The fast Gaussian blur as a stage of the streaming chain: output rows in order from input rows
+/// in order, holding only the rows in reach. ``GaussianBlur``'s whole-image API runs this same
+/// stage over the image in memory (``RowStage/run(_:parts:bandRows:)``), so both give the same bytes.
+///
+/// - **direct** (σ < ``GaussianFastPath/pyramidThreshold``): each output row from the input rows
+///   within ±3σ (``GaussianRows``).
+/// - **pyramid**: coarse rows are made as the input arrives — decimated down and across, then
+///   blurred across (a window of them, `across`) — and each coarse row, once blurred down, is
+///   upsampled across once (a window, `upsampled`); an output row is the B-spline of four of those.
+///   Memory: O(width × σ), not O(width × height).
+final class GaussianStage: RowStage {
+    let width: Int
+    let height: Int
+    private let schedule: Schedule
+
+    private enum Schedule {
+        case direct(GaussianRows)
+        case pyramid(PyramidPlan, across: FloatRows, upsampled: FloatRows)
+    }
+
+    init(sigma: Double, edges: EdgeMode, width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        if sigma < GaussianFastPath.pyramidThreshold {
+            schedule = .direct(GaussianRows(sigma: sigma, edges: edges, width: width, height: height))
+        } else {
+            let plan = PyramidPlan(sigma: sigma, edges: edges, width: width, height: height)
+            schedule = .pyramid(
+                plan, across: FloatRows(length: plan.x.blurredCount * 4), upsampled: FloatRows(length: width * 4))
+        }
+    }
+
+    func inputRows(for rows: Range<Int>) -> Range<Int>? {
+        switch schedule {
+        case let .direct(direct):
+            return direct.inputRows(for: rows)
+        case let .pyramid(plan, across, upsampled):
+            let new = upsampled.missing(plan.coarseRows(for: rows))
+            if new.isEmpty { return nil }
+            let decimated = across.missing(new.lowerBound..<(new.upperBound + 2 * plan.coarseRadius))
+            return decimated.isEmpty ? nil : plan.y.decimate.inputs(for: decimated)
+        }
+    }
+
+    func produce(_ rows: Range<Int>, from input: PixelView?, into output: MutablePixelView, parts: Int?) {
+        let w = width
+        switch schedule {
+        case let .direct(direct):
+            let source = input!
+            Parallel.forEachBand(count: rows.count, parts: parts) { part in
+                var scratch = direct.makeScratch()
+                var line = [Float].unfilled(count: w * 4)
+                line.withUnsafeMutableBufferPointer { line in
+                    for y in rows.lowerBound + part.lowerBound..<rows.lowerBound + part.upperBound {
+                        direct.row(y, source: source, scratch: &scratch, into: line.baseAddress!)
+                        Kernels.storeBytes(line.baseAddress!, count: w * 4, into: output.row(y))
+                    }
+                }
+            }
+        case let .pyramid(plan, across, upsampled):
+            upsampled.ensure(plan.coarseRows(for: rows)) { new, target in
+                across.ensure(new.lowerBound..<(new.upperBound + 2 * plan.coarseRadius)) { decimated, into in
+                    plan.decimate(decimated, from: input!, into: SharedPointer(into), parts: parts)
+                }
+                plan.blurAndUpsample(new, across: across, into: SharedPointer(target), parts: parts)
+            }
+            let taps = plan.y.upsample.width
+            let lines = SharedPointer(upsampled.row(upsampled.first)), firstLine = upsampled.first
+            Parallel.forEachBand(count: rows.count, parts: parts) { part in
+                var line = [Float].unfilled(count: w * 4)
+                line.withUnsafeMutableBufferPointer { line in
+                    for y in rows.lowerBound + part.lowerBound..<rows.lowerBound + part.upperBound {
+                        let start = plan.y.upsample.starts[y] - firstLine
+                        let sources = (0..<taps).map { UnsafePointer(lines.base + (start + $0) * w * 4) }
+                        let weights = Array(plan.y.upsample.weights[(y * taps)..<(y * taps + taps)])
+                        Kernels.convolve(count: w * 4, kernel: weights, sources: sources, into: line.baseAddress!)
+                        Kernels.storeBytes(line.baseAddress!, count: w * 4, into: output.row(y))
+                    }
+                }
+            }
+        }
+    }
+
+    func heldBytes(bandRows: Int) -> Int {
+        switch schedule {
+        case .direct:
+            return 0
+        case let .pyramid(plan, _, _):
+            // The coarse rows one band reaches, across and upsampled.
+            let coarse = bandRows / plan.factor + plan.y.upsample.width + 1
+            return coarse * width * 16 + (coarse + 2 * plan.coarseRadius) * plan.x.blurredCount * 16
+        }
+    }
+}
+
+extension FilterTaps {
+    /// The input samples that outputs `outputs` read.
+    func inputs(for outputs: Range<Int>) -> Range<Int> {
+        var lo = Int.max, hi = Int.min
+        for o in outputs {
+            lo = min(lo, starts[o])
+            hi = max(hi, starts[o] + width)
+        }
+        return lo..<hi
+    }
+}

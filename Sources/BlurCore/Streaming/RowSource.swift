@@ -1,0 +1,69 @@
+/// A producer of an image's rows, top to bottom, as premultiplied RGBA8: a decoder, a bitmap, or
+/// a stage of the chain over another source (``StagedSource``).
+///
+/// The chain is pulled: a sink asks the last source for a band of rows, each stage asks the one
+/// before it for the rows it reaches, so each stage holds only a window of rows, never the image
+/// (ARCHITECTURE.md, "Streaming").
+package protocol RowSource: AnyObject {
+    /// Pixels a row (≥ 1).
+    var width: Int { get }
+    /// Rows in all (≥ 1).
+    var height: Int { get }
+    /// Writes the next `rows.height` rows into `rows`, whose ``MutablePixelView/firstRow`` is the
+    /// number of the first of them: the row after the last one read. Reads never go back.
+    func read(into rows: MutablePixelView) throws
+    /// The most bytes this source, and those it reads from, hold at once: the memory estimate.
+    var heldBytes: Int { get }
+}
+
+/// One step of the chain: output rows made from a window of input rows, both in order.
+///
+/// A stage makes each output row by the same operations whatever band it falls in and however the
+/// bands are split among threads, so ``Bitmap``'s whole-image API (``run(_:parts:)``) and the
+/// streaming chain give the same bytes.
+package protocol RowStage: AnyObject {
+    /// The output's size; the input's is the stage's to know.
+    var width: Int { get }
+    var height: Int { get }
+    /// The input rows that ``produce(_:from:into:parts:)`` reads for output `rows` (the next ones
+    /// after the last call's), or nil when it needs no new input for them. Never starts before an
+    /// earlier answer's start.
+    func inputRows(for rows: Range<Int>) -> Range<Int>?
+    /// Writes output `rows` into `output` (numbered as the image is), reading `input`, which holds
+    /// at least ``inputRows(for:)``'s rows. `parts`: how many threads may share the work (nil: as
+    /// many as suit the cores).
+    func produce(_ rows: Range<Int>, from input: PixelView?, into output: MutablePixelView, parts: Int?)
+    /// The most bytes the stage holds between calls (its windows of intermediate rows) for bands of
+    /// at most `bandRows` rows.
+    func heldBytes(bandRows: Int) -> Int
+}
+
+extension RowStage {
+    /// The stage over a whole image in memory: the driver of the whole-image API. Bands of
+    /// ``StreamingDefaults/bandRows(width:)`` rows, each produced from the image itself, no copy.
+    package func run(_ image: Bitmap, parts: Int?, bandRows: Int? = nil) -> Bitmap {
+        precondition(width == image.width && height == image.height, "a stage that keeps the size")
+        var out = image.makeUninitializedLike()
+        let band = bandRows ?? StreamingDefaults.bandRows(width: width)
+        image.withPixels { source in
+            out.withMutablePixels { target in
+                var y = 0
+                while y < height {
+                    let rows = y..<min(height, y + band)
+                    produce(rows, from: inputRows(for: rows) == nil ? nil : source, into: target.band(rows), parts: parts)
+                    y = rows.upperBound
+                }
+            }
+        }
+        return out
+    }
+}
+
+/// How the chain cuts an image into bands. None of it changes a byte of the output.
+package enum StreamingDefaults {
+    /// Rows a band: about 1 MiB of pixels, 16 … 64 rows: small enough to stay in cache between
+    /// stages, large enough that a band's work is worth sharing among threads.
+    package static func bandRows(width: Int) -> Int {
+        max(16, min(64, (1 << 20) / max(1, width * 4)))
+    }
+}

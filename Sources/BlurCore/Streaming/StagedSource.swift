@@ -1,0 +1,67 @@
+/// A stage over a source: itself a source, so that stages chain.
+package final class StagedSource: RowSource {
+    private let stage: any RowStage
+    private let input: RowWindow
+    private let upstream: any RowSource
+    private let parts: Int?
+    private let bandRows: Int
+
+    /// - Parameters:
+    ///   - parts: threads the stage may use for a band (nil: all cores). No byte depends on it.
+    ///   - bandRows: the most rows one ``read(into:)`` asks for, for the memory estimate.
+    package init(_ stage: any RowStage, over upstream: any RowSource, parts: Int? = nil, bandRows: Int? = nil) {
+        self.stage = stage
+        self.upstream = upstream
+        input = RowWindow(source: upstream)
+        self.parts = parts
+        self.bandRows = bandRows ?? StreamingDefaults.bandRows(width: stage.width)
+    }
+
+    package var width: Int { stage.width }
+    package var height: Int { stage.height }
+
+    package func read(into rows: MutablePixelView) throws {
+        let view = try input.rows(stage.inputRows(for: rows.rows))
+        stage.produce(rows.rows, from: view, into: rows, parts: parts)
+    }
+
+    package var heldBytes: Int {
+        upstream.heldBytes + max(input.heldBytes, estimatedWindowBytes) + stage.heldBytes(bandRows: bandRows)
+    }
+
+    /// The input window before any row is read: the rows one band reaches.
+    private var estimatedWindowBytes: Int {
+        let probe = stage.inputRows(for: 0..<min(bandRows, height))
+        return (probe?.count ?? 0) * upstream.width * 4
+    }
+}
+
+/// The rows of a bitmap as a source (copied out band by band): the start of a chain in memory.
+package final class BitmapSource: RowSource {
+    private let image: Bitmap
+    package init(_ image: Bitmap) { self.image = image }
+    package var width: Int { image.width }
+    package var height: Int { image.height }
+    package var heldBytes: Int { image.height * image.bytesPerRow }
+
+    package func read(into rows: MutablePixelView) throws {
+        image.withPixels { pixels in
+            for y in rows.rows { rows.row(y).update(from: pixels.row(y), count: width * 4) }
+        }
+    }
+}
+
+extension RowSource {
+    /// Every remaining row, pulled in bands of `bandRows`, as a bitmap.
+    package func collect(bandRows: Int? = nil, scale: Double = 1) throws -> Bitmap {
+        let band = bandRows ?? StreamingDefaults.bandRows(width: width)
+        return try Bitmap.filled(width: width, height: height, scale: scale) { pixels in
+            var y = 0
+            while y < height {
+                let rows = y..<min(height, y + band)
+                try read(into: pixels.band(rows))
+                y = rows.upperBound
+            }
+        }
+    }
+}

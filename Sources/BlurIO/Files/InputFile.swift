@@ -1,0 +1,105 @@
+import BlurCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An image file opened for streaming: a stdio stream positioned at its start and the format its
+/// first bytes name. A regular file is read as the decoder goes, never whole; standard input or a
+/// pipe, which cannot be rewound after the format is sniffed, is read into memory first.
+package final class InputFile {
+    /// What the user named: a path or `-`.
+    package let path: String
+    package let stream: UnsafeMutablePointer<FILE>
+    /// The format, from the first bytes.
+    package let format: ImageFormat
+    /// The bytes of a stream that could not be rewound, kept alive under `stream`.
+    private var held: UnsafeMutableRawBufferPointer?
+
+    package init(path: String) throws {
+        self.path = path
+        let name = path == "-" ? "standard input" : path
+        var stream: UnsafeMutablePointer<FILE>?
+        if path == "-" {
+            stream = fdopen(dup(0), "rb")
+        } else {
+            if AtomicFile.isFolder(path) { throw FileError.cannotRead(path: path, reason: "it is a directory") }
+            stream = fopen(path, "rb")
+        }
+        guard var stream else { throw FileError.cannotRead(path: name, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        if fstat(fileno(stream), &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            fclose(stream)
+            throw FileError.cannotRead(path: name, reason: "it is a directory")
+        }
+        var head = [UInt8](repeating: 0, count: 16)
+        let got = fread(&head, 1, 16, stream)
+        if ferror(stream) != 0 {
+            let reason = String(cString: strerror(errno))
+            fclose(stream)
+            throw FileError.cannotRead(path: name, reason: reason)
+        }
+        if fseek(stream, 0, SEEK_SET) != 0 {
+            // Not seekable: take the whole stream (bounded) and read it from memory.
+            var bytes = Array(head[0..<got])
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let n = fread(&chunk, 1, chunk.count, stream)
+                if n == 0 { break }
+                bytes.append(contentsOf: chunk[0..<n])
+                if bytes.count > AtomicFile.maximumReadBytes {
+                    fclose(stream)
+                    throw FileError.cannotRead(path: name, reason: "it holds more than \(AtomicFile.maximumReadBytes >> 20) MiB")
+                }
+            }
+            fclose(stream)
+            let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
+            memory.copyBytes(from: bytes)
+            guard let opened = fmemopen(memory.baseAddress, bytes.count, "rb") else {
+                memory.deallocate()
+                throw FileError.cannotRead(path: name, reason: String(cString: strerror(errno)))
+            }
+            stream = opened
+            held = memory
+        }
+        self.stream = stream
+        guard got > 0 else {
+            fclose(stream)
+            held?.deallocate()
+            throw DecodingError.empty
+        }
+        guard let format = ImageFormat(sniffing: Array(head[0..<got])) else {
+            fclose(stream)
+            held?.deallocate()
+            throw DecodingError.unknownFormat
+        }
+        self.format = format
+    }
+
+    deinit {
+        fclose(stream)
+        held?.deallocate()
+    }
+
+    /// Every byte from the start: for the formats decoded whole (WebP, GIF, Netpbm).
+    package func readAll() throws -> [UInt8] {
+        guard fseek(stream, 0, SEEK_SET) == 0 else { throw FileError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+        var bytes = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, stream)
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > AtomicFile.maximumReadBytes {
+                throw FileError.cannotRead(path: path, reason: "it holds more than \(AtomicFile.maximumReadBytes >> 20) MiB")
+            }
+        }
+        if ferror(stream) != 0 { throw FileError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+        return bytes
+    }
+}

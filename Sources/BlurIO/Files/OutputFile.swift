@@ -1,0 +1,89 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file written as a stream and made visible whole: bytes go to a temporary file in the
+/// destination's folder as they are made; ``commit()`` flushes them to disk (`fsync`) and renames
+/// the file over the destination. Until then — and for good if the writer fails, is discarded or
+/// is released without a commit — the destination is untouched and the temporary file is removed.
+///
+/// `-` writes to standard output, which cannot be taken back: a failure midway leaves what was
+/// written.
+package final class OutputFile {
+    /// What the user named: a path or `-`.
+    package let path: String
+    /// The stdio stream the encoders write to (libjpeg takes one).
+    package let stream: UnsafeMutablePointer<FILE>
+    private let temporary: String?
+    private var done = false
+
+    package init(path: String) throws(FileError) {
+        self.path = path
+        if path == "-" {
+            guard let stream = fdopen(dup(1), "wb") else { throw .cannotWrite(path: "standard output", reason: OutputFile.lastError()) }
+            self.stream = stream
+            temporary = nil
+            return
+        }
+        let url = URL(fileURLWithPath: path)
+        var template = Array("\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .cannotWrite(path: path, reason: OutputFile.lastError()) }
+        let name = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let stream = fdopen(fd, "wb") else {
+            let reason = OutputFile.lastError()
+            close(fd)
+            unlink(name)
+            throw .cannotWrite(path: path, reason: reason)
+        }
+        setvbuf(stream, nil, _IOFBF, 1 << 16)
+        self.stream = stream
+        temporary = name
+    }
+
+    deinit { discard() }
+
+    /// Appends `bytes`.
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
+        guard !bytes.isEmpty else { return }
+        if fwrite(bytes.baseAddress, 1, bytes.count, stream) != bytes.count {
+            throw .cannotWrite(path: displayName, reason: OutputFile.lastError())
+        }
+    }
+
+    /// Makes the file whole at its destination (or flushes standard output).
+    package func commit() throws(FileError) {
+        precondition(!done, "committed once")
+        done = true
+        var failure: String?
+        if fflush(stream) != 0 || ferror(stream) != 0 { failure = OutputFile.lastError() }
+        if let temporary {
+            let fd = fileno(stream)
+            if failure == nil, fchmod(fd, 0o644) != 0 || fsync(fd) != 0 { failure = OutputFile.lastError() }
+            if fclose(stream) != 0, failure == nil { failure = OutputFile.lastError() }
+            if failure == nil, rename(temporary, path) != 0 { failure = OutputFile.lastError() }
+            if failure != nil { unlink(temporary) }
+        } else {
+            fclose(stream)
+        }
+        if let failure { throw .cannotWrite(path: displayName, reason: failure) }
+    }
+
+    /// Drops what was written: the destination stays as it was.
+    package func discard() {
+        guard !done else { return }
+        done = true
+        fclose(stream)
+        if let temporary { unlink(temporary) }
+    }
+
+    private var displayName: String { path == "-" ? "standard output" : path }
+
+    private static func lastError() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,61 @@
+import BlurCore
+import CJPEGShim
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// JPEG rows through libjpeg-turbo's scanline decoder, straight into RGBA rows (its extended pixel
+/// formats: no conversion copy), optionally at 1/2, 1/4 or 1/8 of the size by DCT scaling.
+///
+/// The EXIF orientation is read from the header; ``orientation`` tells the caller, which must
+/// turn the image (a whole-image step) when it is not ``ImageOrientation/up``.
+package final class JPEGRowSource: RowSource {
+    private let reader: OpaquePointer
+    package let width: Int
+    package let height: Int
+    /// How the stored picture must be turned to be upright.
+    package let orientation: ImageOrientation
+    private var started = false
+    /// The file this source reads, kept open as long as the source is.
+    private let input: InputFile
+
+    /// A source over an input file, from its current position.
+    /// - Parameter reduction: 1, 2, 4 or 8.
+    package init(input: InputFile, reduction: Int = 1) throws(DecodingError) {
+        self.input = input
+        let file = input.stream
+        var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
+        var w: Int32 = 0, h: Int32 = 0, turn: Int32 = 0
+        guard let reader = bk_jpeg_reader_open(file, Int32(reduction), &w, &h, &turn, &message) else {
+            throw JPEGRowSource.failure(message)
+        }
+        self.reader = reader
+        width = Int(w)
+        height = Int(h)
+        orientation = ImageOrientation(rawValue: Int(turn)) ?? .up
+        // The object is whole: a throw closes the reader in `deinit`.
+        try DecodingError.checkSize(.jpeg, width: width, height: height)
+    }
+
+    deinit { bk_jpeg_reader_close(reader) }
+
+    package var heldBytes: Int { 0 }
+
+    package func read(into rows: MutablePixelView) throws {
+        var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
+        if !started {
+            guard bk_jpeg_reader_start(reader, &message) == 0 else { throw JPEGRowSource.failure(message) }
+            started = true
+        }
+        guard bk_jpeg_reader_read(reader, rows.base, rows.bytesPerRow, Int32(rows.height), &message) == 0 else {
+            throw JPEGRowSource.failure(message)
+        }
+    }
+
+    static func failure(_ message: [CChar]) -> DecodingError {
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if text.contains("Premature end") { return .truncated(format: .jpeg) }
+        return .corrupt(format: .jpeg, message: text)
+    }
+}
