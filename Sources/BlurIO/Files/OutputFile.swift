@@ -20,7 +20,8 @@ package final class OutputFile {
     package let path: String
     /// The stdio stream the encoders write to (libjpeg takes one).
     package let stream: UnsafeMutablePointer<FILE>
-    private let temporary: String?
+    /// The file being written until ``commit()``: what an interrupted process removes.
+    package let temporary: String?
     private var done = false
 
     package init(path: String) throws(FileError) {

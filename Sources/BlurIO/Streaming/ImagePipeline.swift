@@ -68,7 +68,11 @@ package enum ImagePipeline {
     /// Pulls every row of `source` (the end of a chain) on this thread and encodes them into `sink`
     /// on another, through a queue of two bands; then finishes the sink. The first failure on
     /// either side stops both and is thrown.
-    package static func drain(_ source: any RowSource, into sink: any RowSink, bandRows: Int? = nil) throws {
+    /// `cancelled` is asked before each band; when it answers true the drain stops and throws
+    /// ``PipelineError/cancelled``.
+    package static func drain(
+        _ source: any RowSource, into sink: any RowSink, bandRows: Int? = nil, cancelled: () -> Bool = { false }
+    ) throws {
         let band = bandRows ?? StreamingDefaults.bandRows(width: source.width)
         let queue = BandQueue(depth: 2, bandBytes: band * source.width * 4)
         let failure = Locked<(any Error)?>(nil)
@@ -90,6 +94,7 @@ package enum ImagePipeline {
         var y = 0
         do {
             while y < source.height, let buffer = queue.buffer() {
+                if cancelled() { throw PipelineError.cancelled }
                 let rows = y..<min(source.height, y + band)
                 try source.read(
                     into: MutablePixelView(base: buffer, width: source.width, height: rows.count, bytesPerRow: source.width * 4, firstRow: y))
@@ -114,10 +119,13 @@ package enum ImagePipeline {
 /// What a streamed job reports, naming the file.
 package enum PipelineError: Error, CustomStringConvertible {
     case input(String, DecodingError)
+    /// The caller's `cancelled` said stop.
+    case cancelled
 
     package var description: String {
         switch self {
         case let .input(name, error): return "\(name): \(error)"
+        case .cancelled: return "cancelled"
         }
     }
 }

@@ -45,7 +45,7 @@ enum ImageFiles {
     /// memory (what the chain will hold) is checked against the budget before any row is decoded.
     static func stream(
         _ input: String, to output: String, _ encoding: ImagePipeline.Encoding, job: String, threads: Int?,
-        stages: (Int, Int, Bool) -> (stages: [any RowStage], opaque: Bool)
+        stages: (Int, Int, Bool) throws -> (stages: [any RowStage], opaque: Bool)
     ) throws {
         let name = input == "-" ? "standard input" : input
         let (source, opaque): (any RowSource, Bool)
@@ -58,19 +58,26 @@ enum ImageFiles {
         } catch {
             throw CLIError.failure("\(name): \(error)")
         }
-        let (steps, stillOpaque) = stages(source.width, source.height, opaque)
+        let (steps, stillOpaque) = try stages(source.width, source.height, opaque)
         var chain: any RowSource = steps.isEmpty ? source : PrefetchedSource(source)
         for step in steps { chain = StagedSource(step, over: chain, parts: threads) }
+        Interruption.install()
         let file = try OutputFile(path: output)
+        Interruption.removeOnExit(file.temporary)
+        defer { Interruption.removeOnExit(nil) }
         do {
             let sink = try ImagePipeline.sink(
                 for: encoding, width: chain.width, height: chain.height, alpha: !stillOpaque, output: file, parts: threads)
             try ImageLimits.checkBudget(chain.heldBytes + sink.heldBytes + ImagePipeline.queueBytes(width: chain.width), for: job)
-            try ImagePipeline.drain(chain, into: sink)
+            try ImagePipeline.drain(chain, into: sink) { Interruption.signal != nil }
             try file.commit()
         } catch let error as DecodingError {
             file.discard()
             throw CLIError.failure("\(name): \(error)")
+        } catch PipelineError.cancelled {
+            file.discard()
+            throw CLIError.interrupted(
+                "interrupted; \(output == "-" ? "standard output is incomplete" : "nothing written")", signal: Interruption.signal ?? SIGINT)
         } catch {
             file.discard()
             throw error
@@ -78,26 +85,31 @@ enum ImageFiles {
     }
 
     /// What `progressive` and `material` share: `--appearance`, `--threads`, `--scale` and `--region`
-    /// read, OUT's format checked, IN read at that scale, `draw(image, frame, appearance, threads)`
-    /// over the region (points; the whole image by default), and OUT written.
+    /// read, OUT's format checked, IN streamed at that scale into `draw(image, frame, appearance,
+    /// threads)` over the region (points; the whole image by default) — a whole-image stage — and
+    /// OUT written as the rows come. `estimate(width, height)`: the effect's own working bytes.
     static func drawOverRegion(
-        _ arguments: ParsedArguments, job: String, estimate: (Int, Int) -> Int,
-        _ draw: (Bitmap, Rect, Appearance, Int?) -> Bitmap
+        _ arguments: ParsedArguments, job: String, estimate: @escaping (Int, Int) -> Int,
+        _ draw: @escaping (Bitmap, Rect, Appearance, Int?) -> Bitmap
     ) throws {
         let (input, output) = arguments.inputAndOutput
         let appearance = try arguments.choice(Appearance.spec)!
         let threads = try arguments.integer(StandardOptions.threads)
         let scale = try arguments.number(StandardOptions.scale)!
         let region = try arguments.region("region")
-        let format = try arguments.stillFormat(for: output)
+        let encoding = try encoding(for: output, arguments)
 
-        var image = try read(input, job: job, estimate: estimate)
-        image.scale = scale
-        let whole = Rect(x: 0, y: 0, width: image.pointSize.width, height: image.pointSize.height)
-        if let region, region.pixelRect(scale: scale, clippedTo: image.width, image.height) == nil {
-            let r = [region.x, region.y, region.width, region.height].map(shortNumber).joined(separator: ",")
-            throw CLIError.usage("--region \(r) lies outside the \(shortNumber(whole.width))×\(shortNumber(whole.height))-pt image")
+        try stream(input, to: output, encoding, job: job, threads: threads) { width, height, opaque in
+            let whole = Rect(x: 0, y: 0, width: Double(width) / scale, height: Double(height) / scale)
+            if let region, region.pixelRect(scale: scale, clippedTo: width, height) == nil {
+                let r = [region.x, region.y, region.width, region.height].map(shortNumber).joined(separator: ",")
+                throw CLIError.usage("--region \(r) lies outside the \(shortNumber(whole.width))×\(shortNumber(whole.height))-pt image")
+            }
+            try ImageLimits.checkBudget(estimate(width, height), for: job)
+            let stage = WholeImageStage(width: width, height: height, scale: scale) { image in
+                draw(image, region ?? whole, appearance, threads)
+            }
+            return ([stage], opaque)
         }
-        try write(draw(image, region ?? whole, appearance, threads), to: output, as: format, arguments)
     }
 }

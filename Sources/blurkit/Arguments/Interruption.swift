@@ -5,6 +5,16 @@ import Synchronization
 /// finishes the file it is writing (or writes none), says what was done, and exits 128 + signal.
 enum Interruption {
     private static let received = Atomic<Int32>(0)
+    /// A file to remove if a second signal ends the process at once (a temporary output).
+    /// (The address of a C string, 0 for none: an `Atomic` of a pointer is not `Sendable`.)
+    private static let doomed = Atomic<Int>(0)
+
+    /// Names the temporary file that a second signal must not leave behind (nil: none now).
+    static func removeOnExit(_ path: String?) {
+        let copy = path.flatMap { strdup($0) }
+        let old = doomed.exchange(Int(bitPattern: copy), ordering: .sequentiallyConsistent)
+        free(UnsafeMutableRawPointer(bitPattern: old))
+    }
 
     /// The signal received since ``install()``, or nil.
     static var signal: Int32? {
@@ -23,7 +33,11 @@ enum Interruption {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         for s in [SIGINT, SIGTERM] {
             Foundation.signal(s) { number in
-                if Interruption.received.exchange(number, ordering: .relaxed) != 0 { _exit(128 + number) }
+                if Interruption.received.exchange(number, ordering: .relaxed) != 0 {
+                    // unlink and _exit are async-signal-safe.
+                    if let path = UnsafePointer<CChar>(bitPattern: Interruption.doomed.load(ordering: .sequentiallyConsistent)) { unlink(path) }
+                    _exit(128 + number)
+                }
             }
         }
     }
