@@ -30,23 +30,15 @@ final class GaussianStage: RowStage {
         }
     }
 
-    func inputRows(for rows: Range<Int>) -> Range<Int>? {
-        switch schedule {
-        case let .direct(direct):
-            return direct.inputRows(for: rows)
-        case let .pyramid(plan, across, upsampled):
-            let new = upsampled.missing(plan.coarseRows(for: rows))
-            if new.isEmpty { return nil }
-            let decimated = across.missing(new.lowerBound..<(new.upperBound + 2 * plan.coarseRadius))
-            return decimated.isEmpty ? nil : plan.y.decimate.inputs(for: decimated)
-        }
-    }
+    /// Coarse rows decimated at a time: the input window spans their reach, not that of every
+    /// coarse row a band needs (at σ 64, 2 × 7 + 4 rows 32 input rows apart). Two: one a core.
+    static let decimationBatch = 2
 
-    func produce(_ rows: Range<Int>, from input: PixelView?, into output: MutablePixelView, parts: Int?) {
+    func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
         let w = width
         switch schedule {
         case let .direct(direct):
-            let source = input!
+            let source = try input.rows(direct.inputRows(for: rows))!
             Parallel.forEachBand(count: rows.count, parts: parts) { part in
                 var scratch = direct.makeScratch()
                 var line = [Float].unfilled(count: w * 4)
@@ -58,9 +50,16 @@ final class GaussianStage: RowStage {
                 }
             }
         case let .pyramid(plan, across, upsampled):
-            upsampled.ensure(plan.coarseRows(for: rows)) { new, target in
-                across.ensure(new.lowerBound..<(new.upperBound + 2 * plan.coarseRadius)) { decimated, into in
-                    plan.decimate(decimated, from: input!, into: SharedPointer(into), parts: parts)
+            let rowFloats = plan.x.blurredCount * 4
+            try upsampled.ensure(plan.coarseRows(for: rows)) { new, target in
+                try across.ensure(new.lowerBound..<(new.upperBound + 2 * plan.coarseRadius)) { decimated, into in
+                    var j = decimated.lowerBound
+                    while j < decimated.upperBound {
+                        let batch = j..<min(decimated.upperBound, j + GaussianStage.decimationBatch)
+                        let source = try input.rows(plan.y.decimate.inputs(for: batch))!
+                        plan.decimate(batch, from: source, into: SharedPointer(into + (j - decimated.lowerBound) * rowFloats), parts: parts)
+                        j = batch.upperBound
+                    }
                 }
                 plan.blurAndUpsample(new, across: across, into: SharedPointer(target), parts: parts)
             }
@@ -81,14 +80,24 @@ final class GaussianStage: RowStage {
         }
     }
 
+    func inputBytes(bandRows: Int) -> Int {
+        switch schedule {
+        case let .direct(direct):
+            return direct.inputRows(for: 0..<min(bandRows, height)).count * width * 4
+        case let .pyramid(plan, _, _):
+            return plan.y.decimate.inputs(for: 0..<min(GaussianStage.decimationBatch, plan.y.decimatedCount)).count * width * 4
+        }
+    }
+
     func heldBytes(bandRows: Int) -> Int {
         switch schedule {
         case .direct:
             return 0
-        case let .pyramid(plan, _, _):
-            // The coarse rows one band reaches, across and upsampled.
+        case let .pyramid(plan, across, upsampled):
+            // The coarse rows one band reaches, across and upsampled; or what the windows hold, if more.
             let coarse = bandRows / plan.factor + plan.y.upsample.width + 1
-            return coarse * width * 16 + (coarse + 2 * plan.coarseRadius) * plan.x.blurredCount * 16
+            let estimate = coarse * width * 16 + (coarse + 2 * plan.coarseRadius) * plan.x.blurredCount * 16
+            return max(estimate, across.heldBytes + upsampled.heldBytes)
         }
     }
 }

@@ -22,7 +22,7 @@ final class FloatRows {
     /// Makes rows `wanted` available. Rows before `wanted.lowerBound` are dropped (requests start in
     /// order); those not held are made by `compute(rows, target)`, which writes `rows.count` rows
     /// from `target` on.
-    func ensure(_ wanted: Range<Int>, compute: (Range<Int>, UnsafeMutablePointer<Float>) -> Void) {
+    func ensure(_ wanted: Range<Int>, compute: (Range<Int>, UnsafeMutablePointer<Float>) throws -> Void) rethrows {
         precondition(wanted.lowerBound >= first, "rows \(wanted) of a window at \(first)")
         if wanted.lowerBound >= end {
             first = wanted.lowerBound
@@ -43,7 +43,7 @@ final class FloatRows {
         }
         let new = missing(wanted)
         guard !new.isEmpty else { return }
-        compute(new, buffer! + (new.lowerBound - first) * length)
+        try compute(new, buffer! + (new.lowerBound - first) * length)
         end = new.upperBound
     }
 

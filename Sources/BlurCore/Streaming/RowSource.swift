@@ -25,17 +25,16 @@ package protocol RowStage: AnyObject {
     /// The output's size; the input's is the stage's to know.
     var width: Int { get }
     var height: Int { get }
-    /// The input rows that ``produce(_:from:into:parts:)`` reads for output `rows` (the next ones
-    /// after the last call's), or nil when it needs no new input for them. Never starts before an
-    /// earlier answer's start.
-    func inputRows(for rows: Range<Int>) -> Range<Int>?
-    /// Writes output `rows` into `output` (numbered as the image is), reading `input`, which holds
-    /// at least ``inputRows(for:)``'s rows. `parts`: how many threads may share the work (nil: as
-    /// many as suit the cores).
-    func produce(_ rows: Range<Int>, from input: PixelView?, into output: MutablePixelView, parts: Int?)
+    /// Writes output `rows` (the next ones after the last call's) into `output` (numbered as the
+    /// image is), asking `input` for the input rows it reads as it goes — never before rows it
+    /// asked for earlier. `parts`: how many threads may share the work (nil: as many as suit the
+    /// cores). Throws what the input's source throws.
+    func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws
     /// The most bytes the stage holds between calls (its windows of intermediate rows) for bands of
     /// at most `bandRows` rows.
     func heldBytes(bandRows: Int) -> Int
+    /// The most bytes of input rows it asks its window for at once, for bands of `bandRows` rows.
+    func inputBytes(bandRows: Int) -> Int
 }
 
 extension RowStage {
@@ -46,11 +45,13 @@ extension RowStage {
         var out = image.makeUninitializedLike()
         let band = bandRows ?? StreamingDefaults.bandRows(width: width)
         image.withPixels { source in
+            let input = RowWindow(whole: source)
             out.withMutablePixels { target in
                 var y = 0
                 while y < height {
                     let rows = y..<min(height, y + band)
-                    produce(rows, from: inputRows(for: rows) == nil ? nil : source, into: target.band(rows), parts: parts)
+                    // A window over memory never throws.
+                    try? produce(rows, from: input, into: target.band(rows), parts: parts)
                     y = rows.upperBound
                 }
             }

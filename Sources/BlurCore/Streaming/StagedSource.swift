@@ -21,18 +21,13 @@ package final class StagedSource: RowSource {
     package var height: Int { stage.height }
 
     package func read(into rows: MutablePixelView) throws {
-        let view = try input.rows(stage.inputRows(for: rows.rows))
-        stage.produce(rows.rows, from: view, into: rows, parts: parts)
+        try stage.produce(rows.rows, from: input, into: rows, parts: parts)
     }
 
+    /// What the source before holds, the input window, and the stage's own rows: as allocated,
+    /// or before the first row as the stage estimates them.
     package var heldBytes: Int {
-        upstream.heldBytes + max(input.heldBytes, estimatedWindowBytes) + stage.heldBytes(bandRows: bandRows)
-    }
-
-    /// The input window before any row is read: the rows one band reaches.
-    private var estimatedWindowBytes: Int {
-        let probe = stage.inputRows(for: 0..<min(bandRows, height))
-        return (probe?.count ?? 0) * upstream.width * 4
+        upstream.heldBytes + max(input.heldBytes, stage.inputBytes(bandRows: bandRows)) + stage.heldBytes(bandRows: bandRows)
     }
 }
 

@@ -16,11 +16,9 @@ package final class WholeImageStage: RowStage {
         self.transform = transform
     }
 
-    package func inputRows(for rows: Range<Int>) -> Range<Int>? { result == nil ? 0..<height : nil }
-
-    package func produce(_ rows: Range<Int>, from input: PixelView?, into output: MutablePixelView, parts: Int?) {
+    package func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
         if result == nil {
-            let source = input!
+            let source = try input.rows(0..<height)!
             var image = Bitmap(validatedWidth: width, height: height, scale: scale)
             image.withMutablePixels { target in
                 for y in 0..<height { target.row(y).update(from: source.row(y), count: width * 4) }
@@ -34,5 +32,6 @@ package final class WholeImageStage: RowStage {
         }
     }
 
-    package func heldBytes(bandRows: Int) -> Int { 2 * width * height * 4 }
+    package func heldBytes(bandRows: Int) -> Int { width * height * 4 }
+    package func inputBytes(bandRows: Int) -> Int { width * height * 4 }
 }

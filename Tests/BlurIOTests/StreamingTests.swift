@@ -1,0 +1,124 @@
+import BlurCore
+import BlurIO
+import BlurTestSupport
+import Foundation
+import Testing
+
+/// The streaming chain against the whole-image API: the same bytes for every band size, thread
+/// count, σ, edge mode and codec; its own accounting of what it holds; failures that leave nothing.
+@Suite struct StreamingTests {
+    /// Every row of `stage` over `image`, pulled in bands of `band` rows.
+    static func streamed(_ image: Bitmap, _ stage: any RowStage, band: Int, parts: Int?) throws -> Bitmap {
+        try StagedSource(stage, over: BitmapSource(image), parts: parts, bandRows: band).collect(bandRows: band)
+    }
+
+    static let sigmas: [Double] = [0.5, 1, 2, 3.9, 4, 6, 8, 24, 64]
+
+    @Test(arguments: [EdgeMode.clamp, .transparent])
+    func theGaussianStreamedIsTheWholeImageBlur(edges: EdgeMode) throws {
+        let image = TestImages.noise(width: 83, height: 97, seed: 14)
+        for sigma in Self.sigmas {
+            let blur = try GaussianBlur(sigma: sigma, edges: edges)
+            let whole = blur.fastPath(image)
+            // Band sizes: one row, a prime, the whole image; one thread and several.
+            for (band, parts) in [(1, 1), (7, 3), (97, nil), (13, 2)] as [(Int, Int?)] {
+                let rows = try Self.streamed(image, blur.stage(width: image.width, height: image.height), band: band, parts: parts)
+                #expect(rows == whole, "σ \(sigma), bands of \(band), \(parts.map(String.init) ?? "all") parts")
+            }
+        }
+    }
+
+    /// A prefetching source (a thread of its own, a queue of bands) changes nothing either.
+    @Test func readingAheadOnAnotherThreadChangesNoByte() throws {
+        let image = TestImages.noise(width: 64, height: 211, seed: 3)
+        let blur = try GaussianBlur(sigma: 8)
+        let chain = StagedSource(blur.stage(width: 64, height: 211), over: PrefetchedSource(BitmapSource(image), bandRows: 5), bandRows: 16)
+        #expect(try chain.collect(bandRows: 11) == blur.fastPath(image))
+    }
+
+    /// Codecs: the streamed decoders give the whole-image decoders' pixels, and the sinks the
+    /// whole-image encoders' bytes.
+    @Test(arguments: [true, false])
+    func codecsStreamedAreTheWholeImageCodecs(opaque: Bool) throws {
+        let folder = TestImages.temporaryFolder()
+        // Wide enough that a PNG has several strips (256 KiB each).
+        let image = TestImages.noise(width: 700, height: 240, seed: opaque ? 1 : 2, opaque: opaque)
+        for format in [ImageFormat.png, .jpeg, .pam, .ppm] {
+            let whole = try ImageFile.encode(image, as: format)
+            let path = folder + "/out.\(format)"
+            let file = try OutputFile(path: path)
+            let sink = try ImagePipeline.sink(
+                for: .init(format: format), width: image.width, height: image.height, alpha: !image.isOpaque, output: file, parts: 3)
+            try ImagePipeline.drain(BitmapSource(image), into: sink, bandRows: 9)
+            try file.commit()
+            #expect(try AtomicFile.read(path) == whole, "\(format): the streamed file is the whole-image file")
+
+            let (source, knownOpaque) = try ImagePipeline.open(try InputFile(path: path))
+            #expect(knownOpaque == (format == .jpeg || format == .ppm || (opaque && format != .pam)), "\(format)")
+            #expect(try source.collect(bandRows: 7) == ImageFile.decode(whole), "\(format): streamed rows are the decoded image")
+        }
+    }
+
+    /// PNG strips, at every level and both colour types, read back by libspng and by Pillow.
+    @Test func multiStripPNGIsReadByAnotherDecoder() throws {
+        let folder = TestImages.temporaryFolder()
+        let photo = TestImages.translucentPhoto
+        for (level, image) in [(0, photo), (2, TestImages.photo), (9, photo)] {
+            let bytes = try PNGCodec.encode(image, level: level)
+            #expect(try PNGCodec.decode(bytes) == image)
+            try AtomicFile.write(bytes, to: folder + "/l\(level).png")
+            let (info, frames) = try IndependentDecoderTests.readWithPillow(folder + "/l\(level).png")
+            #expect(info.width == image.width && info.height == image.height)
+            #expect(frames.first == image, "Pillow reads the level-\(level) file as written")
+        }
+    }
+
+    /// What the chain holds, from its own accounting (window and intermediate rows as allocated),
+    /// for a 3000 × 6000 image (72 MB): under a sixteenth of the image, whatever σ.
+    @Test(arguments: [0.8, 2, 3.9, 8, 24, 64])
+    func blurringHoldsAWindowNotTheImage(sigma: Double) throws {
+        let (w, h, fraction) = (3000, 6000, 16)
+        let blur = try GaussianBlur(sigma: sigma)
+        let chain = StagedSource(blur.stage(width: w, height: h), over: ZeroRows(width: w, height: h))
+        let band = StreamingDefaults.bandRows(width: w)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: band * w * 4)
+        defer { buffer.deallocate() }
+        var y = 0
+        while y < h {
+            let rows = min(band, h - y)
+            try chain.read(into: MutablePixelView(base: buffer, width: w, height: rows, bytesPerRow: w * 4, firstRow: y))
+            y += rows
+        }
+        #expect(chain.heldBytes > 0)
+        #expect(chain.heldBytes < w * h * 4 / fraction, "σ \(sigma): \(chain.heldBytes) bytes held")
+    }
+
+    /// A file cut short in its pixel data fails partway through the stream: an error naming the
+    /// format, and no output file.
+    @Test(arguments: [ImageFormat.png, .jpeg, .pam])
+    func aDecodeErrorMidStreamLeavesNoFile(format: ImageFormat) throws {
+        let folder = TestImages.temporaryFolder()
+        let image = TestImages.noise(width: 300, height: 200, seed: 9, opaque: true)
+        let bytes = try ImageFile.encode(image, as: format)
+        try AtomicFile.write(Array(bytes.prefix(bytes.count * 2 / 3)), to: folder + "/cut")
+        let (source, _) = try ImagePipeline.open(try InputFile(path: folder + "/cut"))
+        let file = try OutputFile(path: folder + "/out.png")
+        let sink = try ImagePipeline.sink(for: .init(format: .png), width: 300, height: 200, alpha: false, output: file)
+        #expect(throws: DecodingError.self) { try ImagePipeline.drain(source, into: sink) }
+        file.discard()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["cut"])
+    }
+}
+
+/// Rows of zeros: a source of any size that costs no memory of its own.
+final class ZeroRows: RowSource {
+    let width: Int, height: Int
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+    var heldBytes: Int { 0 }
+    func read(into rows: MutablePixelView) throws {
+        for y in rows.rows { rows.row(y).update(repeating: 0, count: width * 4) }
+    }
+}
