@@ -5,7 +5,7 @@
 #   make test    build and run every test (release build: pixel loops are slow in debug); installs
 #                Pillow (pip) for the tests that read our files with another decoder
 #   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
-#   make peers   pip-install the benchmark peers (Pillow, OpenCV, pyvips)
+#   make peers   install the benchmark peers: Pillow, OpenCV, pyvips (pip), the vips command line (apt)
 #   make sanitize  the tests under AddressSanitizer (with leak checks), then ThreadSanitizer
 #   make fuzz    libFuzzer on every parser for FUZZ_SECONDS (default 60) or FUZZ_RUNS inputs (default 10M),
 #                whichever ends first; findings in .build/fuzz/findings
@@ -66,6 +66,7 @@ test-deps:
 		python3 -m pip install --quiet pillow || { echo "run: python3 -m pip install pillow"; exit 1; }; }
 
 bench: deps
+	$(BUILD) --product blurkit
 	$(BUILD) --product BlurBench
 	@python3 -c "import numpy" 2>/dev/null || echo "(numpy missing: peers are skipped; run make peers)"
 	.build/release/BlurBench --markdown bench-output.md
@@ -104,6 +105,9 @@ format:
 
 peers:
 	python3 -m pip install --quiet numpy pillow opencv-python-headless pyvips pyvips-binary
+	@command -v vips >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libvips-tools hyperfine >/dev/null; \
+		else echo "for the file-to-file table: sudo apt-get install -y libvips-tools"; fi; }
 
 clean:
 	rm -rf .build demo-output bench-output.md

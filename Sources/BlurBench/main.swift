@@ -28,7 +28,7 @@ struct Options {
             case "--no-peers": peers = false
             case "--markdown": markdown = it.next()
             case "--accuracy": accuracy = true
-            case "--profile-progressive", "--profile-material", "--scene-only", "--placeholders-only": break
+            case "--profile-progressive", "--profile-material", "--scene-only", "--placeholders-only", "--files-only": break
             case "--profile": profileSigma = Double(it.next() ?? "")
             case "--threads": threads = Int(it.next() ?? "")
             case "--sigmas": sigmas = (it.next() ?? "").split(separator: ",").compactMap { Double($0) }
@@ -82,6 +82,10 @@ if CommandLine.arguments.contains("--profile-progressive") {
 }
 if CommandLine.arguments.contains("--placeholders-only") {
     try benchPlaceholders(tile: tile, runs: options.runs, quick: options.quick) { print($0) }
+    exit(0)
+}
+if CommandLine.arguments.contains("--files-only") {
+    try benchFiles(tile: tile, runs: min(options.runs, 3), quick: options.quick, sigmas: options.sigmas) { print($0) }
     exit(0)
 }
 if CommandLine.arguments.contains("--scene-only") {
@@ -251,6 +255,7 @@ do {
     emit("|---|---|---|---|")
     emit("| \(fmt(u)) | \(fmt(m)) | \(fmt(m / u, 2))× | \(fmt(rounded)) |")
 }
+try benchFiles(tile: tile, runs: min(options.runs, 3), quick: options.quick, sigmas: options.sigmas, emit: emit)
 try benchScene(tile: tile, runs: options.runs, emit: emit)
 try benchPlaceholders(tile: tile, runs: options.runs, quick: options.quick, emit: emit)
 if let path = options.markdown {

@@ -12,7 +12,7 @@ package enum ImagePipeline {
         /// PNG zlib level, 0…9 (``PNGRowSink/compressionSpec``).
         package var compression: Int
 
-        package init(format: ImageFormat, quality: Int = JPEGCodec.defaultQuality, compression: Int = 2) {
+        package init(format: ImageFormat, quality: Int = JPEGCodec.defaultQuality, compression: Int = ImageFile.defaultCompression) {
             self.format = format
             self.quality = quality
             self.compression = compression
