@@ -19,8 +19,8 @@ CPU_FLAGS := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo "-Xcc -mavx
 BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 
 # pkg-config module → Debian package that provides it.
-DEB_PACKAGES = pkg-config libpng-dev libspng-dev zlib1g-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev fonts-dejavu-core fontconfig
-PKG_MODULES = libpng spng zlib libjpeg libwebpmux libwebpdemux freetype2
+DEB_PACKAGES = pkg-config libpng-dev zlib1g-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev fonts-dejavu-core fontconfig
+PKG_MODULES = libpng zlib libjpeg libwebpmux libwebpdemux freetype2
 
 .PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format
 

@@ -26,8 +26,8 @@ let package = Package(
             name: "CWebP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         .systemLibrary(
-            name: "CSPNG", pkgConfig: "spng",
-            providers: [.apt(["libspng-dev"]), .brew(["libspng"])]),
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
@@ -36,9 +36,11 @@ let package = Package(
         // libjpeg reports errors by calling a function that must not return; this shim owns the
         // setjmp so that no longjmp ever crosses a Swift frame.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+        // The same for libpng, whose errors jump too.
+        .target(name: "CPNGShim", dependencies: ["CPNG"]),
 
         .target(name: "BlurCore"),
-        .target(name: "BlurIO", dependencies: ["BlurCore", "CSPNG", "CZlib", "CJPEGShim", "CFreeType", "CWebP", "CGIF"]),
+        .target(name: "BlurIO", dependencies: ["BlurCore", "CPNGShim", "CZlib", "CJPEGShim", "CFreeType", "CWebP", "CGIF"]),
         .target(name: "BlurScene", dependencies: ["BlurCore", "BlurIO"]),
         .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO", "BlurScene"]),
         // The command line's scanner, help and errors: a library so that the fuzzer can reach it.

@@ -79,66 +79,6 @@ int bk_jpeg_read_header(const uint8_t *data, size_t size, int scale_denom,
     return 0;
 }
 
-int bk_jpeg_decode(const uint8_t *data, size_t size, int scale_denom,
-                   uint8_t *rgba, size_t stride, int width, int height,
-                   char message[BK_JPEG_MESSAGE_SIZE]) {
-    struct jpeg_decompress_struct cinfo;
-    shim_error err;
-    uint8_t *volatile cmyk_row = NULL;
-    message[0] = 0;
-    shim_install(&cinfo, &err, message);
-    if (setjmp(err.jump)) {
-        free(cmyk_row);
-        jpeg_destroy_decompress(&cinfo);
-        return 1;
-    }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)size);
-    jpeg_read_header(&cinfo, TRUE);
-    set_scale(&cinfo, scale_denom);
-    int cmyk = color_model(cinfo.jpeg_color_space) == BK_JPEG_CMYK;
-    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
-    jpeg_start_decompress(&cinfo);
-    if ((int)cinfo.output_width != width || (int)cinfo.output_height != height) {
-        snprintf(message, BK_JPEG_MESSAGE_SIZE, "JPEG size changed between header and decode");
-        jpeg_destroy_decompress(&cinfo);
-        return 1;
-    }
-    // Adobe writes CMYK inverted (an APP14 marker says so); others store it plain.
-    int inverted = cinfo.saw_Adobe_marker;
-    if (cmyk) {
-        cmyk_row = malloc((size_t)width * 4);
-        if (!cmyk_row) {
-            snprintf(message, BK_JPEG_MESSAGE_SIZE, "out of memory");
-            jpeg_destroy_decompress(&cinfo);
-            return 1;
-        }
-    }
-    while (cinfo.output_scanline < cinfo.output_height) {
-        uint8_t *row = rgba + (size_t)cinfo.output_scanline * stride;
-        if (!cmyk) {
-            JSAMPROW rows[1] = {row};
-            jpeg_read_scanlines(&cinfo, rows, 1);
-            continue;
-        }
-        JSAMPROW rows[1] = {cmyk_row};
-        jpeg_read_scanlines(&cinfo, rows, 1);
-        for (int x = 0; x < width; x++) {
-            unsigned c = cmyk_row[4 * x], m = cmyk_row[4 * x + 1], y = cmyk_row[4 * x + 2], k = cmyk_row[4 * x + 3];
-            if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
-            // Stored (inverted) values: ink-free white is 255, so R = C' * K' / 255.
-            row[4 * x] = (uint8_t)((c * k + 127) / 255);
-            row[4 * x + 1] = (uint8_t)((m * k + 127) / 255);
-            row[4 * x + 2] = (uint8_t)((y * k + 127) / 255);
-            row[4 * x + 3] = 255;
-        }
-    }
-    jpeg_finish_decompress(&cinfo);
-    free(cmyk_row);
-    jpeg_destroy_decompress(&cinfo);
-    return 0;
-}
-
 int bk_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int components,
                    int quality, uint8_t **output, size_t *output_size,
                    char message[BK_JPEG_MESSAGE_SIZE]) {
@@ -193,35 +133,8 @@ struct bk_jpeg_reader {
     uint8_t *cmyk_row;
 };
 
-/// The orientation tag (0x0112) of IFD0 in an Exif APP1 payload ("Exif\0\0" + TIFF), or 0.
-static int exif_orientation(const uint8_t *p, size_t n) {
-    if (n < 14 || memcmp(p, "Exif\0\0", 6) != 0) return 0;
-    const uint8_t *t = p + 6;
-    size_t size = n - 6;
-    int little = t[0] == 'I' && t[1] == 'I';
-    if (!little && !(t[0] == 'M' && t[1] == 'M')) return 0;
-#define U16(at) (little ? (unsigned)(t[(at)] | t[(at) + 1] << 8) : (unsigned)(t[(at)] << 8 | t[(at) + 1]))
-#define U32(at) (little ? ((uint32_t)t[(at)] | (uint32_t)t[(at) + 1] << 8 | (uint32_t)t[(at) + 2] << 16 | (uint32_t)t[(at) + 3] << 24) \
-                        : ((uint32_t)t[(at)] << 24 | (uint32_t)t[(at) + 1] << 16 | (uint32_t)t[(at) + 2] << 8 | (uint32_t)t[(at) + 3]))
-    if (U16(2) != 42) return 0;
-    uint32_t ifd = U32(4);
-    if (ifd > size || size - ifd < 2) return 0;
-    unsigned entries = U16(ifd);
-    for (unsigned e = 0; e < entries; e++) {
-        size_t at = (size_t)ifd + 2 + (size_t)e * 12;
-        if (at + 12 > size) return 0;
-        if (U16(at) == 0x0112 && U16(at + 2) == 3) {
-            unsigned v = U16(at + 8);
-            return v >= 1 && v <= 8 ? (int)v : 0;
-        }
-    }
-    return 0;
-#undef U16
-#undef U32
-}
-
-bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int *height, int *orientation,
-                                    char message[BK_JPEG_MESSAGE_SIZE]) {
+bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int *height,
+                                    const uint8_t **exif, size_t *exif_size, char message[BK_JPEG_MESSAGE_SIZE]) {
     bk_jpeg_reader *r = calloc(1, sizeof *r);
     message[0] = 0;
     if (!r) {
@@ -238,9 +151,14 @@ bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int
     jpeg_stdio_src(&r->cinfo, file);
     jpeg_save_markers(&r->cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(&r->cinfo, TRUE);
-    *orientation = 0;
+    *exif = NULL;
+    *exif_size = 0;
     for (jpeg_saved_marker_ptr m = r->cinfo.marker_list; m; m = m->next) {
-        if (m->marker == JPEG_APP0 + 1 && (*orientation = exif_orientation(m->data, m->data_length)) != 0) break;
+        if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 && memcmp(m->data, "Exif\0\0", 6) == 0) {
+            *exif = m->data + 6;
+            *exif_size = m->data_length - 6;
+            break;
+        }
     }
     set_scale(&r->cinfo, scale_denom);
     r->cmyk = color_model(r->cinfo.jpeg_color_space) == BK_JPEG_CMYK;

@@ -59,7 +59,7 @@ import Testing
         }
     }
 
-    /// PNG strips, at every level and both colour types, read back by libspng and by Pillow.
+    /// PNG strips, at every level and both colour types, read back by libpng and by Pillow.
     @Test func multiStripPNGIsReadByAnotherDecoder() throws {
         let folder = TestImages.temporaryFolder()
         let photo = TestImages.translucentPhoto

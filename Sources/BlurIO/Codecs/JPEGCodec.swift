@@ -9,8 +9,8 @@ import Glibc
 ///
 /// Reads baseline and progressive JPEG in gray, YCbCr/RGB, CMYK and YCCK (Adobe-inverted or not);
 /// applies the EXIF orientation so the picture comes out upright. A truncated file is an error.
-/// Writes baseline JPEG with optimised Huffman tables at a quality of 1…100 (default 90); JPEG has
-/// no alpha, so a translucent image is composited over white.
+/// Writes baseline JPEG at a quality of 1…100 (default 90), in one pass; JPEG has no alpha, so a
+/// translucent image is composited over white.
 public enum JPEGCodec {
     public static let defaultQuality = 90
 
@@ -30,25 +30,19 @@ public enum JPEGCodec {
     ///   scaling (much faster than decoding in full and shrinking). Other values mean 1.
     public static func decode(_ bytes: [UInt8], reduction: Int = 1, applyOrientation: Bool = true) throws(DecodingError) -> Bitmap {
         guard !bytes.isEmpty else { throw .empty }
-        var width: Int32 = 0, height: Int32 = 0, model: Int32 = 0
-        var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
-        let header = bytes.withUnsafeBufferPointer {
-            bk_jpeg_read_header($0.baseAddress, $0.count, Int32(reduction), &width, &height, &model, &message)
-        }
-        guard header == 0 else { throw failure(message) }
-        try DecodingError.checkSize(.jpeg, width: Int(width), height: Int(height))
-        // The shim writes every row of the view, opaque RGBA, or fails.
-        var decoded: Int32 = 0
-        let filled = try? Bitmap.filled(width: Int(width), height: Int(height)) { pixels in
-            decoded = bytes.withUnsafeBufferPointer { src in
-                bk_jpeg_decode(src.baseAddress, src.count, Int32(reduction), pixels.base, pixels.bytesPerRow, width, height, &message)
+        // The streaming decoder over the bytes: one decoder for files and buffers.
+        let result: Result<Bitmap, DecodingError> = bytes.withUnsafeBytes { data in
+            do {
+                let source = try JPEGRowSource(bytes: data, reduction: reduction)
+                let image = try source.collect()
+                return .success(applyOrientation ? image.oriented(source.orientation) : image)
+            } catch let error as DecodingError {
+                return .failure(error)
+            } catch {
+                return .failure(.corrupt(format: .jpeg, message: "\(error)"))
             }
-            if decoded != 0 { pixels.base.update(repeating: 255, count: pixels.bytesPerRow * pixels.height) }
         }
-        guard decoded == 0 else { throw failure(message) }
-        guard let bitmap = filled else { throw .corrupt(format: .jpeg, message: "\(width)×\(height) cannot be stored") }
-        guard applyOrientation, let orientation = EXIF.orientation(inJPEG: bytes) else { return bitmap }
-        return bitmap.oriented(orientation)
+        return try result.get()
     }
 
     /// JPEG bytes at `quality` 1…100: baseline, one pass (standard Huffman tables, so that the

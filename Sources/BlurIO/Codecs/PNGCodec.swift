@@ -1,11 +1,11 @@
 import BlurCore
 
-/// PNG: decoded by libspng (``PNGRowSource``, which reports errors as return codes, never as
-/// jumps), encoded by ``PNGRowSink`` (rows filtered, zlib strips compressed on all cores).
+/// PNG: decoded by libpng (``PNGRowSource``, behind a shim that keeps libpng's jumps in C),
+/// encoded by ``PNGRowSink`` (rows Paeth-filtered, zlib strips compressed on all cores).
 ///
 /// Reads every colour type and bit depth (palette, gray, gray + alpha, RGB, RGBA, tRNS, 1–16
-/// bits); 16-bit samples keep their high byte, as Pillow's do. Writes 8-bit RGBA, or RGB when the
-/// image is opaque.
+/// bits); 16-bit samples are rounded to the nearest 8-bit value. Writes 8-bit RGBA, or RGB when
+/// the image is opaque.
 public enum PNGCodec {
     public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Bitmap {
         guard !bytes.isEmpty else { throw .empty }

@@ -17,28 +17,49 @@ package final class JPEGRowSource: RowSource {
     /// How the stored picture must be turned to be upright.
     package let orientation: ImageOrientation
     private var started = false
-    /// The file this source reads, kept open as long as the source is.
-    private let input: InputFile
+    /// What the reader reads, kept alive as long as it is: an input file, or bytes in memory.
+    private let owner: AnyObject?
+    private let memory: UnsafeMutablePointer<FILE>?
 
     /// A source over an input file, from its current position.
     /// - Parameter reduction: 1, 2, 4 or 8.
-    package init(input: InputFile, reduction: Int = 1) throws(DecodingError) {
-        self.input = input
-        let file = input.stream
+    package convenience init(input: InputFile, reduction: Int = 1) throws(DecodingError) {
+        try self.init(stream: input.stream, reduction: reduction, owner: input, memory: nil)
+    }
+
+    /// A source over bytes in memory, which must stay valid while rows are read.
+    package convenience init(bytes: UnsafeRawBufferPointer, reduction: Int = 1) throws(DecodingError) {
+        guard !bytes.isEmpty else { throw .empty }
+        guard let stream = fmemopen(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count, "rb") else {
+            throw .corrupt(format: .jpeg, message: "cannot read the bytes as a stream")
+        }
+        try self.init(stream: stream, reduction: reduction, owner: nil, memory: stream)
+    }
+
+    /// `memory`: a stream this source owns and closes (also when this initialiser throws).
+    private init(stream: UnsafeMutablePointer<FILE>, reduction: Int, owner: AnyObject?, memory: UnsafeMutablePointer<FILE>?) throws(DecodingError) {
         var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
-        var w: Int32 = 0, h: Int32 = 0, turn: Int32 = 0
-        guard let reader = bk_jpeg_reader_open(file, Int32(reduction), &w, &h, &turn, &message) else {
+        var w: Int32 = 0, h: Int32 = 0
+        var exif: UnsafePointer<UInt8>?
+        var exifSize = 0
+        guard let reader = bk_jpeg_reader_open(stream, Int32(reduction), &w, &h, &exif, &exifSize, &message) else {
+            if let memory { fclose(memory) }
             throw JPEGRowSource.failure(message)
         }
         self.reader = reader
         width = Int(w)
         height = Int(h)
-        orientation = ImageOrientation(rawValue: Int(turn)) ?? .up
+        orientation = exif.flatMap { EXIF.orientation(inTIFF: ArraySlice(UnsafeBufferPointer(start: $0, count: exifSize))) } ?? .up
+        self.owner = owner
+        self.memory = memory
         // The object is whole: a throw closes the reader in `deinit`.
         try DecodingError.checkSize(.jpeg, width: width, height: height)
     }
 
-    deinit { bk_jpeg_reader_close(reader) }
+    deinit {
+        bk_jpeg_reader_close(reader)
+        if let memory { fclose(memory) }
+    }
 
     package var heldBytes: Int { 0 }
 

@@ -14,8 +14,8 @@ import Foundation
 /// packs as tightly as level 6 in a fraction of the time; levels 2…9 search for repeats as zlib's
 /// levels do (better for flat graphics and text).
 ///
-/// libpng and libspng both compress with one thread; the chunk framing here is the 12 bytes
-/// around each chunk (length, type, CRC-32), and every file is read back by libspng and Pillow in
+/// libpng compresses with one thread; the chunk framing here is the 12 bytes
+/// around each chunk (length, type, CRC-32), and every file is read back by libpng and Pillow in
 /// the tests.
 package final class PNGRowSink: RowSink {
     private let width: Int

@@ -20,14 +20,6 @@ int bk_jpeg_read_header(const uint8_t *data, size_t size, int scale_denom,
                         int *width, int *height, int *color_model,
                         char message[BK_JPEG_MESSAGE_SIZE]);
 
-/// Decodes into `rgba` (straight = premultiplied: JPEG is opaque, alpha is 255) with `stride` bytes
-/// a row; the buffer must hold the size `bk_jpeg_read_header` gave for the same `scale_denom`.
-/// CMYK and YCCK (Adobe-inverted or not) are converted to RGB. Returns 0, or 1 and a message.
-/// A truncated stream is an error, not a warning.
-int bk_jpeg_decode(const uint8_t *data, size_t size, int scale_denom,
-                   uint8_t *rgba, size_t stride, int width, int height,
-                   char message[BK_JPEG_MESSAGE_SIZE]);
-
 /// Encodes 8-bit gray (1 byte a pixel), RGB (3) or CMYK (4, written with an Adobe marker, so
 /// the values are taken as Adobe stores them: inverted) with `stride` bytes a row at `quality`
 /// 1...100. On success returns 0 and a buffer to release with `bk_jpeg_free`.
@@ -45,10 +37,11 @@ void bk_jpeg_free(void *buffer);
 typedef struct bk_jpeg_reader bk_jpeg_reader;
 
 /// Opens a decoder over `file` (read from its current position; not closed by the reader) and
-/// reads the header: the output size for `scale_denom` (1, 2, 4 or 8) and the EXIF orientation
-/// (1…8, or 0 when there is none). Returns NULL and a message on failure.
-bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int *height, int *orientation,
-                                    char message[BK_JPEG_MESSAGE_SIZE]);
+/// reads the header: the output size for `scale_denom` (1, 2, 4 or 8) and the TIFF body of the
+/// first Exif APP1 segment (`exif`, NULL when there is none; valid while the reader is open).
+/// Returns NULL and a message on failure.
+bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int *height,
+                                    const uint8_t **exif, size_t *exif_size, char message[BK_JPEG_MESSAGE_SIZE]);
 
 /// Starts decompression, once, after the caller has checked the size. Returns 0, or 1 and a message.
 int bk_jpeg_reader_start(bk_jpeg_reader *reader, char message[BK_JPEG_MESSAGE_SIZE]);
