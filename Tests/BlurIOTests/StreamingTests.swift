@@ -28,6 +28,41 @@ import Testing
         }
     }
 
+    /// Area-average resizing streamed (a chunk of source rows at a time) is `resized`, to any size.
+    @Test func shrinkingStreamedIsTheWholeImageResize() throws {
+        let image = TestImages.noise(width: 301, height: 203, seed: 5)
+        for (w, h) in [(1, 1), (7, 5), (100, 67), (150, 202), (301, 203)] {
+            let stage = AreaAverageStage(sourceWidth: 301, sourceHeight: 203, width: w, height: h)
+            for band in [1, 3, h] {
+                let rows = try StagedSource(stage, over: BitmapSource(image), parts: 1, bandRows: band).collect(
+                    bandRows: band, scale: Double(w) / 301)
+                #expect(rows == (try image.resized(width: w, height: h)), "\(w)×\(h), bands of \(band)")
+            }
+        }
+    }
+
+    /// Placeholders from a file (streamed: a PNG shrunk as its rows arrive) are those of the
+    /// decoded image, for every size and with or without a ThumbHash.
+    @Test(arguments: [ImageFormat.png, .jpeg, .pam])
+    func placeholdersFromFilesAreThoseOfTheDecodedImage(format: ImageFormat) throws {
+        let folder = TestImages.temporaryFolder()
+        let path = folder + "/in.\(format)"
+        try ImageFile.write(TestImages.translucentPhoto, to: path)
+        let decoded = try ImageFile.read(path)
+        for side in [8, 32, 64, 200] {
+            for hash in [true, false] {
+                let streamed = try Placeholder.make(fromFile: path, longestSide: side, thumbHash: hash)
+                let fromBytes = try Placeholder.make(from: AtomicFile.read(path), longestSide: side, thumbHash: hash)
+                #expect(streamed.preview == fromBytes.preview && streamed.thumbHash == fromBytes.thumbHash)
+                #expect((streamed.sourceWidth, streamed.sourceHeight) == (451, 300))
+                if format != .jpeg {
+                    let whole = Placeholder.placeholder(of: decoded, longestSide: side, thumbHash: hash)
+                    #expect(streamed.preview == whole.preview && streamed.thumbHash == whole.thumbHash, "\(format) \(side) px")
+                }
+            }
+        }
+    }
+
     /// A prefetching source (a thread of its own, a queue of bands) changes nothing either.
     @Test func readingAheadOnAnotherThreadChangesNoByte() throws {
         let image = TestImages.noise(width: 64, height: 211, seed: 3)

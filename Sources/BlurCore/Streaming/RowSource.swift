@@ -40,9 +40,9 @@ package protocol RowStage: AnyObject {
 extension RowStage {
     /// The stage over a whole image in memory: the driver of the whole-image API. Bands of
     /// ``StreamingDefaults/bandRows(width:)`` rows, each produced from the image itself, no copy.
+    /// The result's scale keeps the point size (it changes with the width, for a resizing stage).
     package func run(_ image: Bitmap, parts: Int?, bandRows: Int? = nil) -> Bitmap {
-        precondition(width == image.width && height == image.height, "a stage that keeps the size")
-        var out = image.makeUninitializedLike()
+        var out = Bitmap(validatedWidth: width, height: height, scale: image.scale * Double(width) / Double(image.width))
         let band = bandRows ?? StreamingDefaults.bandRows(width: width)
         image.withPixels { source in
             let input = RowWindow(whole: source)

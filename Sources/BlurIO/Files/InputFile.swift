@@ -81,9 +81,30 @@ package final class InputFile {
         self.format = format
     }
 
+    /// Over a stream the caller owns (and closes, after this object is gone): bytes in memory.
+    init(stream: UnsafeMutablePointer<FILE>, path: String) throws {
+        var head = [UInt8](repeating: 0, count: 16)
+        let got = fread(&head, 1, 16, stream)
+        guard got > 0 else { throw DecodingError.empty }
+        guard let format = ImageFormat(sniffing: Array(head[0..<got])) else { throw DecodingError.unknownFormat }
+        guard fseek(stream, 0, SEEK_SET) == 0 else { throw FileError.cannotRead(path: path, reason: "cannot rewind") }
+        self.path = path
+        self.stream = stream
+        self.format = format
+        borrowed = true
+    }
+
+    /// Whether `stream` belongs to the caller.
+    private var borrowed = false
+
     deinit {
-        fclose(stream)
+        if !borrowed { fclose(stream) }
         held?.deallocate()
+    }
+
+    /// Back to the first byte, for a second decoder.
+    package func rewind() throws {
+        guard fseek(stream, 0, SEEK_SET) == 0 else { throw FileError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
     }
 
     /// Every byte from the start: for the formats decoded whole (WebP, GIF, Netpbm).

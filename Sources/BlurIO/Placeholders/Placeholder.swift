@@ -1,13 +1,18 @@
 import BlurCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The tiny stand-in of an image for blur-up loading: a preview a few dozen pixels across (shown
 /// blurred until the real image arrives), optionally its ThumbHash, and its average colour.
 public struct Placeholder: Sendable {
     /// The source's size after EXIF orientation, pixels.
     public let sourceWidth: Int, sourceHeight: Int
     /// Longest side at most the requested size, aspect kept, area-averaged: exactly (to rounding)
-    /// without a ThumbHash; with one, shrunk from the hash's ≤ 100-px copy when that is at least twice
-    /// the size, which stays within about 7 levels of the exact average (`PlaceholderTests`).
+    /// without a ThumbHash and from a size of 100 px or more; with one, below 100 px, shrunk from the
+    /// hash's ≤ 100-px area average, which stays within about 7 levels of the exact average
+    /// (`PlaceholderTests`).
     public let preview: Bitmap
     /// ThumbHash bytes, when asked for.
     public let thumbHash: [UInt8]?
@@ -22,35 +27,91 @@ public struct Placeholder: Sendable {
     public static func make(
         from bytes: [UInt8], longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true
     ) throws(DecodingError) -> Placeholder {
-        let needed = max(longestSide, thumbHash ? ThumbHash.maximumSide : 0)
-        let image: Bitmap
-        if ImageFormat(sniffing: bytes) == .jpeg {
-            let (w, h) = try JPEGCodec.size(of: bytes)
-            let longest = max(w, h)
-            var reduction = 8
-            while reduction > 1 && (longest + reduction - 1) / reduction < needed { reduction /= 2 }
-            image = try JPEGCodec.decode(bytes, reduction: reduction)
-            let swaps = EXIF.orientation(inJPEG: bytes)?.swapsAxes ?? false
-            return placeholder(of: image, sourceSize: swaps ? (h, w) : (w, h), longestSide: longestSide, thumbHash: thumbHash)
+        guard !bytes.isEmpty else { throw .empty }
+        var copy = bytes
+        let result: Result<Placeholder, DecodingError> = copy.withUnsafeMutableBytes { raw in
+            guard let stream = fmemopen(raw.baseAddress, raw.count, "rb") else {
+                return .failure(.corrupt(format: ImageFormat(sniffing: bytes) ?? .png, message: "cannot read the bytes as a stream"))
+            }
+            defer { fclose(stream) }
+            do {
+                return .success(try make(from: InputFile(stream: stream, path: "-"), longestSide: longestSide, thumbHash: thumbHash))
+            } catch let error as DecodingError {
+                return .failure(error)
+            } catch {
+                return .failure(.corrupt(format: ImageFormat(sniffing: bytes) ?? .png, message: "\(error)"))
+            }
         }
-        image = try ImageFile.decode(bytes)
-        return placeholder(of: image, sourceSize: (image.width, image.height), longestSide: longestSide, thumbHash: thumbHash)
+        return try result.get()
+    }
+
+    /// Reads the image file at `path` as a stream and makes its placeholder: a JPEG decoded at the
+    /// smallest DCT-scaled size that has enough pixels, a PNG or Netpbm file shrunk as its rows
+    /// arrive (a band of rows in memory, never the image), WebP and GIF decoded whole.
+    public static func make(
+        fromFile path: String, longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true
+    ) throws -> Placeholder {
+        try make(from: InputFile(path: path), longestSide: longestSide, thumbHash: thumbHash)
+    }
+
+    static func make(from input: InputFile, longestSide: Int, thumbHash: Bool) throws -> Placeholder {
+        let needed = max(longestSide, thumbHash ? ThumbHash.maximumSide : 0)
+        switch input.format {
+        case .jpeg:
+            let (w, h): (Int, Int)
+            do {
+                let header = try JPEGRowSource(input: input)
+                (w, h) = (header.width, header.height)
+            }
+            var reduction = 8
+            while reduction > 1 && (max(w, h) + reduction - 1) / reduction < needed { reduction /= 2 }
+            try input.rewind()
+            let source = try JPEGRowSource(input: input, reduction: reduction)
+            let image = try source.collect().oriented(source.orientation)
+            let swaps = source.orientation.swapsAxes
+            return placeholder(of: image, sourceSize: swaps ? (h, w) : (w, h), longestSide: longestSide, thumbHash: thumbHash)
+        case .png, .pam, .ppm:
+            let source: any RowSource
+            do {
+                source = try ImagePipeline.open(input).source
+            } catch PipelineError.input(_, let error) {
+                throw error
+            }
+            let (w, h) = (source.width, source.height)
+            let fit = Placeholder.fitting(w, h, longestSide: needed)
+            let small: Bitmap
+            if fit == (w, h) {
+                small = try source.collect()
+            } else {
+                let shrink = AreaAverageStage(sourceWidth: w, sourceHeight: h, width: fit.0, height: fit.1)
+                small = try StagedSource(shrink, over: source, parts: 1).collect(scale: Double(fit.0) / Double(w))
+            }
+            return placeholder(of: small, sourceSize: (w, h), longestSide: longestSide, thumbHash: thumbHash)
+        case .webp, .gif:
+            let image = try ImageFile.decode(try input.readAll())
+            return placeholder(of: image, sourceSize: (image.width, image.height), longestSide: longestSide, thumbHash: thumbHash)
+        }
+    }
+
+    /// ``Bitmap/sizeFitting(longestSide:)`` for a size not yet decoded.
+    static func fitting(_ width: Int, _ height: Int, longestSide: Int) -> (Int, Int) {
+        let longest = max(width, height)
+        guard longest > longestSide, longestSide > 0 else { return (width, height) }
+        let f = Double(longestSide) / Double(longest)
+        return (max(1, Int((Double(width) * f).rounded())), max(1, Int((Double(height) * f).rounded())))
     }
 
     /// The placeholder of an image already decoded.
     public static func placeholder(
         of image: Bitmap, sourceSize: (Int, Int)? = nil, longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true
     ) -> Placeholder {
-        // The ThumbHash's ≤ 100-px copy, when there is one, is also where a smaller preview is shrunk
-        // from (a box of boxes: nearly the same average, a fraction of the work on a large source).
-        // Every size here only shrinks, so no limit can refuse it.
-        var source = image, hash: [UInt8]?
-        if thumbHash {
-            let small = image.shrunk(toFit: ThumbHash.maximumSide)
-            let (tw, th) = (small.width, small.height)
-            hash = small.thumbHash()
-            if max(tw, th) >= 2 * max(1, longestSide) { source = small }
-        }
+        // First the image shrunk to what is needed: the preview's size, or the ThumbHash's ≤ 100 px
+        // when that is larger; a smaller preview is shrunk from that (a box of boxes: nearly the same
+        // average, a fraction of the work). A file streams straight into this first step. Every size
+        // here only shrinks, so no limit can refuse it.
+        let needed = max(1, longestSide, thumbHash ? ThumbHash.maximumSide : 0)
+        let source = image.shrunk(toFit: needed)
+        let hash = thumbHash ? source.shrunk(toFit: ThumbHash.maximumSide).thumbHash() : nil
         let preview = source.shrunk(toFit: max(1, longestSide))
         var sum = SIMD4<Double>.zero
         for y in 0..<preview.height {

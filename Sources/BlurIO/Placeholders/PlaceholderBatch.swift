@@ -137,7 +137,7 @@ public struct PlaceholderBatch: Sendable {
         }
         do {
             if AtomicFile.sameFile(job.input, previewPath) { throw FileError.wouldOverwriteInput(path: previewPath) }
-            let placeholder = try Placeholder.make(from: try AtomicFile.read(job.input), longestSide: settings.size, thumbHash: settings.thumbHash)
+            let placeholder = try Placeholder.make(fromFile: job.input, longestSide: settings.size, thumbHash: settings.thumbHash)
             let png = try PNGCodec.encode(placeholder.preview)
             try AtomicFile.write(png, to: previewPath)
             return .made(PlaceholderManifest.Entry(job, placeholder, png: png))
