@@ -73,7 +73,10 @@ import Testing
                 #expect(try ImageFile.read(folder + "/out.png").width == 2400)
                 try FileManager.default.removeItem(atPath: folder + "/out.png")
             } else {
-                #expect(process.terminationStatus == 128 + SIGTERM)
+                // 143 from the handler; or, when the signal came before the command installed it
+                // (a slow start, as under ThreadSanitizer), death by the signal itself.
+                let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM
+                #expect(process.terminationStatus == 128 + SIGTERM || killed, "status \(process.terminationStatus)")
                 #expect(left == ["big.pam"], "after \(delay) s: \(left)")
             }
         }

@@ -12,11 +12,15 @@ enum ImageFiles {
         return image
     }
 
-    /// Reads and decodes IN (a path, or - for standard input).
+    /// Reads and decodes IN (a path, or - for standard input) as a stream into a bitmap: the file's
+    /// bytes are never held whole beside the image (WebP and GIF excepted).
     static func read(_ path: String) throws -> Bitmap {
-        let bytes = path == "-" ? try AtomicFile.readStandardInput() : try AtomicFile.read(path)
         do {
-            return try ImageFile.decode(bytes)
+            return try ImagePipeline.open(try InputFile(path: path)).source.collect()
+        } catch let error as PipelineError {
+            throw CLIError.failure(error.description)
+        } catch let error as FileError {
+            throw CLIError.failure(error.description)
         } catch {
             throw CLIError.failure("\(path == "-" ? "standard input" : path): \(error)")
         }
