@@ -47,17 +47,13 @@ package final class InputFile {
         if fseek(stream, 0, SEEK_SET) != 0 {
             // Not seekable: take the whole stream (bounded) and read it from memory.
             var bytes = Array(head[0..<got])
-            var chunk = [UInt8](repeating: 0, count: 1 << 20)
-            while true {
-                let n = fread(&chunk, 1, chunk.count, stream)
-                if n == 0 { break }
-                bytes.append(contentsOf: chunk[0..<n])
-                if bytes.count > AtomicFile.maximumReadBytes {
-                    fclose(stream)
-                    throw FileError.cannotRead(path: name, reason: "it holds more than \(AtomicFile.maximumReadBytes >> 20) MiB")
-                }
+            do {
+                try InputFile.readRest(of: stream, into: &bytes, name: name)
+                fclose(stream)
+            } catch {
+                fclose(stream)
+                throw error
             }
-            fclose(stream)
             let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
             memory.copyBytes(from: bytes)
             guard let opened = fmemopen(memory.baseAddress, bytes.count, "rb") else {
@@ -109,18 +105,23 @@ package final class InputFile {
 
     /// Every byte from the start: for the formats decoded whole (WebP, GIF, Netpbm).
     package func readAll() throws -> [UInt8] {
-        guard fseek(stream, 0, SEEK_SET) == 0 else { throw FileError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
+        try rewind()
         var bytes = [UInt8]()
+        try InputFile.readRest(of: stream, into: &bytes, name: path == "-" ? "standard input" : path)
+        return bytes
+    }
+
+    /// Appends what is left of `stream` to `bytes`, at most ``AtomicFile/maximumReadBytes`` in all.
+    private static func readRest(of stream: UnsafeMutablePointer<FILE>, into bytes: inout [UInt8], name: String) throws {
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = fread(&chunk, 1, chunk.count, stream)
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > AtomicFile.maximumReadBytes {
-                throw FileError.cannotRead(path: path, reason: "it holds more than \(AtomicFile.maximumReadBytes >> 20) MiB")
+                throw FileError.cannotRead(path: name, reason: "it holds more than \(AtomicFile.maximumReadBytes >> 20) MiB")
             }
         }
-        if ferror(stream) != 0 { throw FileError.cannotRead(path: path, reason: String(cString: strerror(errno))) }
-        return bytes
+        if ferror(stream) != 0 { throw FileError.cannotRead(path: name, reason: String(cString: strerror(errno))) }
     }
 }
