@@ -9,7 +9,7 @@ package enum ImagePipeline {
         package var format: ImageFormat
         /// JPEG and WebP quality, 1…100.
         package var quality: Int
-        /// PNG zlib level, 0…9 (``PNGRowSink/compressionSpec``).
+        /// PNG zlib level, 0…9 (``ImageFile/compressionSpec``).
         package var compression: Int
 
         package init(format: ImageFormat, quality: Int = JPEGCodec.defaultQuality, compression: Int = ImageFile.defaultCompression) {
