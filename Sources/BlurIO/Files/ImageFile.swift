@@ -46,9 +46,16 @@ public enum ImageFile {
         }
     }
 
-    /// Reads and decodes the file at `path`.
+    /// Reads and decodes the file at `path`, as a stream: the file's bytes are never held whole
+    /// beside the image (WebP and GIF excepted).
+    /// - Throws: ``FileError`` when the file cannot be read, ``DecodingError`` when it is not an image
+    ///   BlurIO reads.
     public static func read(_ path: String) throws -> Bitmap {
-        try decode(try AtomicFile.read(path))
+        do {
+            return try ImagePipeline.open(try InputFile(path: path)).source.collect()
+        } catch PipelineError.input(_, let error) {
+            throw error
+        }
     }
 
     /// Encodes and writes atomically; the format comes from the suffix unless given.
