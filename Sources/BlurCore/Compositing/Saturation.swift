@@ -9,23 +9,26 @@ extension Bitmap {
     public mutating func saturate(_ rect: PixelRect, by factor: Double) {
         requireInside(rect)
         guard factor != 1, factor.isFinite else { return }
-        let f = Float(factor), l = SIMD3<Float>(Bitmap.luminanceWeights) * (1 - f)
         guard rect.width > 0, rect.height > 0 else { return }
         withMutablePixels { whole in
             let target = whole.region(rect)
             Parallel.forEachBand(count: rect.height, parts: rect.width * rect.height < 65536 ? 1 : nil) { rows in
-                for row in rows {
-                    let base = target.row(row)
-                    for column in 0..<rect.width {
-                        let px = base + column * 4
-                        let r = Float(px[0]), g = Float(px[1]), b = Float(px[2]), a = Float(px[3])
-                        let grey = l.x * r + l.y * g + l.z * b
-                        px[0] = Bitmap.clampedByte(grey + f * r, alpha: a)
-                        px[1] = Bitmap.clampedByte(grey + f * g, alpha: a)
-                        px[2] = Bitmap.clampedByte(grey + f * b, alpha: a)
-                    }
-                }
+                for row in rows { Bitmap.saturateRow(target.row(row), pixels: rect.width, by: factor) }
             }
+        }
+    }
+
+    /// ``saturate(_:by:)`` over `pixels` pixels at `row` (a factor of 1 leaves them alone).
+    package static func saturateRow(_ row: UnsafeMutablePointer<UInt8>, pixels: Int, by factor: Double) {
+        guard factor != 1, factor.isFinite else { return }
+        let f = Float(factor), l = SIMD3<Float>(Bitmap.luminanceWeights) * (1 - f)
+        for column in 0..<pixels {
+            let px = row + column * 4
+            let r = Float(px[0]), g = Float(px[1]), b = Float(px[2]), a = Float(px[3])
+            let grey = l.x * r + l.y * g + l.z * b
+            px[0] = Bitmap.clampedByte(grey + f * r, alpha: a)
+            px[1] = Bitmap.clampedByte(grey + f * g, alpha: a)
+            px[2] = Bitmap.clampedByte(grey + f * b, alpha: a)
         }
     }
 

@@ -110,33 +110,46 @@ public struct Material: Sendable, Hashable {
     /// layers' chained per-channel tables; others through each layer's formula. The same bytes as
     /// ``Bitmap/saturate(_:by:)`` followed by ``Bitmap/composite(_:mode:in:coverage:)`` per layer.
     static func tint(_ image: inout Bitmap, saturation: Double, layers: [MaterialRecipe.Layer]) {
-        let all = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
-        image.saturate(all, by: saturation)
-        guard !layers.isEmpty else { return }
-        var chained = (0..<768).map { UInt8($0 & 255) }
-        for layer in layers {
-            let table = layer.mode.opaqueTable(for: layer.color)
-            for i in 0..<768 { chained[i] = table[(i & ~255) + Int(chained[i])] }
-        }
-        let sources = layers.map { SIMD4<Double>($0.color.red, $0.color.green, $0.color.blue, 1) * $0.color.alpha }
-        let h = all.height
+        let tint = Tint(saturation: saturation, layers: layers), (w, h) = (image.width, image.height)
         image.withMutablePixels { pixels in
-            let lookup = chained
-            Parallel.forEachBand(count: h, parts: nil) { rows in
-                lookup.withUnsafeBufferPointer { table in
-                    for y in rows {
-                        let row = pixels.row(y)
-                        for x in 0..<all.width {
-                            let px = row + x * 4
-                            if px[3] == 255 {
-                                px[0] = table[Int(px[0])]
-                                px[1] = table[256 + Int(px[1])]
-                                px[2] = table[512 + Int(px[2])]
-                            } else {
-                                // A translucent pixel: each layer's own formula, in order.
-                                for (layer, source) in zip(layers, sources) where layer.color.alpha > 0 { layer.mode.composite(source, onto: px) }
-                            }
-                        }
+            Parallel.forEachBand(count: h, parts: w * h < 65536 ? 1 : nil) { rows in
+                for y in rows { tint.row(pixels.row(y), pixels: w) }
+            }
+        }
+    }
+
+    /// ``tint(_:saturation:layers:)`` a row at a time, its tables made once.
+    struct Tint: Sendable {
+        let saturation: Double
+        let layers: [MaterialRecipe.Layer]
+        let table: [UInt8]
+        let sources: [SIMD4<Double>]
+
+        init(saturation: Double, layers: [MaterialRecipe.Layer]) {
+            self.saturation = saturation
+            self.layers = layers
+            var chained = (0..<768).map { UInt8($0 & 255) }
+            for layer in layers {
+                let table = layer.mode.opaqueTable(for: layer.color)
+                for i in 0..<768 { chained[i] = table[(i & ~255) + Int(chained[i])] }
+            }
+            table = chained
+            sources = layers.map { SIMD4<Double>($0.color.red, $0.color.green, $0.color.blue, 1) * $0.color.alpha }
+        }
+
+        func row(_ row: UnsafeMutablePointer<UInt8>, pixels: Int) {
+            Bitmap.saturateRow(row, pixels: pixels, by: saturation)
+            guard !layers.isEmpty else { return }
+            table.withUnsafeBufferPointer { table in
+                for x in 0..<pixels {
+                    let px = row + x * 4
+                    if px[3] == 255 {
+                        px[0] = table[Int(px[0])]
+                        px[1] = table[256 + Int(px[1])]
+                        px[2] = table[512 + Int(px[2])]
+                    } else {
+                        // A translucent pixel: each layer's own formula, in order.
+                        for (layer, source) in zip(layers, sources) where layer.color.alpha > 0 { layer.mode.composite(source, onto: px) }
                     }
                 }
             }
