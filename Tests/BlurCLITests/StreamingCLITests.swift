@@ -39,6 +39,22 @@ import Testing
         }
     }
 
+    /// `material` streams (a stage, not a whole-image step) and writes what the library draws.
+    @Test func theMaterialCommandIsTheLibrarysMaterial() throws {
+        let input = folder + "/in.png"
+        try ImageFile.write(photo, to: input)
+        var backdrop = photo
+        backdrop.scale = 2
+        let material = Material(style: .systemThinMaterial, cornerRadius: 10)
+        let drawn = material.render(over: backdrop, frame: Rect(x: 10, y: 20, width: 180, height: 90), appearance: .dark)
+        let r = try CLI.run([
+            "material", input, folder + "/out.pam", "--style", "thin", "--region", "10,20,180,90", "--corner-radius", "10",
+            "--appearance", "dark", "--scale", "2",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try ImageFile.read(folder + "/out.pam").premultipliedRGBA == drawn.premultipliedRGBA)
+    }
+
     @Test func compressionTradesSizeForTime() throws {
         let input = folder + "/in.png"
         try ImageFile.write(photo, to: input)

@@ -63,6 +63,30 @@ import Testing
         }
     }
 
+    /// The material as a stage is `Material.render`, byte for byte: reduced (factor 8, 4, 2) and full
+    /// size, rounded corners, a region inside and one touching the edges, light and dark, any bands.
+    @Test func theMaterialStreamedIsTheWholeImageMaterial() throws {
+        var image = TestImages.translucentPhoto
+        image.scale = 2
+        let cases: [(Material, Rect, Appearance)] = [
+            (Material(style: .systemMaterial), Rect(x: 0, y: 0, width: 225.5, height: 150), .light),
+            (Material(style: .systemThinMaterial, cornerRadius: 12), Rect(x: 20, y: 30, width: 150, height: 80), .dark),
+            (Material(style: .systemThickMaterial, blurEffectRadius: 6), Rect(x: 10, y: 100, width: 200, height: 60), .light),
+            (
+                Material(style: .systemUltraThinMaterialDark, blurEffectRadius: 2, cornerRadius: 8), Rect(x: -10, y: -5, width: 100, height: 200),
+                .dark
+            ),
+        ]
+        for (material, frame, appearance) in cases {
+            let whole = material.render(over: image, frame: frame, appearance: appearance)
+            for (band, parts) in [(1, 1), (7, 3), (300, nil)] as [(Int, Int?)] {
+                let stage = try #require(material.stage(width: 451, height: 300, scale: 2, frame: frame, appearance: appearance, threads: parts))
+                let rows = try StagedSource(stage, over: BitmapSource(image), parts: parts, bandRows: band).collect(bandRows: band, scale: 2)
+                #expect(rows == whole, "\(material.style) over \(frame), bands of \(band)")
+            }
+        }
+    }
+
     /// A prefetching source (a thread of its own, a queue of bands) changes nothing either.
     @Test func readingAheadOnAnotherThreadChangesNoByte() throws {
         let image = TestImages.noise(width: 64, height: 211, seed: 3)

@@ -66,13 +66,27 @@ public struct Material: Sendable, Hashable {
 
     /// The backdrop with the material drawn over `frame` (points, at the backdrop's scale).
     public func render(over backdrop: Bitmap, frame: Rect, appearance: Appearance = .light, threads: Int? = nil) -> Bitmap {
-        let scale = backdrop.scale
-        guard let region = frame.pixelRect(scale: scale, clippedTo: backdrop.width, backdrop.height) else { return backdrop }
+        guard let plan = plan(width: backdrop.width, height: backdrop.height, scale: backdrop.scale, frame: frame, appearance: appearance)
+        else { return backdrop }
+        let region = plan.region
+        let shape = plan.shape
+        // `region` comes from `pixelRect(clippedTo:)`: non-empty and inside the backdrop.
+        guard var small = try? backdrop.reduced(region, by: plan.factor) else { return backdrop }
+        small = GaussianBlur(clampingSigma: plan.smallSigma).apply(to: small, threads: threads)
+        Material.tint(&small, saturation: plan.tint.saturation, layers: plan.tint.layers)
+        return backdrop.drawingUpsampled(small, factor: plan.factor, into: region) { shape.coverage(x: $0, y: $1) }
+    }
+
+    /// What drawing the material over a `width × height` backdrop at `scale` takes: the region,
+    /// the factor the backdrop is reduced by, the blur of the small image, its tint and the shape.
+    /// Nil when nothing is drawn (radius 0, or a frame outside the backdrop).
+    func plan(width: Int, height: Int, scale: Double, frame: Rect, appearance: Appearance) -> Plan? {
+        guard let region = frame.pixelRect(scale: scale, clippedTo: width, height) else { return nil }
         let recipe = recipe(for: appearance)
         let radius = effectiveRadius
         let proportion = min(1, radius / recipe.blurRadius)
         let dimming = dimmingAlpha.isNaN ? 0 : min(1, max(0, dimmingAlpha))
-        if radius == 0 { return backdrop }
+        if radius == 0 { return nil }
 
         let sigma = min(GaussianBlur.sigmaSpec.range.upperBound, radius * scale)
         let saturation = 1 + (recipe.saturation - 1) * proportion
@@ -89,21 +103,21 @@ public struct Material: Sendable, Hashable {
                 && min(region.width, region.height) >> (halvings + 1) >= 8
             { halvings += 1 }
         }
-        if halvings > 0 {
-            // `region` comes from `pixelRect(clippedTo:)`: non-empty and inside the backdrop.
-            guard var small = try? backdrop.reduced(region, by: 1 << halvings) else { return backdrop }
-            // The f × f mean adds (f² − 1)/12 px², the bilinear way back about f²/6: take both off
-            // the blur.
-            let f = Double(1 << halvings)
-            let added = (f * f - 1) / 12 + f * f / 6
-            small = GaussianBlur(clampingSigma: (max(0, sigma * sigma - added)).squareRoot() / f).apply(to: small, threads: threads)
-            Material.tint(&small, saturation: saturation, layers: layers)
-            return backdrop.drawingUpsampled(small, factor: 1 << halvings, into: region) { shape.coverage(x: $0, y: $1) }
-        } else {
-            var glass = GaussianBlur(clampingSigma: sigma).apply(to: backdrop.copying(region), threads: threads)
-            Material.tint(&glass, saturation: saturation, layers: layers)
-            return backdrop.drawingUpsampled(glass, factor: 1, into: region) { shape.coverage(x: $0, y: $1) }
-        }
+        // The f × f mean adds (f² − 1)/12 px², the bilinear way back about f²/6: take both off the
+        // blur. (At f = 1 both are nothing: the region blurred at full size.)
+        let f = Double(1 << halvings)
+        let added = halvings == 0 ? 0 : (f * f - 1) / 12 + f * f / 6
+        let smallSigma = halvings == 0 ? sigma : (max(0, sigma * sigma - added)).squareRoot() / f
+        return Plan(region: region, factor: 1 << halvings, smallSigma: smallSigma, tint: Tint(saturation: saturation, layers: layers), shape: shape)
+    }
+
+    struct Plan: Sendable {
+        let region: PixelRect
+        let factor: Int
+        /// σ of the small image's blur, pixels (clamped into range when it is applied).
+        let smallSigma: Double
+        let tint: Tint
+        let shape: RoundedRect.Shape
     }
 
     /// Saturation then the tint layers, in one pass: an opaque pixel (the usual case) goes through the

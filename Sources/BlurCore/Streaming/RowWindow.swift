@@ -29,20 +29,24 @@ package final class RowWindow {
     /// The most bytes held at once so far.
     package var heldBytes: Int { capacity * rowBytes }
 
+    /// When set, rows from this one on are kept even while requests start later: for a stage that
+    /// reads ahead (through a source of its own) before it reads the rows it writes.
+    package var keepFrom: Int?
+
     /// A view holding at least `wanted` (nil for none). Requests start in order: rows before
     /// `wanted.lowerBound` are dropped, rows after the last one held are read from the source.
     package func rows(_ wanted: Range<Int>?) throws -> PixelView? {
         guard let wanted, !wanted.isEmpty else { return nil }
         if let whole { return whole }
         let source = source!
-        precondition(wanted.lowerBound >= first && wanted.upperBound <= source.height, "rows \(wanted) of a window at \(first)")
+        let keep = min(wanted.lowerBound, keepFrom ?? wanted.lowerBound)
+        precondition(keep >= first && wanted.upperBound <= source.height, "rows \(wanted) of a window at \(first)")
         // Rows nobody will ask for again: skip what was never read, move what is kept to the front.
-        if wanted.lowerBound >= end {
-            try skip(to: wanted.lowerBound, of: source)
-        } else if wanted.lowerBound > first {
-            let keep = end - wanted.lowerBound
-            buffer!.update(from: buffer! + (wanted.lowerBound - first) * rowBytes, count: keep * rowBytes)
-            first = wanted.lowerBound
+        if keep >= end {
+            try skip(to: keep, of: source)
+        } else if keep > first {
+            buffer!.update(from: buffer! + (keep - first) * rowBytes, count: (end - keep) * rowBytes)
+            first = keep
         }
         reserve(wanted.upperBound - first)
         if wanted.upperBound > end {

@@ -89,11 +89,14 @@ enum ImageFiles {
     }
 
     /// What `progressive` and `material` share: `--appearance`, `--threads`, `--scale` and `--region`
-    /// read, OUT's format checked, IN streamed at that scale into `draw(image, frame, appearance,
-    /// threads)` over the region (points; the whole image by default) — a whole-image stage — and
-    /// OUT written as the rows come. `estimate(width, height)`: the effect's own working bytes.
+    /// read, OUT's format checked, IN streamed at that scale through the effect over the region
+    /// (points; the whole image by default), and OUT written as the rows come. The effect is
+    /// `stage(width, height, frame, appearance, threads)` where the effect is a stage of the chain
+    /// (nil from it: nothing to draw); otherwise `draw(image, frame, appearance, threads)` as a
+    /// whole-image stage, checked first against `estimate(width, height)`, its working bytes.
     static func drawOverRegion(
         _ arguments: ParsedArguments, job: String, estimate: @escaping (Int, Int) -> Int,
+        stage: ((Int, Int, Rect, Appearance, Int?) -> (any RowStage)?)? = nil,
         _ draw: @escaping (Bitmap, Rect, Appearance, Int?) -> Bitmap
     ) throws {
         let (input, output) = arguments.inputAndOutput
@@ -109,11 +112,15 @@ enum ImageFiles {
                 let r = [region.x, region.y, region.width, region.height].map(shortNumber).joined(separator: ",")
                 throw CLIError.usage("--region \(r) lies outside the \(shortNumber(whole.width))×\(shortNumber(whole.height))-pt image")
             }
-            try ImageLimits.checkBudget(estimate(width, height), for: job)
-            let stage = WholeImageStage(width: width, height: height, scale: scale) { image in
-                draw(image, region ?? whole, appearance, threads)
+            let frame = region ?? whole
+            if let stage, !KernelSwitch.useReference {
+                return (stage(width, height, frame, appearance, threads).map { [$0] } ?? [], opaque)
             }
-            return ([stage], opaque)
+            try ImageLimits.checkBudget(estimate(width, height), for: job)
+            let effect = WholeImageStage(width: width, height: height, scale: scale) { image in
+                draw(image, frame, appearance, threads)
+            }
+            return ([effect], opaque)
         }
     }
 }

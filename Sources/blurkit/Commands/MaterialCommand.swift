@@ -31,7 +31,13 @@ enum MaterialCommand: Command {
         material.dimmingAlpha = try arguments.number(Material.dimmingSpec)!
         material.cornerRadius = try arguments.number(Material.cornerRadiusSpec)!
         let valid = try material.validated()
-        try ImageFiles.drawOverRegion(arguments, job: "material", estimate: Material.estimatedBytes) { image, frame, appearance, threads in
+        let scale = try arguments.number(StandardOptions.scale)!
+        try ImageFiles.drawOverRegion(
+            arguments, job: "material", estimate: Material.estimatedBytes,
+            stage: { width, height, frame, appearance, threads in
+                valid.stage(width: width, height: height, scale: scale, frame: frame, appearance: appearance, threads: threads)
+            }
+        ) { image, frame, appearance, threads in
             valid.render(over: image, frame: frame, appearance: appearance, threads: threads)
         }
         return nil
