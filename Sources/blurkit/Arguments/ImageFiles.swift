@@ -97,7 +97,7 @@ enum ImageFiles {
     static func drawOverRegion(
         _ arguments: ParsedArguments, job: String, estimate: @escaping (Int, Int) -> Int,
         stage: ((Int, Int, Rect, Appearance, Int?) -> (any RowStage)?)? = nil,
-        _ draw: @escaping (Bitmap, Rect, Appearance, Int?) -> Bitmap
+        draw: @escaping (Bitmap, Rect, Appearance, Int?) -> Bitmap
     ) throws {
         let (input, output) = arguments.inputAndOutput
         let appearance = try arguments.choice(Appearance.spec)!

@@ -36,10 +36,10 @@ enum MaterialCommand: Command {
             arguments, job: "material", estimate: Material.estimatedBytes,
             stage: { width, height, frame, appearance, threads in
                 valid.stage(width: width, height: height, scale: scale, frame: frame, appearance: appearance, threads: threads)
-            }
-        ) { image, frame, appearance, threads in
-            valid.render(over: image, frame: frame, appearance: appearance, threads: threads)
-        }
+            },
+            draw: { image, frame, appearance, threads in
+                valid.render(over: image, frame: frame, appearance: appearance, threads: threads)
+            })
         return nil
     }
 }
