@@ -8,8 +8,8 @@ public enum AnimationFormat: String, Sendable, Hashable, CaseIterable {
     /// dithering; pixels under half alpha are transparent. Frame times are whole centiseconds (the
     /// rounding is spread so the total stays exact).
     case gif
-    /// Animated PNG: libpng-compressed frames (its fast setting) in APNG chunks (`acTL`, `fcTL`,
-    /// `fdAT`); lossless, and a still PNG to readers that do not know APNG.
+    /// Animated PNG: frames from the PNG encoder (``PNGCodec``, level 1) in APNG chunks (`acTL`,
+    /// `fcTL`, `fdAT`); lossless, and a still PNG to readers that do not know APNG.
     case apng
     /// A folder of numbered PNG files, `frame-00000.png` on.
     case pngSequence = "png"

@@ -1,7 +1,7 @@
 import BlurCore
 
 /// Animated PNG. Debian's libpng has no APNG patch, so the animation chunks (`acTL`, `fcTL`,
-/// `fdAT`) are written and read here around frames that libpng compresses and decompresses as
+/// `fdAT`) are written and read here around frames that ``PNGCodec`` encodes and decodes as
 /// ordinary PNGs. A file without `acTL` is a one-frame animation.
 public enum APNGCodec {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -111,11 +111,11 @@ public enum APNGCodec {
     static func uint32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
 }
 
-/// An APNG written frame by frame: each frame is compressed by libpng on its own (so frames can be
+/// An APNG written frame by frame: each frame is compressed by ``PNGCodec`` on its own (so frames can be
 /// prepared on any thread with ``prepare(_:)``) and stored as `IDAT` (the first, which readers
 /// without APNG show) or `fdAT`. Every frame covers the whole canvas. Not thread-safe to append.
 public final class APNGEncoder {
-    /// A frame compressed by libpng, ready to append.
+    /// A frame compressed by ``PNGCodec``, ready to append.
     public struct Prepared: Sendable {
         let header: [UInt8]
         let data: [[UInt8]]
@@ -141,7 +141,7 @@ public final class APNGEncoder {
         }
         let png = try PNGCodec.encode(frame, alpha: !opaque, fast: true)
         guard let chunks = try? APNGCodec.chunks(png), let ihdr = chunks.first(where: { $0.type == "IHDR" }) else {
-            throw .failed(format: .png, message: "libpng wrote an unreadable stream")
+            throw .failed(format: .png, message: "the PNG encoder wrote an unreadable stream")
         }
         return Prepared(header: ihdr.data, data: chunks.filter { $0.type == "IDAT" }.map(\.data))
     }
