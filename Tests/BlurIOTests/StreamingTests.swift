@@ -87,6 +87,36 @@ import Testing
         }
     }
 
+    /// The progressive blur as a stage (down and up) is `VariableBlurEffect.render`, byte for byte:
+    /// direct rows only, direct and pyramid rows mixed, a region with its dimming extension, any bands.
+    @Test func theProgressiveBlurStreamedIsTheWholeImageRender() throws {
+        var image = TestImages.translucentPhoto
+        image.scale = 2
+        var cases: [(VariableBlurEffect, Rect)] = []
+        for (direction, radius) in [(GradientDirection.down, 1.5), (.up, 12.0), (.down, 32.0), (.up, 100.0)] {
+            var effect = VariableBlurEffect(direction: direction)
+            effect.maximumBlurRadius = radius
+            cases.append((effect, Rect(x: 0, y: 0, width: 225.5, height: 150)))
+            effect.minimumBlurRadius = radius / 4
+            effect.dimmingTintColor = nil
+            cases.append((effect, Rect(x: 20, y: 30, width: 150, height: 60)))
+            effect.blurMaximumRadiusInset = .relative(fraction: 0.4)
+            cases.append((effect, Rect(x: 0, y: 10, width: 225.5, height: 130)))
+        }
+        for (effect, frame) in cases {
+            let whole = effect.render(over: image, frame: frame, appearance: .dark)
+            #expect(whole != image, "the case draws something")
+            for (band, parts) in [(1, 1), (7, 3), (300, nil)] as [(Int, Int?)] {
+                let stage = try #require(effect.stage(width: 451, height: 300, scale: 2, frame: frame, appearance: .dark))
+                let rows = try StagedSource(stage, over: BitmapSource(image), parts: parts, bandRows: band).collect(bandRows: band, scale: 2)
+                #expect(rows == whole, "\(effect.direction), radius \(effect.maximumBlurRadius) over \(frame), bands of \(band)")
+            }
+        }
+        var sideways = VariableBlurEffect(direction: .left)
+        sideways.maximumBlurRadius = 4
+        #expect(sideways.stage(width: 451, height: 300, scale: 2, frame: Rect(x: 0, y: 0, width: 225.5, height: 150)) == nil)
+    }
+
     /// A prefetching source (a thread of its own, a queue of bands) changes nothing either.
     @Test func readingAheadOnAnotherThreadChangesNoByte() throws {
         let image = TestImages.noise(width: 64, height: 211, seed: 3)

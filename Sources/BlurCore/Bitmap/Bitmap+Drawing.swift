@@ -37,31 +37,50 @@ extension Bitmap {
     public mutating func fill(_ rect: PixelRect, with color: Color, coverage: [Float], vertical: Bool) {
         precondition(coverage.count == (vertical ? rect.height : rect.width), "one coverage per line")
         requireInside(rect)
-        let straight = SIMD4<Float>(Float(color.red), Float(color.green), Float(color.blue), 1) * 255
         guard rect.width > 0, rect.height > 0 else { return }
-        let opacity = Float(color.alpha)
         withMutablePixels { whole in
             let target = whole.region(rect)
             Parallel.forEachBand(count: rect.height, parts: nil) { band in
                 for row in band {
-                    let line = UnsafeMutableRawPointer(target.row(row))
-                    for column in 0..<rect.width {
-                        let a = opacity * coverage[vertical ? row : column]
-                        if a <= 0 {
-                            if vertical { break } else { continue }
-                        }
-                        // Premultiplied source-over: s·a + d·(1 − a), the same operations for every channel.
-                        let d = line.loadUnaligned(fromByteOffset: column * 4, as: SIMD4<UInt8>.self)
-                        let v = straight * a + SIMD4<Float>(Float(d[0]), Float(d[1]), Float(d[2]), Float(d[3])) * (1 - a)
-                        let bits = unsafeBitCast(v + 8_388_608, to: SIMD4<UInt32>.self)
-                        line.storeBytes(
-                            of: SIMD4<UInt8>(
-                                UInt8(truncatingIfNeeded: bits[0]), UInt8(truncatingIfNeeded: bits[1]),
-                                UInt8(truncatingIfNeeded: bits[2]), UInt8(truncatingIfNeeded: bits[3])),
-                            toByteOffset: column * 4, as: SIMD4<UInt8>.self)
+                    if vertical {
+                        Bitmap.fillRow(target.row(row), pixels: rect.width, with: color, coverage: coverage[row])
+                    } else {
+                        Bitmap.fillRow(target.row(row), pixels: rect.width, with: color, coverages: coverage)
                     }
                 }
             }
         }
+    }
+
+    /// One row of ``fill(_:with:coverage:vertical:)`` for a vertical gradient: `pixels` pixels, one coverage.
+    package static func fillRow(_ row: UnsafeMutablePointer<UInt8>, pixels: Int, with color: Color, coverage: Float) {
+        let a = Float(color.alpha) * coverage
+        guard a > 0 else { return }
+        let straight = SIMD4<Float>(Float(color.red), Float(color.green), Float(color.blue), 1) * 255
+        let line = UnsafeMutableRawPointer(row)
+        for column in 0..<pixels { blend(straight, a, at: column, of: line) }
+    }
+
+    /// One row for a horizontal gradient: a coverage per pixel.
+    static func fillRow(_ row: UnsafeMutablePointer<UInt8>, pixels: Int, with color: Color, coverages: [Float]) {
+        let straight = SIMD4<Float>(Float(color.red), Float(color.green), Float(color.blue), 1) * 255
+        let opacity = Float(color.alpha), line = UnsafeMutableRawPointer(row)
+        for column in 0..<pixels {
+            let a = opacity * coverages[column]
+            if a > 0 { blend(straight, a, at: column, of: line) }
+        }
+    }
+
+    /// Premultiplied source-over: s·a + d·(1 − a), the same operations for every channel.
+    @inline(__always)
+    private static func blend(_ straight: SIMD4<Float>, _ a: Float, at column: Int, of line: UnsafeMutableRawPointer) {
+        let d = line.loadUnaligned(fromByteOffset: column * 4, as: SIMD4<UInt8>.self)
+        let v = straight * a + SIMD4<Float>(Float(d[0]), Float(d[1]), Float(d[2]), Float(d[3])) * (1 - a)
+        let bits = unsafeBitCast(v + 8_388_608, to: SIMD4<UInt32>.self)
+        line.storeBytes(
+            of: SIMD4<UInt8>(
+                UInt8(truncatingIfNeeded: bits[0]), UInt8(truncatingIfNeeded: bits[1]),
+                UInt8(truncatingIfNeeded: bits[2]), UInt8(truncatingIfNeeded: bits[3])),
+            toByteOffset: column * 4, as: SIMD4<UInt8>.self)
     }
 }

@@ -35,6 +35,24 @@ final class GaussianStage: RowStage {
     static let decimationBatch = 2
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
+        let n = width * 4
+        try eachRow(rows, from: input, parts: parts) { y, line in Kernels.storeBytes(line, count: n, into: output.row(y)) }
+    }
+
+    /// Output rows as floats, before rounding: `rows.count × width × 4` of them from `target.base`
+    /// on. For the variable blur, which mixes two levels before it rounds.
+    func produceFloats(_ rows: Range<Int>, from input: RowWindow, into target: SharedPointer<Float>, parts: Int?) throws {
+        let n = width * 4
+        try eachRow(rows, from: input, parts: parts) { y, line in
+            (target.base + (y - rows.lowerBound) * n).update(from: line, count: n)
+        }
+    }
+
+    /// Makes output `rows` one at a time as `width × 4` floats and hands each to `body`, on up to
+    /// `parts` threads (each row once, any order).
+    private func eachRow(
+        _ rows: Range<Int>, from input: RowWindow, parts: Int?, _ body: @escaping @Sendable (Int, UnsafePointer<Float>) -> Void
+    ) throws {
         let w = width
         switch schedule {
         case let .direct(direct):
@@ -45,7 +63,7 @@ final class GaussianStage: RowStage {
                 line.withUnsafeMutableBufferPointer { line in
                     for y in rows.lowerBound + part.lowerBound..<rows.lowerBound + part.upperBound {
                         direct.row(y, source: source, scratch: &scratch, into: line.baseAddress!)
-                        Kernels.storeBytes(line.baseAddress!, count: w * 4, into: output.row(y))
+                        body(y, line.baseAddress!)
                     }
                 }
             }
@@ -73,10 +91,18 @@ final class GaussianStage: RowStage {
                         let sources = (0..<taps).map { UnsafePointer(lines.base + (start + $0) * w * 4) }
                         let weights = Array(plan.y.upsample.weights[(y * taps)..<(y * taps + taps)])
                         Kernels.convolve(count: w * 4, kernel: weights, sources: sources, into: line.baseAddress!)
-                        Kernels.storeBytes(line.baseAddress!, count: w * 4, into: output.row(y))
+                        body(y, line.baseAddress!)
                     }
                 }
             }
+        }
+    }
+
+    /// The first input row that producing output `row` first (before any other) reads.
+    func firstInputRow(for row: Int) -> Int {
+        switch schedule {
+        case let .direct(direct): return direct.inputRows(for: row..<(row + 1)).lowerBound
+        case let .pyramid(plan, _, _): return plan.y.decimate.starts[plan.coarseRows(for: row..<(row + 1)).lowerBound]
         }
     }
 

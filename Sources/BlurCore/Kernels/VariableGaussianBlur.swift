@@ -19,23 +19,17 @@ struct VariableGaussianBlur {
 
     static let ratio = 2.0.squareRoot()
 
-    func apply(to image: Bitmap, threads: Int?) -> Bitmap {
-        if !vertical {
-            let turned = VariableGaussianBlur(sigmas: sigmas, vertical: true)
-            return turned.apply(to: image.oriented(.leftMirrored), threads: threads).oriented(.leftMirrored)
-        }
-        precondition(sigmas.count == image.height, "one σ per row")
-        let top = sigmas.max() ?? 0
-        if top <= GaussianBlur.identityThreshold { return image }
+    /// The pyramid levels for `sigmas` (σ₀ = the largest, each the one before ÷ √2, while ≥ 4 px),
+    /// the upper of the two levels each line mixes (−1: a direct line) and the weight of that upper
+    /// level (1: the level alone).
+    static func ladder(_ sigmas: [Double]) -> (levels: [Double], levelOf: [Int], weightOf: [Float]) {
         var levels: [Double] = []
-        var level = top
+        var level = sigmas.max() ?? 0
         while level >= GaussianFastPath.pyramidThreshold {
             levels.append(level)
             level /= VariableGaussianBlur.ratio
         }
         let lowest = levels.last ?? .infinity
-
-        // Which two levels each pyramid row mixes, and how; -1 marks a direct row.
         var upper = [Int](repeating: -1, count: sigmas.count), weight = [Float](repeating: 1, count: sigmas.count)
         for (row, sigma) in sigmas.enumerated() where sigma >= lowest {
             var k = 0
@@ -46,14 +40,30 @@ struct VariableGaussianBlur {
                 weight[row] = Float((sigma * sigma - lo * lo) / (hi * hi - lo * lo))
             }
         }
-        let (levelOf, weightOf) = (upper, weight)
+        return (levels, upper, weight)
+    }
+
+    /// Whether line `y` reads level `k`.
+    static func uses(_ k: Int, _ y: Int, levelOf: [Int], weightOf: [Float]) -> Bool {
+        levelOf[y] == k || (levelOf[y] + 1 == k && weightOf[y] < 1)
+    }
+
+    func apply(to image: Bitmap, threads: Int?) -> Bitmap {
+        if !vertical {
+            let turned = VariableGaussianBlur(sigmas: sigmas, vertical: true)
+            return turned.apply(to: image.oriented(.leftMirrored), threads: threads).oriented(.leftMirrored)
+        }
+        precondition(sigmas.count == image.height, "one σ per row")
+        let top = sigmas.max() ?? 0
+        if top <= GaussianBlur.identityThreshold { return image }
+        let (levels, levelOf, weightOf) = VariableGaussianBlur.ladder(sigmas)
 
         let w = image.width, h = image.height
         var out = image.makeUninitializedLike()
         image.withPixels { source in
             // Each level, prepared for the span of rows that use it; the direct rows together.
             let plans: [GaussianRows?] = levels.indices.map { k in
-                let users = (0..<h).filter { levelOf[$0] == k || (levelOf[$0] + 1 == k && weightOf[$0] < 1) }
+                let users = (0..<h).filter { VariableGaussianBlur.uses(k, $0, levelOf: levelOf, weightOf: weightOf) }
                 guard let first = users.first, let last = users.last else { return nil }
                 return GaussianRows(
                     sigma: levels[k], edges: .clamp, source: source, rows: first..<(last + 1), parts: threads)

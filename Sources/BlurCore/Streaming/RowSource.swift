@@ -14,6 +14,13 @@ package protocol RowSource: AnyObject {
     func read(into rows: MutablePixelView) throws
     /// The most bytes this source, and those it reads from, hold at once: the memory estimate.
     var heldBytes: Int { get }
+    /// Moves past rows up to `row` without making them, when the source can (one that reads a
+    /// window in memory): true; false when they must be read (a decoder).
+    func skip(to row: Int) -> Bool
+}
+
+extension RowSource {
+    package func skip(to row: Int) -> Bool { false }
 }
 
 /// One step of the chain: output rows made from a window of input rows, both in order.

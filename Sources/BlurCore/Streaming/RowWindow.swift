@@ -44,7 +44,9 @@ package final class RowWindow {
         // Rows nobody will ask for again: skip what was never read, move what is kept to the front.
         if keep >= end {
             try skip(to: keep, of: source)
-        } else if keep > first {
+        } else if keep > first, keep - first >= end - keep || wanted.upperBound - first > capacity {
+            // Dropped rows are moved out only once they outnumber the kept ones (or room is short),
+            // so each row is moved at most about once.
             buffer!.update(from: buffer! + (keep - first) * rowBytes, count: (end - keep) * rowBytes)
             first = keep
         }
@@ -59,8 +61,13 @@ package final class RowWindow {
         return PixelView(base: buffer!, width: source.width, height: end - first, bytesPerRow: rowBytes, firstRow: first)
     }
 
-    /// Reads and drops rows up to `row`, a band at a time.
+    /// Reads and drops rows up to `row`, a band at a time (or moves past them, when the source can).
     private func skip(to row: Int, of source: any RowSource) throws {
+        if source.skip(to: row) {
+            first = row
+            end = row
+            return
+        }
         first = end
         let band = StreamingDefaults.bandRows(width: source.width)
         reserve(min(band, row - end))

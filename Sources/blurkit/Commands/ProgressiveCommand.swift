@@ -63,10 +63,17 @@ enum ProgressiveCommand: Command {
         if let alpha = try arguments.number(VariableBlurEffect.dimmingAlphaSpec) { effect.dimmingAlpha = .constant(alpha: alpha) }
         effect.dimmingTintColor = try arguments.tint("tint", default: .systemBackground)
         let valid = try effect.validated()
-        try ImageFiles.drawOverRegion(arguments, job: "progressive", estimate: VariableBlurEffect.estimatedBytes) {
-            image, frame, appearance, threads in
-            valid.render(over: image, frame: frame, appearance: appearance, threads: threads)
-        }
+        let scale = try arguments.number(StandardOptions.scale)!
+        // Down and up stream as a stage; left and right turn the image, a whole-image step.
+        try ImageFiles.drawOverRegion(
+            arguments, job: "progressive", estimate: VariableBlurEffect.estimatedBytes,
+            stage: valid.direction.isVertical
+                ? { width, height, frame, appearance, _ in
+                    valid.stage(width: width, height: height, scale: scale, frame: frame, appearance: appearance)
+                } : nil,
+            draw: { image, frame, appearance, threads in
+                valid.render(over: image, frame: frame, appearance: appearance, threads: threads)
+            })
         return nil
     }
 }
