@@ -55,6 +55,25 @@ import Testing
         #expect(try ImageFile.read(folder + "/out.pam").premultipliedRGBA == drawn.premultipliedRGBA)
     }
 
+    /// `progressive` streams down and up (a stage), and turns the image for left and right: both
+    /// write what the library draws.
+    @Test(arguments: [GradientDirection.down, .up, .left])
+    func theProgressiveCommandIsTheLibrarysRender(direction: GradientDirection) throws {
+        let input = folder + "/in.png"
+        try ImageFile.write(photo, to: input)
+        var backdrop = photo
+        backdrop.scale = 2
+        var effect = VariableBlurEffect(direction: direction)
+        effect.maximumBlurRadius = 10
+        let drawn = effect.render(over: backdrop, frame: Rect(x: 0, y: 10, width: 200, height: 100), appearance: .light)
+        let r = try CLI.run([
+            "progressive", input, folder + "/out.pam", "--direction", "\(direction)", "--max-radius", "10",
+            "--region", "0,10,200,100", "--scale", "2",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try ImageFile.read(folder + "/out.pam").premultipliedRGBA == drawn.premultipliedRGBA, "\(direction)")
+    }
+
     @Test func compressionTradesSizeForTime() throws {
         let input = folder + "/in.png"
         try ImageFile.write(photo, to: input)
