@@ -25,6 +25,11 @@ extension Bitmap {
     /// The size that fits inside `longestSide × longestSide` keeping the aspect ratio (each side at
     /// least 1); the image's own size when it already fits.
     public func sizeFitting(longestSide: Int) -> (width: Int, height: Int) {
+        Bitmap.sizeFitting(width: width, height: height, longestSide: longestSide)
+    }
+
+    /// ``sizeFitting(longestSide:)`` for an image of `width × height` not decoded yet.
+    package static func sizeFitting(width: Int, height: Int, longestSide: Int) -> (width: Int, height: Int) {
         let longest = max(width, height)
         guard longest > longestSide, longestSide > 0 else { return (width, height) }
         let f = Double(longestSide) / Double(longest)

@@ -22,7 +22,7 @@ public enum JPEGCodec {
         let header = bytes.withUnsafeBufferPointer {
             bk_jpeg_read_header($0.baseAddress, $0.count, 1, &width, &height, &model, &message)
         }
-        guard header == 0 else { throw failure(message) }
+        guard header == 0 else { throw JPEGRowSource.failure(message) }
         return (Int(width), Int(height))
     }
 
@@ -65,11 +65,5 @@ public enum JPEGCodec {
         fclose(stream)
         defer { free(buffer) }
         return buffer.map { Array(UnsafeRawBufferPointer(start: $0, count: size).bindMemory(to: UInt8.self)) } ?? []
-    }
-
-    private static func failure(_ message: [CChar]) -> DecodingError {
-        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if text.contains("Premature end") { return .truncated(format: .jpeg) }
-        return .corrupt(format: .jpeg, message: text)
     }
 }

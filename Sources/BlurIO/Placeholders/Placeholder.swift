@@ -78,7 +78,7 @@ public struct Placeholder: Sendable {
                 throw error
             }
             let (w, h) = (source.width, source.height)
-            let fit = Placeholder.fitting(w, h, longestSide: needed)
+            let fit = Bitmap.sizeFitting(width: w, height: h, longestSide: needed)
             let small: Bitmap
             if fit == (w, h) {
                 small = try source.collect()
@@ -91,14 +91,6 @@ public struct Placeholder: Sendable {
             let image = try ImageFile.decode(try input.readAll())
             return placeholder(of: image, sourceSize: (image.width, image.height), longestSide: longestSide, thumbHash: thumbHash)
         }
-    }
-
-    /// ``Bitmap/sizeFitting(longestSide:)`` for a size not yet decoded.
-    static func fitting(_ width: Int, _ height: Int, longestSide: Int) -> (Int, Int) {
-        let longest = max(width, height)
-        guard longest > longestSide, longestSide > 0 else { return (width, height) }
-        let f = Double(longestSide) / Double(longest)
-        return (max(1, Int((Double(width) * f).rounded())), max(1, Int((Double(height) * f).rounded())))
     }
 
     /// The placeholder of an image already decoded.

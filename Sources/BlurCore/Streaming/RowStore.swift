@@ -1,0 +1,46 @@
+/// Consecutive rows `first ..< end` of `length` elements each in one buffer, grown as needed: the
+/// storage behind ``RowWindow`` (bytes) and ``FloatRows`` (floats). Its owner deallocates it.
+struct RowStore<Element> {
+    let length: Int
+    private(set) var buffer: UnsafeMutablePointer<Element>?
+    /// Rows the buffer has room for, from `first` on.
+    private(set) var capacity = 0
+    /// The rows held.
+    private(set) var first = 0, end = 0
+
+    init(length: Int) { self.length = length }
+
+    /// Rows before `keep` are no longer needed. None held after it: the store starts empty at
+    /// `keep`. Otherwise they are moved out only once they outnumber the kept rows, or when the
+    /// rows up to `upTo` would not fit: each row is moved at most about once.
+    mutating func release(before keep: Int, upTo: Int) {
+        if keep >= end {
+            first = keep
+            end = keep
+        } else if keep > first, keep - first >= end - keep || upTo - first > capacity {
+            buffer!.update(from: buffer! + (keep - first) * length, count: (end - keep) * length)
+            first = keep
+        }
+    }
+
+    /// Room for the rows up to `upTo` (from `first`), keeping those held.
+    mutating func reserve(upTo: Int) {
+        let rows = upTo - first
+        guard rows > capacity else { return }
+        let grown = UnsafeMutablePointer<Element>.allocate(capacity: rows * length)
+        if let buffer {
+            grown.update(from: buffer, count: (end - first) * length)
+            buffer.deallocate()
+        }
+        buffer = grown
+        capacity = rows
+    }
+
+    /// Rows up to `newEnd` are now held (the caller has written them).
+    mutating func extend(to newEnd: Int) { end = newEnd }
+
+    /// Where row `j` is (`first ≤ j`, within the room reserved).
+    func row(_ j: Int) -> UnsafeMutablePointer<Element> { buffer! + (j - first) * length }
+
+    func deallocate() { buffer?.deallocate() }
+}
