@@ -55,9 +55,9 @@ import Testing
         #expect(try ImageFile.read(folder + "/out.pam").premultipliedRGBA == drawn.premultipliedRGBA)
     }
 
-    /// `progressive` streams down and up (a stage), and turns the image for left and right: both
-    /// write what the library draws.
-    @Test(arguments: [GradientDirection.down, .up, .left])
+    /// `progressive` streams in every direction (rows down and up, columns left and right) and writes
+    /// what the library draws.
+    @Test(arguments: [GradientDirection.down, .up, .left, .right])
     func theProgressiveCommandIsTheLibrarysRender(direction: GradientDirection) throws {
         let input = folder + "/in.png"
         try ImageFile.write(photo, to: input)

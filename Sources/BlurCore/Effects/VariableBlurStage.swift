@@ -1,6 +1,6 @@
 /// The progressive blur drawn over a backdrop as a stage of the streaming chain, for the vertical
-/// directions (each row its own σ): the same steps and bytes as
-/// ``VariableBlurEffect/render(over:frame:appearance:cache:threads:)``, a band at a time.
+/// directions (each row its own σ, ``VariableGaussianBlur``): what
+/// ``VariableBlurEffect/render(over:frame:appearance:cache:threads:)`` runs over the whole image.
 ///
 /// Every pyramid level is a ``GaussianStage`` over the region's rows, producing floats for the rows
 /// of a band that use it; the rows below the pyramid's range are direct rows with their own σ
@@ -27,26 +27,13 @@ final class VariableBlurStage: RowStage {
     private var floats: [[Float]]
     private let dimming: (region: PixelRect, color: Color, coverage: [Float])?
 
-    /// Nil for what the stage does not do: horizontal directions (the whole-image render turns the
-    /// image for them).
-    init?(effect: VariableBlurEffect, width: Int, height: Int, scale: Double, frame: Rect, appearance: Appearance, cache: GradientMaskCache) {
-        guard effect.direction.isVertical else { return nil }
+    init(lines: VariableBlurLines, width: Int, height: Int) {
         self.width = width
         self.height = height
-        let layout = effect.layout(width: frame.width, height: frame.height)
-        let blurRegion = frame.isEmpty ? nil : frame.pixelRect(scale: scale, clippedTo: width, height)
-        let region = blurRegion ?? PixelRect(x: 0, y: 0, width: width, height: 1)
+        let region = lines.region, sigmas = lines.sigmas, blurs = lines.blurs
         self.region = region
-        var sigmas = [Double](repeating: 0, count: region.height)
-        if let layout, blurRegion != nil, effect.effectiveMaximumRadius > 0 {
-            let mask = cache.mask(for: layout.blurMask), radius = effect.effectiveMaximumRadius
-            sigmas = (0..<region.height).map { line in
-                let position = (Double(region.y + line) + 0.5) / scale - frame.y
-                return min(GaussianBlur.sigmaSpec.range.upperBound, radius * mask.value(at: position) * scale)
-            }
-        }
-        let blurs = layout != nil && blurRegion != nil && (sigmas.max() ?? 0) > GaussianBlur.identityThreshold
         self.blurs = blurs
+        dimming = lines.dimming
         let (ladder, levelOf, weightOf) = VariableGaussianBlur.ladder(sigmas)
         self.levelOf = levelOf
         self.weightOf = weightOf
@@ -79,25 +66,6 @@ final class VariableBlurStage: RowStage {
             + [sigmas.indices.last { levelOf[$0] < 0 } ?? -1]
         let directRows = RegionRows(region: region)
         direct = (directPlan, RowWindow(source: directRows), directRows)
-
-        let alpha = effect.dimmingAlpha?.alpha(for: appearance) ?? 0
-        if let layout, !frame.isEmpty, let tint = effect.dimmingTintColor?.resolved(for: appearance), alpha > 0, tint.alpha > 0 {
-            let dimFrame = Rect(
-                x: frame.x + layout.dimmingFrame.x, y: frame.y + layout.dimmingFrame.y,
-                width: layout.dimmingFrame.width, height: layout.dimmingFrame.height)
-            if let dimRegion = dimFrame.pixelRect(scale: scale, clippedTo: width, height) {
-                let mask = cache.mask(for: layout.dimmingMask)
-                let coverage = (0..<dimRegion.height).map { line -> Float in
-                    let position = (Double(dimRegion.y + line) + 0.5) / scale - dimFrame.y
-                    return Float(alpha * mask.value(at: position))
-                }
-                dimming = (dimRegion, tint, coverage)
-            } else {
-                dimming = nil
-            }
-        } else {
-            dimming = nil
-        }
     }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
@@ -216,10 +184,12 @@ final class RegionRows: RowSource {
 
 extension VariableBlurEffect {
     /// This effect over `frame` (points) of a `width × height` backdrop at `scale`, as a stage of
-    /// the streaming chain; nil for the horizontal directions.
+    /// the streaming chain: rows for the vertical directions, columns for the horizontal ones.
     package func stage(
         width: Int, height: Int, scale: Double, frame: Rect, appearance: Appearance = .light, cache: GradientMaskCache = .shared
-    ) -> (any RowStage)? {
-        VariableBlurStage(effect: self, width: width, height: height, scale: scale, frame: frame, appearance: appearance, cache: cache)
+    ) -> any RowStage {
+        let lines = VariableBlurLines(effect: self, width: width, height: height, scale: scale, frame: frame, appearance: appearance, cache: cache)
+        if direction.isVertical { return VariableBlurStage(lines: lines, width: width, height: height) }
+        return VariableBlurColumnStage(lines: lines, width: width, height: height)
     }
 }

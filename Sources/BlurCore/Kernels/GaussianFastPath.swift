@@ -23,65 +23,33 @@ enum GaussianFastPath {
     static let directReach = 3.0
 }
 
-/// Rows of an image blurred by a Gaussian, produced one at a time as floats: by the direct
-/// schedule for any row, or — for the variable blur — by the pyramid for a span of rows chosen up
-/// front. A row's values do not depend on which other rows were asked for.
+/// Rows of an image blurred by a Gaussian by the direct schedule, produced one at a time as floats:
+/// one σ for all rows, or one per row (the variable blur's direct rows). A row's values do not
+/// depend on which other rows were asked for.
 struct GaussianRows: Sendable {
-    private enum Schedule: Sendable {
-        /// `kernels`: the horizontal half-kernel, one for all rows or one per row.
-        case direct(radius: Int, kernels: [[Float]], rows: FilterTaps, edges: EdgeMode)
-        case pyramid(PyramidPlan, blurred: [Float], firstBlurred: Int)
-    }
-
-    private let schedule: Schedule
+    private let radius: Int
+    /// The horizontal half-kernel, one for all rows or one per row.
+    private let kernels: [[Float]]
+    private let taps: FilterTaps
+    private let edges: EdgeMode
     private let width: Int
 
     /// Per-thread working memory for ``row(_:source:scratch:into:)``.
     struct Scratch {
         fileprivate var line: [Float]
-        fileprivate var held = [-1, -1, -1, -1]
     }
 
     /// Direct rows of a `width × height` image blurred by `sigma` (pixels, below
     /// ``GaussianFastPath/pyramidThreshold``).
     init(sigma: Double, edges: EdgeMode, width: Int, height: Int) {
         self.width = width
-        let radius = GaussianRows.directRadius(sigma)
-        let taps = FilterTaps(
+        self.edges = edges
+        radius = GaussianRows.directRadius(sigma)
+        taps = FilterTaps(
             inputCount: height, positions: (0..<height).map(Double.init), support: Double(radius),
             edges: edges, normalise: true
         ) { gaussian($0, sigma: sigma) }
-        schedule = .direct(radius: radius, kernels: [GaussianRows.halfKernel(sigma)], rows: taps, edges: edges)
-    }
-
-    /// The rows in `rows` of `source` blurred by `sigma` (pixels): direct below
-    /// ``GaussianFastPath/pyramidThreshold``, the pyramid from it on, prepared for those rows only.
-    /// The same view is passed to ``row(_:source:scratch:into:)`` and must stay valid while rows
-    /// are produced.
-    init(sigma: Double, edges: EdgeMode, source: PixelView, rows: Range<Int>, parts: Int?) {
-        if sigma < GaussianFastPath.pyramidThreshold {
-            self = GaussianRows(sigma: sigma, edges: edges, width: source.width, height: source.height)
-            return
-        }
-        width = source.width
-        let plan = PyramidPlan(sigma: sigma, edges: edges, width: source.width, height: source.height)
-        let coarse = plan.coarseRows(for: rows), rowFloats = plan.x.blurredCount * 4
-        let decimatedRows = coarse.count + 2 * plan.coarseRadius
-        var across = [Float].unfilled(count: decimatedRows * rowFloats)
-        across.withUnsafeMutableBufferPointer { a in
-            plan.decimate(
-                coarse.lowerBound..<(coarse.upperBound + 2 * plan.coarseRadius), from: source, into: SharedPointer(a.baseAddress!), parts: parts)
-        }
-        var blurred = [Float].unfilled(count: coarse.count * rowFloats)
-        across.withUnsafeBufferPointer { a in
-            blurred.withUnsafeMutableBufferPointer { b in
-                let source = SharedPointer(UnsafeMutablePointer(mutating: a.baseAddress!)), target = SharedPointer(b.baseAddress!)
-                Parallel.forEachBand(count: coarse.count, parts: parts) { band in
-                    for r in band { plan.blurDown(across: source.base + r * rowFloats, into: target.base + r * rowFloats) }
-                }
-            }
-        }
-        schedule = .pyramid(plan, blurred: blurred, firstBlurred: coarse.lowerBound)
+        kernels = [GaussianRows.halfKernel(sigma)]
     }
 
     /// Direct rows whose σ (pixels, each below ``GaussianFastPath/pyramidThreshold``) changes from
@@ -89,13 +57,14 @@ struct GaussianRows: Sendable {
     /// σ of 0.2 or less leaves the row as it is.
     init(sigmas: [Double], edges: EdgeMode, width: Int) {
         self.width = width
+        self.edges = edges
         let radii = sigmas.map { $0 > GaussianBlur.identityThreshold ? GaussianRows.directRadius($0) : 0 }
-        let taps = FilterTaps(
+        taps = FilterTaps(
             inputCount: sigmas.count, positions: sigmas.indices.map(Double.init), supports: radii.map(Double.init),
             edges: edges, normalise: true
         ) { row, offset in radii[row] == 0 ? (offset == 0 ? 1 : 0) : gaussian(offset, sigma: sigmas[row]) }
-        let kernels = sigmas.map { $0 > GaussianBlur.identityThreshold ? GaussianRows.halfKernel($0) : [1] }
-        schedule = .direct(radius: max(1, radii.max() ?? 1), kernels: kernels, rows: taps, edges: edges)
+        kernels = sigmas.map { $0 > GaussianBlur.identityThreshold ? GaussianRows.halfKernel($0) : [1] }
+        radius = max(1, radii.max() ?? 1)
     }
 
     static func directRadius(_ sigma: Double) -> Int {
@@ -109,53 +78,19 @@ struct GaussianRows: Sendable {
         return half.map { Float($0 / total) }
     }
 
-    /// The input rows that direct rows `rows` read.
-    func inputRows(for rows: Range<Int>) -> Range<Int> {
-        guard case let .direct(_, _, taps, _) = schedule else { preconditionFailure("direct rows only") }
-        return taps.inputs(for: rows)
-    }
+    /// The input rows that rows `rows` read.
+    func inputRows(for rows: Range<Int>) -> Range<Int> { taps.inputs(for: rows) }
 
-    func makeScratch() -> Scratch {
-        switch schedule {
-        case let .direct(radius, _, _, _): return Scratch(line: [Float](repeating: 0, count: (width + 2 * radius) * 4))
-        case .pyramid: return Scratch(line: [Float].unfilled(count: 4 * width * 4))
-        }
-    }
+    func makeScratch() -> Scratch { Scratch(line: [Float](repeating: 0, count: (width + 2 * radius) * 4)) }
 
-    /// Writes row `y` (one of the rows prepared for) as `width × 4` floats into `out`.
+    /// Writes row `y` as `width × 4` floats into `out`, reading the rows it reaches from `source`.
     func row(_ y: Int, source: PixelView, scratch: inout Scratch, into out: UnsafeMutablePointer<Float>) {
-        let w = width
-        switch schedule {
-        case let .direct(radius, kernels, rows, edges):
-            scratch.line.withUnsafeMutableBufferPointer { line in
-                let centre = line.baseAddress! + radius * 4
-                Kernels.accumulateRows(rows, output: y, source: source, into: centre, count: w * 4)
-                Kernels.pad(line.baseAddress!, width: w, padding: radius, edges: edges)
-                Kernels.convolveSymmetric(centre, count: w * 4, kernel: kernels[kernels.count == 1 ? 0 : y], into: out)
-            }
-        case let .pyramid(plan, blurred, firstBlurred):
-            // Upsample: columns of each coarse row as needed (a ring of the last four: the B-spline
-            // reads at most four consecutive coarse rows), then rows.
-            let ay = plan.y, start = ay.upsample.starts[y], rowFloats = plan.x.blurredCount * 4
-            var held = scratch.held
-            scratch.line.withUnsafeMutableBufferPointer { ring in
-                blurred.withUnsafeBufferPointer { b in
-                    let base = ring.baseAddress!, taps = ay.upsample.width
-                    var lines: [UnsafePointer<Float>] = []
-                    for t in 0..<taps {
-                        let j = start + t, slot = j & 3
-                        let line = base + slot * w * 4
-                        if held[slot] != j {
-                            Kernels.resamplePixels(b.baseAddress! + (j - firstBlurred) * rowFloats, taps: plan.x.upsample, into: line)
-                            held[slot] = j
-                        }
-                        lines.append(UnsafePointer(line))
-                    }
-                    let weights = Array(ay.upsample.weights[(y * taps)..<(y * taps + taps)])
-                    Kernels.convolve(count: w * 4, kernel: weights, sources: lines, into: out)
-                }
-            }
-            scratch.held = held
+        let w = width, radius = radius, edges = edges, taps = taps, kernel = kernels[kernels.count == 1 ? 0 : y]
+        scratch.line.withUnsafeMutableBufferPointer { line in
+            let centre = line.baseAddress! + radius * 4
+            Kernels.accumulateRows(taps, output: y, source: source, into: centre, count: w * 4)
+            Kernels.pad(line.baseAddress!, width: w, padding: radius, edges: edges)
+            Kernels.convolveSymmetric(centre, count: w * 4, kernel: kernel, into: out)
         }
     }
 }
@@ -172,16 +107,36 @@ struct PyramidPlan: Sendable {
     let width: Int
 
     init(sigma: Double, edges: EdgeMode, width: Int, height: Int) {
-        factor = max(2, Int(sigma / GaussianFastPath.sigmaPerFactor))
-        let k = Double(factor), sigmaD = GaussianFastPath.prefilterPerFactor * k
-        let sigmaC = ((sigma * sigma - sigmaD * sigmaD) / (k * k) - 1.0 / 3).squareRoot()
-        coarseRadius = max(1, Int((4 * sigmaC).rounded(.up)))
+        (factor, coarseRadius) = PyramidPlan.shape(sigma)
+        let sigmaD = GaussianFastPath.prefilterPerFactor * Double(factor)
+        let sigmaC = PyramidPlan.coarseSigma(sigma, factor: factor)
         let coarse = (-coarseRadius...coarseRadius).map { gaussian(Double($0), sigma: sigmaC) }
         let coarseSum = coarse.reduce(0, +)
         coarseKernel = coarse.map { Float($0 / coarseSum) }
         x = PyramidAxis(count: width, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
         y = PyramidAxis(count: height, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
         self.width = width
+    }
+
+    /// The decimation factor k for `sigma` and the coarse blur's radius, in coarse samples.
+    static func shape(_ sigma: Double) -> (factor: Int, coarseRadius: Int) {
+        let factor = max(2, Int(sigma / GaussianFastPath.sigmaPerFactor))
+        return (factor, max(1, Int((4 * coarseSigma(sigma, factor: factor)).rounded(.up))))
+    }
+
+    /// The coarse blur's σc: what σ² leaves once the prefilter and the B-spline have taken theirs.
+    static func coarseSigma(_ sigma: Double, factor: Int) -> Double {
+        let k = Double(factor), sigmaD = GaussianFastPath.prefilterPerFactor * k
+        return ((sigma * sigma - sigmaD * sigmaD) / (k * k) - 1.0 / 3).squareRoot()
+    }
+
+    /// Input pixels either side of an output pixel that the pyramid for `sigma` may read along an
+    /// axis: the prefilter's support, the coarse blur's radius and the B-spline's two coarse
+    /// samples, all in pixels.
+    static func reach(_ sigma: Double) -> Int {
+        let (factor, radius) = shape(sigma)
+        let prefilter = 3.5 * GaussianFastPath.prefilterPerFactor * Double(factor)
+        return Int((Double(factor * (radius + 2)) + prefilter).rounded(.up)) + 1
     }
 
     /// The blurred coarse rows that output rows `rows` are upsampled from.

@@ -142,6 +142,28 @@ enum Kernels {
 
     /// `a[i] = t·a[i] + (1 − t)·b[i]`: the same operations for every channel, so a mix of
     /// premultiplied pixels stays premultiplied.
+    /// `out[i] = Σ_t weights[t][i] · sources[t][i]` for `i < count`: a convolution whose kernel
+    /// changes from element to element (a kernel per column), in blocks that stay in L1.
+    static func weightedSum(
+        count: Int, weights: [UnsafePointer<Float>], sources: [UnsafePointer<Float>], into out: UnsafeMutablePointer<Float>
+    ) {
+        weights.withUnsafeBufferPointer { w in
+            sources.withUnsafeBufferPointer { s in
+                var begin = 0
+                while begin < count {
+                    let n = min(chunk, count - begin), o = out + begin
+                    let w0 = w[0] + begin, s0 = s[0] + begin
+                    for i in 0..<n { o[i] = w0[i] * s0[i] }
+                    for t in 1..<w.count {
+                        let wt = w[t] + begin, st = s[t] + begin
+                        for i in 0..<n { o[i] += wt[i] * st[i] }
+                    }
+                    begin += n
+                }
+            }
+        }
+    }
+
     static func mix(_ a: UnsafeMutablePointer<Float>, _ b: UnsafePointer<Float>, weight t: Float, count: Int) {
         let u = 1 - t
         for i in 0..<count { a[i] = t * a[i] + u * b[i] }

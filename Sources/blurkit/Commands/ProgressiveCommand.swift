@@ -64,13 +64,11 @@ enum ProgressiveCommand: Command {
         effect.dimmingTintColor = try arguments.tint("tint", default: .systemBackground)
         let valid = try effect.validated()
         let scale = try arguments.number(StandardOptions.scale)!
-        // Down and up stream as a stage; left and right turn the image, a whole-image step.
         try ImageFiles.drawOverRegion(
             arguments, job: "progressive", estimate: VariableBlurEffect.estimatedBytes,
-            stage: valid.direction.isVertical
-                ? { width, height, frame, appearance, _ in
-                    valid.stage(width: width, height: height, scale: scale, frame: frame, appearance: appearance)
-                } : nil,
+            stage: { width, height, frame, appearance, _ in
+                valid.stage(width: width, height: height, scale: scale, frame: frame, appearance: appearance)
+            },
             draw: { image, frame, appearance, threads in
                 valid.render(over: image, frame: frame, appearance: appearance, threads: threads)
             })
