@@ -75,6 +75,7 @@ final class VariableBlurColumnStage: RowStage {
     }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
+        let (width, region, levelOf, weightOf, dimming) = (width, region, levelOf, weightOf, dimming)
         // Keep every row a level or the direct columns still have to read, and the band's own.
         let pending = levels.compactMap { $0?.rows.next } + (direct.map { [$0.next] } ?? [])
         input.keepFrom = min(rows.lowerBound, region.y + (pending.min() ?? region.height))
@@ -95,7 +96,7 @@ final class VariableBlurColumnStage: RowStage {
                 try level.stage.produceFloats(inside, from: level.input, into: SharedPointer(target), parts: parts)
             }
             if let direct {
-                let target = floats(levels.count, count: inside.count * direct.columns.count * 4), region = region
+                let target = floats(levels.count, count: inside.count * direct.columns.count * 4)
                 try direct.produce(
                     inside,
                     read: { wanted in (try input.rows((region.y + wanted.lowerBound)..<(region.y + wanted.upperBound))!, region.x, region.y) },
@@ -104,38 +105,50 @@ final class VariableBlurColumnStage: RowStage {
         }
 
         let view = try input.rows(rows)!
+        // Row y of each level's floats (and the direct columns') is at floats + i × span × 4, i the
+        // band's region row; the rows are split among the threads.
         let spans = levels.map { $0?.columns } + [direct?.columns]
-        var line = [Float].unfilled(count: region.width * 4)
-        for y in rows {
-            output.row(y).update(from: view.row(y), count: width * 4)
-            if blurring, inside.contains(y - region.y) {
-                let i = y - region.y - inside.lowerBound
-                // Row y of each level's floats (and the direct columns'), and its first column.
-                let starts = floats.indices.map { k -> (UnsafePointer<Float>, Int)? in
-                    spans[k].map { (UnsafePointer(floats[k].baseAddress! + i * $0.count * 4), $0.lowerBound) }
+        let buffers = floats.map { $0.baseAddress.map(SharedPointer.init) }
+        Parallel.forEachBand(count: rows.count, parts: parts) { part in
+            var line = [Float].unfilled(count: region.width * 4)
+            for y in (rows.lowerBound + part.lowerBound)..<(rows.lowerBound + part.upperBound) {
+                if blurring, inside.contains(y - region.y) {
+                    // The pixels either side of the region as they are; the region's from its levels.
+                    output.row(y).update(from: view.row(y), count: region.x * 4)
+                    let after = (region.x + region.width) * 4
+                    (output.row(y) + after).update(from: view.row(y) + after, count: width * 4 - after)
+                    let i = y - region.y - inside.lowerBound
+                    let starts = spans.indices.map { k -> (UnsafePointer<Float>, first: Int)? in
+                        spans[k].map { (UnsafePointer(buffers[k]!.base + i * $0.count * 4), $0.lowerBound) }
+                    }
+                    line.withUnsafeMutableBufferPointer { line in
+                        VariableBlurColumnStage.compose(starts, levelOf: levelOf, weightOf: weightOf, into: line.baseAddress!)
+                        Kernels.storeBytes(line.baseAddress!, count: region.width * 4, into: output.row(y) + region.x * 4)
+                    }
+                } else {
+                    output.row(y).update(from: view.row(y), count: width * 4)
                 }
-                line.withUnsafeMutableBufferPointer { line in
-                    compose(starts, into: line.baseAddress!)
-                    Kernels.storeBytes(line.baseAddress!, count: region.width * 4, into: output.row(y) + region.x * 4)
+                if let dimming, y >= dimming.region.y, y < dimming.region.y + dimming.region.height {
+                    Bitmap.fillRow(
+                        output.row(y) + dimming.region.x * 4, pixels: dimming.region.width, with: dimming.color,
+                        coverages: dimming.coverage)
                 }
-            }
-            if let dimming, y >= dimming.region.y, y < dimming.region.y + dimming.region.height {
-                Bitmap.fillRow(
-                    output.row(y) + dimming.region.x * 4, pixels: dimming.region.width, with: dimming.color,
-                    coverages: dimming.coverage)
             }
         }
     }
 
     /// One row of the region from its levels' rows and the direct columns' (`rows[k]`: the row and
-    /// the region column it starts at): column c takes its level, mixed with the next one down by
-    /// the column's weight.
-    private func compose(_ rows: [(UnsafePointer<Float>, first: Int)?], into line: UnsafeMutablePointer<Float>) {
+    /// the region column it starts at; the direct columns last): column c takes its level, mixed
+    /// with the next one down by the column's weight.
+    private static func compose(
+        _ rows: [(UnsafePointer<Float>, first: Int)?], levelOf: [Int], weightOf: [Float], into line: UnsafeMutablePointer<Float>
+    ) {
         func pixel(_ k: Int, _ c: Int) -> UnsafePointer<Float> { rows[k]!.0 + (c - rows[k]!.first) * 4 }
-        for c in 0..<region.width {
+        let direct = rows.count - 1
+        for c in levelOf.indices {
             let k = levelOf[c], out = line + c * 4
             if k < 0 {
-                out.update(from: pixel(levels.count, c), count: 4)
+                out.update(from: pixel(direct, c), count: 4)
                 continue
             }
             let a = pixel(k, c), t = weightOf[c]

@@ -69,6 +69,7 @@ final class VariableBlurStage: RowStage {
     }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
+        let (width, region, blurs, levelOf, weightOf, dimming) = (width, region, blurs, levelOf, weightOf, dimming)
         // Keep every row a level still has to read, and the band's own rows: a level reads on from
         // where it stopped, or from the first row its first user reaches.
         let sources = levels.map(\.rows) + [direct.source], line = rows.lowerBound - region.y
@@ -106,36 +107,46 @@ final class VariableBlurStage: RowStage {
             blurs && !directRows.isEmpty ? try direct.input.rows(direct.rows.inputRows(for: directRows.first!..<(directRows.last! + 1))) : nil
         let view = try input.rows(rows)!
 
-        var a = [Float].unfilled(count: n), b = [Float].unfilled(count: n)
-        var scratch = direct.rows.makeScratch()
-        for y in rows {
-            output.row(y).update(from: view.row(y), count: width * 4)
-            let line = y - region.y
-            if blurs, inside.contains(line) {
+        // The rows, split among the threads: each made the same way whichever thread makes it.
+        let directPlan = direct.rows, made = spans
+        @Sendable func dim(_ y: Int) {
+            guard let dimming, y >= dimming.region.y, y < dimming.region.y + dimming.region.height else { return }
+            Bitmap.fillRow(
+                output.row(y) + dimming.region.x * 4, pixels: dimming.region.width, with: dimming.color,
+                coverage: dimming.coverage[y - dimming.region.y])
+        }
+        Parallel.forEachBand(count: rows.count, parts: parts) { part in
+            var a = [Float].unfilled(count: n)
+            var scratch = directPlan.makeScratch()
+            for y in (rows.lowerBound + part.lowerBound)..<(rows.lowerBound + part.upperBound) {
+                let line = y - region.y
+                guard blurs, inside.contains(line) else {
+                    output.row(y).update(from: view.row(y), count: width * 4)
+                    dim(y)
+                    continue
+                }
+                // The pixels either side of the region as they are; the region's from its levels.
+                output.row(y).update(from: view.row(y), count: region.x * 4)
+                let after = (region.x + region.width) * 4
+                (output.row(y) + after).update(from: view.row(y) + after, count: width * 4 - after)
                 a.withUnsafeMutableBufferPointer { a in
-                    b.withUnsafeMutableBufferPointer { b in
-                        let k = levelOf[line], t = weightOf[line]
-                        if k < 0 {
-                            direct.rows.row(line, source: directView!, scratch: &scratch, into: a.baseAddress!)
-                        } else {
-                            let (span, floats) = spans[k]!
-                            floats.withUnsafeBufferPointer { a.baseAddress!.update(from: $0.baseAddress! + (line - span.lowerBound) * n, count: n) }
-                            if t < 1 {
-                                let (lower, more) = spans[k + 1]!
-                                more.withUnsafeBufferPointer {
-                                    b.baseAddress!.update(from: $0.baseAddress! + (line - lower.lowerBound) * n, count: n)
-                                }
-                                Kernels.mix(a.baseAddress!, b.baseAddress!, weight: t, count: n)
-                            }
+                    let k = levelOf[line], t = weightOf[line], into = output.row(y) + region.x * 4
+                    if k < 0 {
+                        directPlan.row(line, source: directView!, scratch: &scratch, into: a.baseAddress!)
+                        return Kernels.storeBytes(a.baseAddress!, count: n, into: into)
+                    }
+                    let (span, floats) = made[k]!
+                    floats.withUnsafeBufferPointer { upper in
+                        let upper = upper.baseAddress! + (line - span.lowerBound) * n
+                        guard t < 1 else { return Kernels.storeBytes(upper, count: n, into: into) }
+                        let (lower, more) = made[k + 1]!
+                        more.withUnsafeBufferPointer {
+                            Kernels.mix(upper, $0.baseAddress! + (line - lower.lowerBound) * n, weight: t, count: n, into: a.baseAddress!)
                         }
-                        Kernels.storeBytes(a.baseAddress!, count: n, into: output.row(y) + region.x * 4)
+                        Kernels.storeBytes(a.baseAddress!, count: n, into: into)
                     }
                 }
-            }
-            if let dimming, y >= dimming.region.y, y < dimming.region.y + dimming.region.height {
-                Bitmap.fillRow(
-                    output.row(y) + dimming.region.x * 4, pixels: dimming.region.width, with: dimming.color,
-                    coverage: dimming.coverage[y - dimming.region.y])
+                dim(y)
             }
         }
     }

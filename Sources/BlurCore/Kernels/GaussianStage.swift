@@ -36,22 +36,21 @@ final class GaussianStage: RowStage {
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
         let n = width * 4
-        try eachRow(rows, from: input, parts: parts) { y, line in Kernels.storeBytes(line, count: n, into: output.row(y)) }
+        try eachRow(rows, from: input, parts: parts, into: nil) { y, line in Kernels.storeBytes(line, count: n, into: output.row(y)) }
     }
 
     /// Output rows as floats, before rounding: `rows.count × width × 4` of them from `target.base`
     /// on. For the variable blur, which mixes two levels before it rounds.
     func produceFloats(_ rows: Range<Int>, from input: RowWindow, into target: SharedPointer<Float>, parts: Int?) throws {
-        let n = width * 4
-        try eachRow(rows, from: input, parts: parts) { y, line in
-            (target.base + (y - rows.lowerBound) * n).update(from: line, count: n)
-        }
+        try eachRow(rows, from: input, parts: parts, into: target) { _, _ in }
     }
 
-    /// Makes output `rows` one at a time as `width × 4` floats and hands each to `body`, on up to
-    /// `parts` threads (each row once, any order).
+    /// Makes output `rows` one at a time as `width × 4` floats, on up to `parts` threads (each row
+    /// once, any order): into `target` (row y at `target + (y − rows.lowerBound) × width × 4`), or,
+    /// when it is nil, into a line of the thread's own that is handed to `body`.
     private func eachRow(
-        _ rows: Range<Int>, from input: RowWindow, parts: Int?, _ body: @escaping @Sendable (Int, UnsafePointer<Float>) -> Void
+        _ rows: Range<Int>, from input: RowWindow, parts: Int?, into target: SharedPointer<Float>?,
+        _ body: @escaping @Sendable (Int, UnsafePointer<Float>) -> Void
     ) throws {
         let w = width
         switch schedule {
@@ -59,11 +58,12 @@ final class GaussianStage: RowStage {
             let source = try input.rows(direct.inputRows(for: rows))!
             Parallel.forEachBand(count: rows.count, parts: parts) { part in
                 var scratch = direct.makeScratch()
-                var line = [Float].unfilled(count: w * 4)
+                var line = [Float].unfilled(count: target == nil ? w * 4 : 0)
                 line.withUnsafeMutableBufferPointer { line in
                     for y in rows.lowerBound + part.lowerBound..<rows.lowerBound + part.upperBound {
-                        direct.row(y, source: source, scratch: &scratch, into: line.baseAddress!)
-                        body(y, line.baseAddress!)
+                        let out = target.map { $0.base + (y - rows.lowerBound) * w * 4 } ?? line.baseAddress!
+                        direct.row(y, source: source, scratch: &scratch, into: out)
+                        if target == nil { body(y, out) }
                     }
                 }
             }
@@ -84,14 +84,15 @@ final class GaussianStage: RowStage {
             let taps = plan.y.upsample.width
             let lines = SharedPointer(upsampled.row(upsampled.first)), firstLine = upsampled.first
             Parallel.forEachBand(count: rows.count, parts: parts) { part in
-                var line = [Float].unfilled(count: w * 4)
+                var line = [Float].unfilled(count: target == nil ? w * 4 : 0)
                 line.withUnsafeMutableBufferPointer { line in
                     for y in rows.lowerBound + part.lowerBound..<rows.lowerBound + part.upperBound {
                         let start = plan.y.upsample.starts[y] - firstLine
                         let sources = (0..<taps).map { UnsafePointer(lines.base + (start + $0) * w * 4) }
                         let weights = Array(plan.y.upsample.weights[(y * taps)..<(y * taps + taps)])
-                        Kernels.convolve(count: w * 4, kernel: weights, sources: sources, into: line.baseAddress!)
-                        body(y, line.baseAddress!)
+                        let out = target.map { $0.base + (y - rows.lowerBound) * w * 4 } ?? line.baseAddress!
+                        Kernels.convolve(count: w * 4, kernel: weights, sources: sources, into: out)
+                        if target == nil { body(y, out) }
                     }
                 }
             }

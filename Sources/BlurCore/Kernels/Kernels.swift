@@ -164,9 +164,12 @@ enum Kernels {
         }
     }
 
-    static func mix(_ a: UnsafeMutablePointer<Float>, _ b: UnsafePointer<Float>, weight t: Float, count: Int) {
+    /// `out[i] = t·a[i] + (1 − t)·b[i]` for `i < count`: two levels mixed.
+    static func mix(
+        _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, weight t: Float, count: Int, into out: UnsafeMutablePointer<Float>
+    ) {
         let u = 1 - t
-        for i in 0..<count { a[i] = t * a[i] + u * b[i] }
+        for i in 0..<count { out[i] = t * a[i] + u * b[i] }
     }
 
     @inline(__always)
