@@ -19,14 +19,15 @@ CPU_FLAGS := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo "-Xcc -mavx
 BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 
 # pkg-config module → Debian package that provides it.
-DEB_PACKAGES = pkg-config libpng-dev zlib1g-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev fonts-dejavu-core fontconfig
-PKG_MODULES = libpng zlib libjpeg libwebpmux libwebpdemux freetype2
+DEB_PACKAGES = pkg-config libpng-dev zlib1g-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev libmicrohttpd-dev libgnutls28-dev fonts-dejavu-core fontconfig curl
+PKG_MODULES = libpng zlib libjpeg libwebpmux libwebpdemux freetype2 libmicrohttpd gnutls
 
 .PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format
 
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
+	command -v curl >/dev/null 2>&1 || missing="$$missing curl"; \
 	for m in $(PKG_MODULES); do pkg-config --exists $$m 2>/dev/null || missing="$$missing $$m"; done; \
 	[ -f /usr/include/gif_lib.h ] || [ -f /usr/local/include/gif_lib.h ] || [ -f /opt/homebrew/include/gif_lib.h ] || missing="$$missing giflib"; \
 	if [ -n "$$missing" ]; then \
@@ -37,7 +38,7 @@ deps:
 		elif command -v apt-get >/dev/null 2>&1; then \
 			echo "run: sudo apt-get install -y $(DEB_PACKAGES)"; exit 1; \
 		else \
-			echo "run: brew install pkg-config libpng jpeg-turbo webp giflib freetype fontconfig"; exit 1; \
+			echo "run: brew install pkg-config libpng jpeg-turbo webp giflib freetype fontconfig libmicrohttpd gnutls"; exit 1; \
 		fi; \
 	fi
 	@if ! ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf >/dev/null 2>&1 && ! fc-list 2>/dev/null | grep -q .; then \

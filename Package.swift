@@ -31,6 +31,12 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        .systemLibrary(
+            name: "CGnuTLS", pkgConfig: "gnutls",
+            providers: [.apt(["libgnutls28-dev"]), .brew(["gnutls"])]),
         // giflib ships no pkg-config file; the module map links -lgif.
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
         // libjpeg reports errors by calling a function that must not return; this shim owns the
@@ -38,6 +44,8 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
         // The same for libpng, whose errors jump too.
         .target(name: "CPNGShim", dependencies: ["CPNG"]),
+        // libmicrohttpd's variadic calls (start, daemon info) behind fixed arguments.
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
 
         .target(name: "BlurCore"),
         .target(name: "BlurIO", dependencies: ["BlurCore", "CPNGShim", "CZlib", "CJPEGShim", "CFreeType", "CWebP", "CGIF"]),
@@ -45,7 +53,9 @@ let package = Package(
         .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO", "BlurScene"]),
         // The command line's scanner, help and errors: a library so that the fuzzer can reach it.
         .target(name: "BlurCommandLine", dependencies: ["BlurCore", "BlurIO"]),
-        .executableTarget(name: "blurkit", dependencies: ["BlurKit", "BlurCommandLine"]),
+        // `blurkit serve`'s HTTP layer: requests, confinement to the root, signing, caching, metrics.
+        .target(name: "BlurServe", dependencies: ["BlurCore", "BlurIO", "BlurCommandLine", "CMicroHTTPDShim", "CGnuTLS"]),
+        .executableTarget(name: "blurkit", dependencies: ["BlurKit", "BlurCommandLine", "BlurServe"]),
         .executableTarget(name: "BlurBench", dependencies: ["BlurKit"]),
         // libFuzzer target: `make fuzz` builds it with -sanitize=fuzzer,address -parse-as-library.
         .executableTarget(name: "BlurFuzz", dependencies: ["BlurKit", "BlurCommandLine"]),

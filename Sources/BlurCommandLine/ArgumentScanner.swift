@@ -11,6 +11,21 @@ public struct OptionSpec: Sendable {
     /// Checks a value against the option's table, when it has one: the runner calls it for every
     /// option given, before the command does any work.
     public let check: (@Sendable (String) throws(ParameterError) -> Void)?
+    /// What the value is, for descriptions other than `--help` (the HTTP service's OpenAPI document
+    /// and its playground's controls).
+    public let kind: Kind
+
+    /// The forms a value takes.
+    public enum Kind: Sendable {
+        /// A number from a parameter table (its range, unit, default and whether it is whole).
+        case number(ParameterSpec)
+        /// One of these words (each choice's first), with the default's word if there is one.
+        case choice(words: [String], defaultWord: String?)
+        /// Text in a form of its own (a colour, `X,Y,W,H`, a size), read by the command.
+        case text
+        /// No value: present or not.
+        case flag
+    }
 
     /// An option whose value is checked by a parameter table entry; the help comes from it, with
     /// the default told in words when `defaultText` is given.
@@ -19,6 +34,7 @@ public struct OptionSpec: Sendable {
         self.value = value
         self.help = (defaultText.map { spec.help(defaultText: $0) } ?? spec.help) + extra
         self.check = { (text: String) throws(ParameterError) in _ = try spec.parse(text) }
+        kind = .number(spec)
     }
 
     /// An option that takes one of a choice spec's words; the help comes from it.
@@ -27,6 +43,7 @@ public struct OptionSpec: Sendable {
         self.value = value
         self.help = spec.help + extra
         self.check = { (text: String) throws(ParameterError) in _ = try spec.parse(text) }
+        kind = .choice(words: spec.words, defaultWord: spec.defaultValue.flatMap(spec.word(for:)))
     }
 
     /// An option whose value the command reads itself (`check` nil), or a flag (`value` nil).
@@ -35,6 +52,7 @@ public struct OptionSpec: Sendable {
         self.value = value
         self.help = help
         self.check = check
+        kind = value == nil ? .flag : .text
     }
 }
 

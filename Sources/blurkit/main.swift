@@ -6,7 +6,7 @@ import Foundation
 let tool = CommandLineTool(
     commands: [
         BlurCommand.self, ProgressiveCommand.self, MaterialCommand.self, BlurUpCommand.self, PlaceholderCommand.self,
-        RenderCommand.self, DemoCommand.self,
+        RenderCommand.self, ServeCommand.self, DemoCommand.self,
     ],
     about: "The blur effects of Apple interfaces for image files.")
 

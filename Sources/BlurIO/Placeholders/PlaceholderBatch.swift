@@ -216,17 +216,23 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
         public var thumbHash: String?
 
         init(_ job: PlaceholderBatch.Job, _ p: Placeholder, png: [UInt8]) {
+            self.init(file: job.input, previewFile: job.preview, placeholder: p, png: png)
+        }
+
+        /// The entry for `placeholder` of the image `file`, its preview `png` (the PNG bytes, for the
+        /// data URI) written as `previewFile`.
+        public init(file: String, previewFile: String, placeholder p: Placeholder, png: [UInt8]) {
             func hex(_ v: Double) -> String {
                 let byte = Int((min(1, max(0, v)) * 255).rounded())
                 return String(byte >> 4, radix: 16).uppercased() + String(byte & 15, radix: 16).uppercased()
             }
             let c = p.averageColor
             averageColor = "#" + hex(c.red) + hex(c.green) + hex(c.blue) + (c.alpha < 1 ? hex(c.alpha) : "")
-            file = job.input
+            self.file = file
             width = p.sourceWidth
             height = p.sourceHeight
             preview = Preview(
-                dataURI: "data:image/png;base64," + Data(png).base64EncodedString(), file: job.preview,
+                dataURI: "data:image/png;base64," + Data(png).base64EncodedString(), file: previewFile,
                 width: p.preview.width, height: p.preview.height)
             thumbHash = p.thumbHash.map { Data($0).base64EncodedString() }
         }

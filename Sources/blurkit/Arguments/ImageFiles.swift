@@ -73,7 +73,7 @@ enum ImageFiles {
             let sink = try ImagePipeline.sink(
                 for: encoding, width: chain.width, height: chain.height, alpha: !stillOpaque, output: file, parts: threads)
             try ImageLimits.checkBudget(chain.heldBytes + sink.heldBytes + ImagePipeline.queueBytes(width: chain.width), for: job)
-            try ImagePipeline.drain(chain, into: sink) { Interruption.signal != nil }
+            try ImagePipeline.drain(chain, into: sink, cancelled: Interruption.stopCheck())
             try file.commit()
         } catch let error as DecodingError {
             file.discard()

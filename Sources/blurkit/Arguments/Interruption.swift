@@ -16,6 +16,20 @@ enum Interruption {
         free(UnsafeMutableRawPointer(bitPattern: old))
     }
 
+    /// Set by `blurkit serve`: SIGINT and SIGTERM are the server's (they start a drain, which lets the
+    /// work in flight finish), so ``install()`` leaves them alone.
+    static let serving = Atomic<Bool>(false)
+
+    /// When the work the current thread runs for a request must stop (`blurkit serve`'s time limit).
+    static let deadline = ThreadScoped<Date>(key: "blurkit.deadline")
+
+    /// Whether the work begun on this thread should stop between its steps, asked from any thread:
+    /// a signal came, or the request's deadline (as set on this thread now) has passed.
+    static func stopCheck() -> @Sendable () -> Bool {
+        let deadline = deadline.value
+        return { signal != nil || deadline.map { Date() >= $0 } ?? false }
+    }
+
     /// The signal received since ``install()``, or nil.
     static var signal: Int32? {
         let s = received.load(ordering: .relaxed)
@@ -24,6 +38,7 @@ enum Interruption {
 
     /// Routes SIGINT and SIGTERM to the flag (a second signal of either kind ends the process at once).
     static func install() {
+        guard !serving.load(ordering: .relaxed) else { return }
         // A parent that spawned us from a thread with these signals blocked (Dispatch's workers block
         // them) passes that mask on: unblock them, or they would never arrive.
         var set = sigset_t()

@@ -17,7 +17,7 @@ extension SceneRecording {
                     let rate = Double(done) / max(1e-3, Date().timeIntervalSince(started))
                     progress.show(
                         "rendering \(writer.path): frame \(done)/\(total) (\(done * 100 / total) %, \(String(format: "%.1f", rate)) frames/s)")
-                }, cancelled: { Interruption.signal != nil })
+                }, cancelled: Interruption.stopCheck())
         } catch let RecordingError.cancelled(framesWritten) {
             progress.finish()
             let kept =

@@ -57,7 +57,7 @@ enum PlaceholderCommand: Command {
                 progress: { done, total, r in
                     let line = "placeholders: \(done)/\(total) (\(r.made) made, \(r.upToDate) up to date, \(r.failures.count) failed)"
                     progress.withLock { $0.show(line) }
-                }, cancelled: { Interruption.signal != nil })
+                }, cancelled: Interruption.stopCheck())
         } catch let PlaceholderBatchError.manifestNotWritten(error, partial) {
             progress.withLock { $0.finish() }
             // Out of disk: say so, and still list what failed.

@@ -33,6 +33,10 @@ enum RenderCommand: Command {
             OptionSpec(StandardOptions.threads, value: "N", defaultText: "all cores"),
         ] + StandardOptions.limits + [StandardOptions.quiet]
 
+    /// Where the scene's images come from when not from the file system as written: `blurkit serve`
+    /// reads them under its root only (the name as the scene file writes it).
+    static let imageLoader = ThreadScoped<@Sendable (String) throws -> Bitmap>(key: "blurkit.imageLoader")
+
     static func listing(_ words: [String]) -> String { words.joined(separator: ", ") }
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
@@ -49,7 +53,14 @@ enum RenderCommand: Command {
         let animationFormat = still ? nil : try arguments.animationFormat(for: output)
 
         let file: SceneFile
-        do { file = try SceneFile.read(input) } catch let error as SceneFileError {
+        do {
+            if let loader = RenderCommand.imageLoader.value {
+                file = try SceneFile.parse(
+                    try AtomicFile.read(input), baseDirectory: (input as NSString).deletingLastPathComponent, imageLoader: { try loader($0) })
+            } else {
+                file = try SceneFile.read(input)
+            }
+        } catch let error as SceneFileError {
             throw CLIError.failure("\(input): \(error)")
         }
         let scale = givenScale ?? file.scale ?? 1

@@ -1,0 +1,41 @@
+/// One request as the service sees it, once libmicrohttpd has parsed it: the method, the raw
+/// target (path and query exactly as sent), the headers and the body.
+public struct HTTPRequest: Sendable {
+    public let method: String
+    /// The request target as it came on the request line, before any decoding.
+    public let rawTarget: String
+    /// Header values by lower-cased name (the first of repeated headers).
+    public let headers: [String: String]
+    /// The body, for POST (at most the server's body limit).
+    public let body: [UInt8]
+
+    public init(method: String, rawTarget: String, headers: [String: String] = [:], body: [UInt8] = []) {
+        self.method = method
+        self.rawTarget = rawTarget
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+        self.body = body
+    }
+
+    /// A header's value, whatever the case of `name`.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// What the service answers: a status, headers and a body. `Content-Length` and `Date` are the
+/// HTTP library's to add.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(status: Int, contentType: String? = nil, body: [UInt8] = [], headers: [String: String] = [:]) {
+        self.status = status
+        self.headers = headers
+        if let contentType { self.headers["Content-Type"] = contentType }
+        self.body = body
+    }
+
+    /// A plain-text response.
+    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
+        HTTPResponse(status: status, contentType: contentType, body: Array(text.utf8))
+    }
+}

@@ -1,0 +1,213 @@
+import CMicroHTTPD
+import CMicroHTTPDShim
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd: a pool of worker threads, each polling its own connections
+/// (epoll), keep-alive, an idle time-out for slow clients, and a graceful drain.
+///
+/// Each request goes through two functions of the owner's:
+/// - `screen`, once the request line and headers are in and before any body is read: a response
+///   to send at once instead (a 503 when every slot is busy, a 413 for a body declared too large),
+///   after which the connection is closed and the body never read;
+/// - `handler`, once the whole request is in: the response. It runs on the worker thread, so a
+///   render occupies that worker; the owner bounds how many render at once.
+/// Bodies over `maximumBodyBytes` (declared or counted) get 413 without being kept.
+public final class HTTPServer: Sendable {
+    public struct Configuration: Sendable {
+        /// A numeric IPv4 or IPv6 address.
+        public var host: String
+        /// 0: any free port (see ``HTTPServer/port``).
+        public var port: Int
+        /// Worker threads.
+        public var threads: Int
+        /// A connection idle this long is closed, in seconds.
+        public var idleTimeout: Int
+        /// The whole request — headers and body — must arrive within this, in seconds (checked as its
+        /// parts arrive).
+        public var requestTimeout: Double
+        /// The largest body taken.
+        public var maximumBodyBytes: Int
+        /// Connections open at once, over every worker.
+        public var connectionLimit: Int
+
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, threads: Int = 4, idleTimeout: Int = 10, requestTimeout: Double = 30,
+            maximumBodyBytes: Int = 64 << 20, connectionLimit: Int = 1000
+        ) {
+            self.host = host
+            self.port = port
+            self.threads = threads
+            self.idleTimeout = idleTimeout
+            self.requestTimeout = requestTimeout
+            self.maximumBodyBytes = maximumBodyBytes
+            self.connectionLimit = connectionLimit
+        }
+    }
+
+    public typealias Screen = @Sendable (_ method: String, _ rawTarget: String, _ headers: [String: String]) -> HTTPResponse?
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    /// The port the server listens on.
+    public let port: Int
+    private let daemon: Daemon
+    private let context: Context
+
+    /// Starts listening.
+    /// - Throws: ``ServeError/internalError(_:)`` when the address is not numeric or cannot be bound.
+    public init(_ configuration: Configuration, screen: @escaping Screen, handler: @escaping Handler) throws(ServeError) {
+        let context = Context(configuration: configuration, screen: screen, handler: handler)
+        self.context = context
+        let opaque = Unmanaged.passUnretained(context).toOpaque()
+        let started: OpaquePointer? = configuration.host.withCString { host in
+            var config = bk_mhd_config(
+                host: host, port: UInt16(clamping: configuration.port), threads: UInt32(clamping: configuration.threads),
+                connection_limit: UInt32(clamping: configuration.connectionLimit), timeout_seconds: UInt32(clamping: configuration.idleTimeout),
+                memory_limit: 64 << 10)
+            return bk_mhd_start(&config, accessHandler, opaque, requestCompleted, opaque, requestStarted, opaque)
+        }
+        guard let started else {
+            throw .internalError("cannot listen on \(configuration.host) port \(configuration.port) (a numeric address, a free port)")
+        }
+        daemon = Daemon(pointer: started)
+        port = Int(bk_mhd_bound_port(started))
+    }
+
+    /// Requests begun and not yet answered.
+    public var requestsInProgress: Int { context.active.load(ordering: .relaxed) }
+
+    /// True from ``drain(within:)`` on.
+    public var isDraining: Bool { context.draining.load(ordering: .relaxed) }
+
+    /// Stops accepting connections (new ones are refused at once), lets the requests in progress
+    /// finish — their responses say `Connection: close` — for up to `seconds`, then stops. Call once.
+    public func drain(within seconds: Double) {
+        context.draining.store(true, ordering: .relaxed)
+        let socket = bk_mhd_quiesce(daemon.pointer)
+        let deadline = Date().addingTimeInterval(seconds)
+        while context.active.load(ordering: .relaxed) > 0 && Date() < deadline { usleep(10_000) }
+        bk_mhd_stop(daemon.pointer, socket)
+    }
+}
+
+/// The daemon's pointer, used only through libmicrohttpd's thread-safe calls.
+private struct Daemon: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// What the C callbacks reach through their context pointer.
+private final class Context: Sendable {
+    let configuration: HTTPServer.Configuration
+    let screen: HTTPServer.Screen
+    let handler: HTTPServer.Handler
+    let active = Atomic<Int>(0)
+    let draining = Atomic<Bool>(false)
+
+    init(configuration: HTTPServer.Configuration, screen: @escaping HTTPServer.Screen, handler: @escaping HTTPServer.Handler) {
+        self.configuration = configuration
+        self.screen = screen
+        self.handler = handler
+    }
+}
+
+/// One request between its first callback and its last. Only the connection's worker touches it.
+private final class Exchange {
+    let rawTarget: String
+    let started = Date()
+    var headersRead = false
+    var headers: [String: String] = [:]
+    var body: [UInt8] = []
+    var bodyTooLarge = false
+
+    init(rawTarget: String) { self.rawTarget = rawTarget }
+}
+
+/// The raw target, before libmicrohttpd decodes it: the request's state begins here.
+private let requestStarted: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+    context, uri, _ in
+    let context = Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue()
+    context.active.add(1, ordering: .relaxed)
+    return Unmanaged.passRetained(Exchange(rawTarget: uri.map { String(cString: $0) } ?? "")).toOpaque()
+}
+
+private let requestCompleted:
+    @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode) -> Void = {
+        context, _, state, _ in
+        guard let state, let exchange = state.pointee else { return }
+        Unmanaged<Exchange>.fromOpaque(exchange).release()
+        state.pointee = nil
+        Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue().active.subtract(1, ordering: .relaxed)
+    }
+
+private let accessHandler:
+    @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+        UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) -> MHD_Result = { context, connection, _, method, _, upload, uploadSize, state in
+        let context = Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue()
+        guard let state, let pointer = state.pointee else { return .NO }
+        let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeUnretainedValue()
+        let method = method.map { String(cString: $0) } ?? "GET"
+        let configuration = context.configuration
+        // A request that has taken too long to arrive is dropped without an answer.
+        if Date().timeIntervalSince(exchange.started) > configuration.requestTimeout { return .NO }
+
+        if !exchange.headersRead {
+            exchange.headersRead = true
+            exchange.headers = headers(of: connection)
+            if let length = exchange.headers["content-length"].flatMap(Int.init), length > configuration.maximumBodyBytes {
+                return queue(ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)
+            }
+            if let early = context.screen(method, exchange.rawTarget, exchange.headers) {
+                return queue(early, on: connection, close: true)
+            }
+            return .YES
+        }
+        if let uploadSize, uploadSize.pointee > 0 {
+            let n = uploadSize.pointee
+            if exchange.body.count + n > configuration.maximumBodyBytes {
+                exchange.bodyTooLarge = true
+                exchange.body = []
+            } else if !exchange.bodyTooLarge, let upload {
+                upload.withMemoryRebound(to: UInt8.self, capacity: n) { exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        if exchange.bodyTooLarge {
+            return queue(ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)
+        }
+        let request = HTTPRequest(method: method, rawTarget: exchange.rawTarget, headers: exchange.headers, body: exchange.body)
+        exchange.body = []
+        let response = context.handler(request)
+        return queue(response, on: connection, close: context.draining.load(ordering: .relaxed))
+    }
+
+/// Every request header, by lower-cased name (the first of repeated ones).
+private func headers(of connection: OpaquePointer?) -> [String: String] {
+    final class Box { var headers: [String: String] = [:] }
+    let box = Box()
+    _ = MHD_get_connection_values(
+        connection, .HEADER_KIND,
+        { box, _, key, value in
+            guard let box, let key else { return .YES }
+            let headers = Unmanaged<Box>.fromOpaque(box).takeUnretainedValue()
+            let name = String(cString: key).lowercased()
+            if headers.headers[name] == nil { headers.headers[name] = value.map { String(cString: $0) } ?? "" }
+            return .YES
+        }, Unmanaged.passUnretained(box).toOpaque())
+    return box.headers
+}
+
+/// Queues `response`, closing the connection afterwards when `close` is set.
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer?, close: Bool) -> MHD_Result {
+    var body = response.body
+    let made = body.withUnsafeMutableBytes { raw in
+        MHD_create_response_from_buffer(raw.count, raw.baseAddress, .RESPMEM_MUST_COPY)
+    }
+    guard let made else { return .NO }
+    defer { MHD_destroy_response(made) }
+    for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
+    if close { _ = MHD_add_response_header(made, "Connection", "close") }
+    return MHD_queue_response(connection, UInt32(response.status), made)
+}

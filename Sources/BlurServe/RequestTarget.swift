@@ -1,0 +1,65 @@
+import Foundation
+
+/// A request target (`/blur/photos/a.jpg?sigma=8`) decoded: the route, the rest of the path, and
+/// the query's parameters, with everything a path or a parameter may not hold refused.
+///
+/// The path and each query name and value are percent-decoded by Foundation; in the query `+` is a
+/// space (the form encoding). Refused with 400: a target that does not start with `/`, a fragment,
+/// malformed percent-encoding, a decoded NUL or other control character, a parameter given twice.
+public struct RequestTarget: Sendable, Equatable {
+    /// One query parameter.
+    public struct Parameter: Sendable, Equatable {
+        public let name: String
+        public let value: String
+    }
+
+    /// The first path segment, decoded: `blur` (empty for `/`).
+    public let route: String
+    /// The path after the route's segment, decoded, without its leading `/`: `photos/a.jpg`.
+    public let rest: String
+    /// The query's parameters in order.
+    public let parameters: [Parameter]
+
+    /// The longest target taken, in bytes.
+    public static let maximumLength = 8192
+
+    public init(_ raw: String) throws(ServeError) {
+        guard raw.utf8.count <= RequestTarget.maximumLength else {
+            throw .badRequest("the request target is over \(RequestTarget.maximumLength) bytes")
+        }
+        guard raw.hasPrefix("/") else { throw .badRequest("the request target must start with /") }
+        guard !raw.contains("#") else { throw .badRequest("a request target has no fragment (#)") }
+        let pieces = raw.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = try RequestTarget.decode(String(pieces[0]), what: "the path")
+        var segments = path.dropFirst().split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        if segments.isEmpty { segments = [""] }
+        route = String(segments[0])
+        rest = segments.count > 1 ? String(segments[1]) : ""
+
+        var parameters: [Parameter] = []
+        if pieces.count > 1 {
+            for item in pieces[1].split(separator: "&") {
+                let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = try RequestTarget.decode(String(pair[0]).replacingOccurrences(of: "+", with: " "), what: "a parameter name")
+                let value =
+                    pair.count > 1
+                    ? try RequestTarget.decode(String(pair[1]).replacingOccurrences(of: "+", with: " "), what: "parameter \(name)") : ""
+                guard !name.isEmpty else { throw .badRequest("a query parameter has no name") }
+                guard !parameters.contains(where: { $0.name == name }) else { throw .badRequest("\(name) is given twice", parameter: name) }
+                parameters.append(Parameter(name: name, value: value))
+            }
+        }
+        self.parameters = parameters
+    }
+
+    /// A parameter's value, nil when absent.
+    public subscript(_ name: String) -> String? { parameters.first { $0.name == name }?.value }
+
+    private static func decode(_ text: String, what: String) throws(ServeError) -> String {
+        guard let decoded = text.removingPercentEncoding else { throw .badRequest("\(what) has malformed percent-encoding") }
+        guard !decoded.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw .badRequest("\(what) holds a control character")
+        }
+        return decoded
+    }
+}

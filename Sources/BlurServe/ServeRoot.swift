@@ -1,0 +1,41 @@
+import Foundation
+
+/// The folder the service reads images and scenes from, and the one check every path from a
+/// request goes through: it must name a regular file inside the folder, after every symbolic link
+/// is followed.
+public struct ServeRoot: Sendable {
+    /// The folder, absolute, with its own links resolved.
+    public let path: String
+
+    /// - Throws: ``ServeError/notFound(_:)`` when `folder` is not a readable folder.
+    public init(_ folder: String) throws(ServeError) {
+        var isFolder: ObjCBool = false
+        guard let real = realpath(folder, nil) else { throw .notFound("--root \(folder): no such folder") }
+        defer { free(real) }
+        path = String(cString: real)
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .notFound("--root \(folder) is not a folder")
+        }
+    }
+
+    /// The file `relative` names under the root.
+    /// - Throws: 400 for an empty path; 403 for an absolute path, a `..` or `.` segment, a hidden
+    ///   name (one that starts with `.`), or a link that leads out of the root; 404 when there is no
+    ///   such regular file.
+    public func resolve(_ relative: String) throws(ServeError) -> String {
+        guard !relative.isEmpty else { throw .badRequest("the route needs an image path after it, e.g. /blur/photo.jpg") }
+        guard !relative.hasPrefix("/") else { throw .forbidden("absolute paths are refused") }
+        for segment in relative.split(separator: "/", omittingEmptySubsequences: false) {
+            guard !segment.isEmpty else { throw .forbidden("empty path segments are refused") }
+            guard !segment.hasPrefix(".") else { throw .forbidden("path segments that start with . are refused") }
+        }
+        let candidate = path + "/" + relative
+        guard let real = realpath(candidate, nil) else { throw .notFound("\(relative): no such file") }
+        defer { free(real) }
+        let resolved = String(cString: real)
+        guard resolved.hasPrefix(path + "/") else { throw .forbidden("\(relative) leads out of the root") }
+        var status = stat()
+        guard stat(resolved, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { throw .notFound("\(relative) is not a file") }
+        return resolved
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Signed URLs, as imgproxy has them: with a key set, every request must end its query with
+/// `sig=HEX`, the HMAC-SHA256 (lower-case hex) of everything before `?sig=` or `&sig=` — the path
+/// and the query exactly as sent. A public deployment then renders only the URLs its owner signed.
+public struct URLSigner: Sendable {
+    private let key: [UInt8]
+
+    /// The key from `--key`: hex, at least 16 bytes.
+    public init(hexKey: String) throws(ServeError) {
+        guard let key = Digest.bytes(hex: hexKey), key.count >= 16 else {
+            throw .badRequest("--key must be hex of at least 16 bytes (32 hex digits)", parameter: "key")
+        }
+        self.key = key
+    }
+
+    /// `target` (path and query, as it will be sent) with its signature appended.
+    public func sign(_ target: String) -> String {
+        let signature = Digest.hex(Digest.hmacSHA256(key: key, Array(target.utf8)))
+        return target + (target.contains("?") ? "&" : "?") + "sig=" + signature
+    }
+
+    /// The target without its signature, when the signature is there and right.
+    /// - Throws: ``ServeError/forbidden(_:)`` when it is missing or wrong.
+    public func verify(_ rawTarget: String) throws(ServeError) -> String {
+        guard let range = rawTarget.range(of: "sig=", options: .backwards), range.lowerBound > rawTarget.startIndex else {
+            throw .forbidden("this server takes signed URLs only: end the query with sig=HMAC")
+        }
+        let separator = rawTarget[rawTarget.index(before: range.lowerBound)]
+        guard separator == "?" || separator == "&" else { throw .forbidden("this server takes signed URLs only: end the query with sig=HMAC") }
+        let given = Array(rawTarget[range.upperBound...].utf8)
+        let signed = String(rawTarget[..<rawTarget.index(before: range.lowerBound)])
+        let expected = Array(Digest.hex(Digest.hmacSHA256(key: key, Array(signed.utf8))).utf8)
+        // Compared in constant time: every byte, whatever the first difference.
+        var difference = UInt8(given.count == expected.count ? 0 : 1)
+        for i in 0..<min(given.count, expected.count) { difference |= given[i] ^ expected[i] }
+        guard difference == 0 else { throw .forbidden("the URL's signature is wrong") }
+        return signed
+    }
+}

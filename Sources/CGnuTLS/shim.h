@@ -1,0 +1,1 @@
+#include <gnutls/crypto.h>

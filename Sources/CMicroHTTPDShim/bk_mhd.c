@@ -1,0 +1,76 @@
+#include "bk_mhd.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCallback handler, void *handler_context,
+                                MHD_RequestCompletedCallback completed, void *completed_context,
+                                void *(*uri_log)(void *, const char *, struct MHD_Connection *), void *uri_log_context) {
+    struct sockaddr_in v4;
+    struct sockaddr_in6 v6;
+    struct sockaddr *address = NULL;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC;
+    if (config->host != NULL) {
+        memset(&v4, 0, sizeof v4);
+        memset(&v6, 0, sizeof v6);
+        if (inet_pton(AF_INET, config->host, &v4.sin_addr) == 1) {
+            v4.sin_family = AF_INET;
+            v4.sin_port = htons(config->port);
+            address = (struct sockaddr *)&v4;
+        } else if (inet_pton(AF_INET6, config->host, &v6.sin6_addr) == 1) {
+            v6.sin6_family = AF_INET6;
+            v6.sin6_port = htons(config->port);
+            address = (struct sockaddr *)&v6;
+            flags |= MHD_USE_IPv6;
+        } else {
+            return NULL;
+        }
+    }
+    struct MHD_OptionItem options[10];
+    int n = 0;
+#define OPTION(o, v, p)                                                                                                \
+    do {                                                                                                               \
+        options[n].option = (o);                                                                                       \
+        options[n].value = (intptr_t)(v);                                                                              \
+        options[n].ptr_value = (void *)(p);                                                                            \
+        n++;                                                                                                           \
+    } while (0)
+    if (address != NULL) OPTION(MHD_OPTION_SOCK_ADDR, 0, address);
+    if (config->threads > 1) OPTION(MHD_OPTION_THREAD_POOL_SIZE, config->threads, NULL);
+    if (config->connection_limit > 0) OPTION(MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, NULL);
+    OPTION(MHD_OPTION_CONNECTION_TIMEOUT, config->timeout_seconds, NULL);
+    if (config->memory_limit > 0) OPTION(MHD_OPTION_CONNECTION_MEMORY_LIMIT, config->memory_limit, NULL);
+    /* Options with a function and its context: the function in `value`, the context in `ptr_value`. */
+    if (completed != NULL) OPTION(MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context);
+    if (uri_log != NULL) OPTION(MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_context);
+    OPTION(MHD_OPTION_END, 0, NULL);
+#undef OPTION
+    /* The address is copied when the daemon binds, inside this call. */
+    return MHD_start_daemon(flags, config->port, NULL, NULL, handler, handler_context, MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
+}
+
+unsigned int bk_mhd_current_connections(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info != NULL ? info->num_connections : 0;
+}
+
+uint16_t bk_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info != NULL ? info->port : 0;
+}
+
+int bk_mhd_quiesce(struct MHD_Daemon *daemon) {
+    MHD_socket socket = MHD_quiesce_daemon(daemon);
+    /* Refuses connections waiting in the backlog and new ones at once; closed after the stop. */
+    if (socket != MHD_INVALID_SOCKET) shutdown(socket, SHUT_RDWR);
+    return socket;
+}
+
+void bk_mhd_stop(struct MHD_Daemon *daemon, int quiesced_socket) {
+    MHD_stop_daemon(daemon);
+    if (quiesced_socket >= 0) close(quiesced_socket);
+}

@@ -1,0 +1,40 @@
+#ifndef BK_MHD_H
+#define BK_MHD_H
+#include <microhttpd.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Fixed-argument wrappers for libmicrohttpd's variadic functions, which Swift cannot call. */
+
+typedef struct bk_mhd_config {
+    const char *host;              /* a numeric IPv4 or IPv6 address ("127.0.0.1", "::1"); NULL: every address */
+    uint16_t port;                 /* 0: any free port (read it back with bk_mhd_bound_port) */
+    unsigned int threads;          /* worker threads, each polling its own connections (1: one) */
+    unsigned int connection_limit; /* 0: libmicrohttpd's default */
+    unsigned int timeout_seconds;  /* a connection idle this long is closed (0: never) */
+    size_t memory_limit;           /* bytes a connection may use for its request line and headers (0: 32 KiB) */
+} bk_mhd_config;
+
+/* Starts a daemon with an internal polling thread per worker (epoll) and an inter-thread channel
+   (so that it can be quiesced). `uri_log` sees each request's raw target first; what it returns is
+   the request's first context pointer. NULL when the host is not a numeric address, the port cannot
+   be bound, or the options conflict. */
+struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCallback handler, void *handler_context,
+                                MHD_RequestCompletedCallback completed, void *completed_context,
+                                void *(*uri_log)(void *context, const char *uri, struct MHD_Connection *connection),
+                                void *uri_log_context);
+
+/* Open connections, over every worker. */
+unsigned int bk_mhd_current_connections(struct MHD_Daemon *daemon);
+
+/* The port the daemon listens on. */
+uint16_t bk_mhd_bound_port(struct MHD_Daemon *daemon);
+
+/* Stops accepting: new connections are refused at once, those open go on. Returns the listening
+   socket, to be passed to bk_mhd_stop (-1 when there is none). */
+int bk_mhd_quiesce(struct MHD_Daemon *daemon);
+
+/* Stops the daemon (closing what is still open), then the socket bk_mhd_quiesce returned. */
+void bk_mhd_stop(struct MHD_Daemon *daemon, int quiesced_socket);
+
+#endif

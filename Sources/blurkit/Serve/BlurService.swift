@@ -1,0 +1,359 @@
+import BlurCommandLine
+import BlurIO
+import BlurKit
+import BlurServe
+import Foundation
+import Synchronization
+
+/// What `blurkit serve` answers: the routes of ``ServiceRoute`` over images under the root (by
+/// path) or sent as a POST body, and `/`, `/healthz`, `/metrics`, `/openapi.json` and `/images`.
+///
+/// A render is refused with 503 at once when every slot is taken (never queued); each has the
+/// request time limit, checked between bands and frames. Responses carry a strong ETag (the input's
+/// SHA-256, the route, its parameters and the format); `If-None-Match` gets 304 before any work;
+/// the disk cache, when there is one, keeps what was rendered.
+final class BlurService: Sendable {
+    struct Settings: Sendable {
+        var root: ServeRoot
+        var signer: URLSigner?
+        var cache: DiskCache?
+        var maximumConcurrent: Int
+        var timeout: Double
+        /// Where request bodies and outputs wait while a request is handled.
+        var workFolder: String
+    }
+
+    let settings: Settings
+    let metrics = Metrics()
+    private let rendering = Atomic<Int>(0)
+    /// SHA-256 of files under the root, by path, while their size, modification time and inode stay.
+    private let digests = Mutex<[String: (stamp: [Int], digest: String)]>([:])
+    let openAPI: [UInt8]
+    /// Set when the server starts draining: renders still running finish, new ones get 503.
+    let draining = Atomic<Bool>(false)
+
+    init(_ settings: Settings) {
+        self.settings = settings
+        openAPI = Array(OpenAPIDocument.make(routes: ServiceRoute.all, signed: settings.signer != nil).utf8)
+    }
+
+    /// Requests to answer before reading their body: 503 while draining or when every render slot
+    /// is taken (the body of a POST would only wait).
+    func screen(method: String, rawTarget: String, headers: [String: String]) -> HTTPResponse? {
+        let route = rawTarget.dropFirst().prefix { $0 != "/" && $0 != "?" }
+        guard ServiceRoute.all.contains(where: { $0.name == route }) else { return nil }
+        if draining.load(ordering: .relaxed) { return ServeError.busy("the server is shutting down", retryAfter: 1).response }
+        if rendering.load(ordering: .relaxed) >= settings.maximumConcurrent {
+            metrics.reject()
+            return ServeError.busy("every render slot is busy; try again shortly", retryAfter: 1).response
+        }
+        return nil
+    }
+
+    /// The response to `request`, and the route it counts under in the metrics.
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let began = Date()
+        var routeName = "other"
+        var response: HTTPResponse
+        do {
+            let target = try RequestTarget(request.rawTarget)
+            routeName = target.route.isEmpty ? "playground" : target.route
+            response = try respond(to: request, target)
+        } catch {
+            response = error.response
+        }
+        if !["blur", "progressive", "material", "blurup", "render", "placeholder", "playground", "healthz", "metrics", "openapi.json", "images"]
+            .contains(routeName)
+        {
+            routeName = "other"
+        }
+        metrics.finish(
+            route: routeName, status: response.status, bytes: request.method == "HEAD" ? 0 : response.body.count,
+            seconds: Date().timeIntervalSince(began))
+        return response
+    }
+
+    private func respond(to request: HTTPRequest, _ target: RequestTarget) throws(ServeError) -> HTTPResponse {
+        let method = request.method
+        func only(_ allowed: [String]) throws(ServeError) {
+            guard allowed.contains(method) else { throw .methodNotAllowed("\(method) is not allowed here", allowed: allowed) }
+        }
+        switch target.route {
+        case "":
+            try only(["GET", "HEAD"])
+            return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(Playground.html.utf8))
+        case "healthz":
+            try only(["GET", "HEAD"])
+            if draining.load(ordering: .relaxed) { throw .busy("the server is shutting down", retryAfter: 1) }
+            return .text("ok\n")
+        case "metrics":
+            try only(["GET", "HEAD"])
+            return .text(metrics.text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+        case "openapi.json":
+            try only(["GET", "HEAD"])
+            return HTTPResponse(status: 200, contentType: "application/json", body: openAPI)
+        case "images":
+            try only(["GET", "HEAD"])
+            return try images()
+        default:
+            guard let route = ServiceRoute.all.first(where: { $0.name == target.route }) else {
+                throw .notFound("no route /\(target.route); see /openapi.json")
+            }
+            try only(route.takesBody ? ["GET", "HEAD", "POST"] : ["GET", "HEAD"])
+            return try render(route, request, target)
+        }
+    }
+
+    /// Up to 1,000 image paths under the root, for the playground's picker.
+    private func images() throws(ServeError) -> HTTPResponse {
+        let root = settings.root.path
+        var found: [String] = []
+        if let walker = FileManager.default.enumerator(atPath: root) {
+            while let name = walker.nextObject() as? String, found.count < 1000 {
+                let last = (name as NSString).lastPathComponent
+                if last.hasPrefix(".") {
+                    walker.skipDescendants()
+                    continue
+                }
+                if ImageFormat(path: name) != nil || name.hasSuffix(".json"), (try? settings.root.resolve(name)) != nil { found.append(name) }
+            }
+        }
+        let body = "[" + found.sorted().map { JSONText.quoted($0) }.joined(separator: ", ") + "]\n"
+        return HTTPResponse(status: 200, contentType: "application/json", body: Array(body.utf8), headers: ["Cache-Control": "no-cache"])
+    }
+
+    private func render(_ route: ServiceRoute, _ request: HTTPRequest, _ target: RequestTarget) throws(ServeError) -> HTTPResponse {
+        var parameters = target.parameters
+        if let signer = settings.signer {
+            _ = try signer.verify(request.rawTarget)
+            parameters.removeAll { $0.name == "sig" }
+        }
+        var words = try route.arguments(parameters.filter { $0.name != "format" })
+        let formatWord = parameters.first { $0.name == "format" }?.value
+
+        // The input: a file under the root, or the body.
+        let input: String, inputDigest: String
+        var removeAfter: [String] = []
+        defer { for path in removeAfter { unlink(path) } }
+        if request.method == "POST" {
+            guard !request.body.isEmpty else { throw .badRequest("a POST needs the image as its body") }
+            guard target.rest.isEmpty else { throw .badRequest("a POST takes the image as its body, not a path") }
+            guard ImageFormat(sniffing: Array(request.body.prefix(64))) != nil else {
+                throw .unsupportedMediaType("the body is not an image BlurKit reads (PNG, JPEG, WebP, GIF, PAM, PPM, PGM)")
+            }
+            input = settings.workFolder + "/" + UUID().uuidString + ".in"
+            do { try AtomicFile.write(request.body, to: input) } catch { throw .internalError("cannot keep the body: \(error)") }
+            removeAfter.append(input)
+            inputDigest = Digest.hex(Digest.sha256(request.body))
+        } else {
+            input = try settings.root.resolve(target.rest)
+            inputDigest = try digest(of: input)
+        }
+        if route.output == .stillOrAnimation {
+            guard input.hasSuffix(".json") else { throw .unsupportedMediaType("/render takes a scene file (.json) under the root") }
+        } else {
+            try probe(input, name: request.method == "POST" ? "the body" : target.rest)
+        }
+
+        let (format, contentType) = try outputFormat(route, word: formatWord, accept: request.header("accept"), input: input, words: words)
+        if let word = format { words += ["--format", word] }
+        let key = Digest.hex(Digest.sha256(Array(([route.name, inputDigest, format ?? "json"] + words).joined(separator: "\n").utf8)))
+        let etag = "\"" + key.prefix(40) + "\""
+        var headers = [
+            "ETag": etag, "Vary": "Accept",
+            "Cache-Control": settings.signer != nil ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+        ]
+        if let match = request.header("if-none-match"),
+            match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
+        {
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        if let cached = settings.cache?.get(key) {
+            metrics.cacheHit()
+            headers["X-Cache"] = "hit"
+            return HTTPResponse(status: 200, contentType: cached.contentType, body: cached.body, headers: headers)
+        }
+        if settings.cache != nil { metrics.cacheMiss() }
+
+        // A render slot, or 503 at once.
+        guard rendering.add(1, ordering: .relaxed).newValue <= settings.maximumConcurrent else {
+            rendering.subtract(1, ordering: .relaxed)
+            metrics.reject()
+            throw .busy("every render slot is busy; try again shortly", retryAfter: 1)
+        }
+        metrics.startRender()
+        defer {
+            rendering.subtract(1, ordering: .relaxed)
+            metrics.endRender()
+        }
+        let output = settings.workFolder + "/" + UUID().uuidString + "." + (format.map(suffix(for:)) ?? "json")
+        removeAfter.append(output)
+        let body = try run(route, input: input, output: output, words: words, relative: request.method == "POST" ? nil : target.rest)
+        settings.cache?.put(key, contentType: contentType, body: body)
+        return HTTPResponse(status: 200, contentType: contentType, body: body, headers: headers)
+    }
+
+    /// The output format's word (nil: the placeholder's JSON) and content type, from `format=`,
+    /// else `Accept`, else the input's own format when BlurKit writes it (PNG otherwise); for
+    /// animations WebP unless `Accept` prefers GIF or APNG.
+    private func outputFormat(
+        _ route: ServiceRoute, word: String?, accept: String?, input: String, words: [String]
+    ) throws(ServeError) -> (String?, String) {
+        let accepted = (accept ?? "").lowercased()
+        let animated =
+            route.output == .animation
+            || (route.output == .stillOrAnimation && !(words.contains("--time") && !words.contains("--duration") && !words.contains("--fps")))
+        if animated {
+            if let word {
+                guard let format = try? AnimationFormat.spec.parse(word), format != .pngSequence else {
+                    throw .badRequest("format must be webp, gif or apng for an animation, got \(word)", parameter: "format")
+                }
+                return (format.rawValue, contentType(animation: format))
+            }
+            for format in [AnimationFormat.webp, .gif, .apng] where accepted.contains(contentType(animation: format)) {
+                return (format.rawValue, contentType(animation: format))
+            }
+            return ("webp", "image/webp")
+        }
+        if let word {
+            guard let format = try? ImageFormat.spec.parse(word) else {
+                throw .badRequest("format must be one of \(ImageFormat.spec.words.joined(separator: ", ")), got \(word)", parameter: "format")
+            }
+            return (format.rawValue, contentType(format))
+        }
+        if route.output == .placeholder { return (nil, "application/json") }
+        for format in [ImageFormat.webp, .png, .jpeg, .gif] where accepted.contains(contentType(format)) {
+            return (format.rawValue, contentType(format))
+        }
+        let own = (try? InputFile(path: input).format) ?? .png
+        let format: ImageFormat = [.png, .jpeg, .webp].contains(own) ? own : .png
+        return (format.rawValue, contentType(format))
+    }
+
+    private func contentType(_ format: ImageFormat) -> String {
+        switch format {
+        case .png: return "image/png"
+        case .jpeg: return "image/jpeg"
+        case .webp: return "image/webp"
+        case .gif: return "image/gif"
+        case .pam: return "image/x-portable-arbitrarymap"
+        case .ppm: return "image/x-portable-anymap"
+        }
+    }
+
+    private func contentType(animation format: AnimationFormat) -> String {
+        switch format {
+        case .webp: return "image/webp"
+        case .gif: return "image/gif"
+        case .apng, .pngSequence: return "image/apng"
+        }
+    }
+
+    private func suffix(for word: String) -> String {
+        if let format = try? AnimationFormat.spec.parse(word), format == .apng { return "apng" }
+        return (try? ImageFormat.spec.parse(word))?.rawValue ?? word
+    }
+
+    /// The SHA-256 of a file under the root, computed once per version of the file.
+    private func digest(of path: String) throws(ServeError) -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .notFound("no such file") }
+        let stamp = [Int(status.st_size), Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec), Int(status.st_ino)]
+        if let known = digests.withLock({ $0[path] }), known.stamp == stamp { return known.digest }
+        guard let digest = Digest.sha256(file: path) else { throw .notFound("cannot read the file") }
+        let hex = Digest.hex(digest)
+        digests.withLock { $0[path] = (stamp, hex) }
+        return hex
+    }
+
+    /// Checks that `input` is an image BlurKit reads, within the pixel limit, from its header.
+    private func probe(_ input: String, name: String) throws(ServeError) {
+        do {
+            let file = try InputFile(path: input)
+            // WebP and GIF decode whole when opened: the command reads them once, later.
+            if file.format == .webp || file.format == .gif { return }
+            _ = try ImagePipeline.open(file)
+        } catch let error as DecodingError {
+            throw BlurService.status(of: error, name: name)
+        } catch let PipelineError.input(_, error) {
+            throw BlurService.status(of: error, name: name)
+        } catch {
+            throw .unsupportedMediaType("\(name): \(error)")
+        }
+    }
+
+    private static func status(of error: DecodingError, name: String) -> ServeError {
+        switch error {
+        case .empty, .unknownFormat: return .unsupportedMediaType("\(name): \(error)")
+        case .tooLarge, .animationTooLarge: return .tooLarge("\(name): \(error)")
+        default: return .unprocessable("\(name): \(error)")
+        }
+    }
+
+    /// Runs the route's command from `input` to `output` within the time limit and returns what it
+    /// wrote (the placeholder route makes its JSON or preview here).
+    private func run(_ route: ServiceRoute, input: String, output: String, words: [String], relative: String?) throws(ServeError) -> [UInt8] {
+        let deadline = Date().addingTimeInterval(settings.timeout)
+        let root = settings.root
+        let sceneFolder = relative.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        do {
+            try Interruption.deadline.withValue(deadline) {
+                if let command = route.command {
+                    let arguments = try ParsedArguments(
+                        ArraySlice([input, output] + words + (command.options.contains { $0.name == "quiet" } ? ["--quiet"] : [])),
+                        options: command.options)
+                    // A scene's images: under the root only, relative to the scene's folder.
+                    let loader: @Sendable (String) throws -> Bitmap = { name in
+                        let path = try root.resolve(sceneFolder.isEmpty ? name : sceneFolder + "/" + name)
+                        return try ImageFile.read(path)
+                    }
+                    try RenderCommand.imageLoader.withValue(loader) { _ = try command.run(arguments) }
+                } else {
+                    try makePlaceholder(input: input, output: output, words: words, name: relative ?? "body")
+                }
+            }
+            return try AtomicFile.read(output)
+        } catch let error as ServeError {
+            throw error
+        } catch let error as ParameterError {
+            throw .badRequest(error.description, parameter: error.parameter)
+        } catch let error as BudgetError {
+            throw .tooLarge(error.description)
+        } catch let error as BitmapError {
+            throw .tooLarge(error.description)
+        } catch let error as DecodingError {
+            throw BlurService.status(of: error, name: relative ?? "the body")
+        } catch let error as SceneFileError {
+            throw .unprocessable(error.description)
+        } catch let error as CLIError {
+            switch error {
+            case let .usage(text):
+                // The command line's words for options, as a query names them.
+                let message = text.replacingOccurrences(of: "--", with: "")
+                let parameter = route.parameters.first { text.contains("--" + $0.name) }?.name
+                throw .badRequest(message, parameter: parameter)
+            case .interrupted:
+                throw .busy("the request took longer than the server's time limit of \(shortNumber(settings.timeout)) s", retryAfter: 5)
+            case let .failure(text):
+                throw .unprocessable(text)
+            }
+        } catch {
+            throw .internalError("\(error)")
+        }
+    }
+
+    /// The placeholder of `input`: its JSON entry, or with `--format` its preview as that format.
+    private func makePlaceholder(input: String, output: String, words: [String], name: String) throws {
+        let arguments = try ParsedArguments(ArraySlice(words), options: ServiceRoute.all.last!.parameters)
+        let size = try arguments.integer(Placeholder.sizeSpec)!
+        let placeholder = try Placeholder.make(fromFile: input, longestSide: size, thumbHash: !arguments.has("no-thumbhash"))
+        if let format = try arguments.choice(ImageFormat.spec), arguments.has("format") {
+            return try AtomicFile.write(try ImageFile.encode(placeholder.preview, as: format), to: output)
+        }
+        let png = try ImageFile.encode(placeholder.preview, as: .png)
+        let entry = PlaceholderManifest.Entry(file: name, previewFile: "", placeholder: placeholder, png: png)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try AtomicFile.write(Array(try encoder.encode(entry)) + [10], to: output)
+    }
+}

@@ -1,0 +1,171 @@
+import BlurCommandLine
+import BlurKit
+import Foundation
+
+/// The OpenAPI 3 document served at `/openapi.json`, made from the routes' parameter tables — the
+/// tables `--help` prints — so the document, the playground's controls and the command line agree.
+enum OpenAPIDocument {
+    static func make(routes: [ServiceRoute], signed: Bool) -> String {
+        let errorResponse: [String: Any] = ["$ref": "#/components/schemas/Error"]
+        func failure(_ text: String) -> [String: Any] {
+            ["description": text, "content": ["application/json": ["schema": errorResponse]]]
+        }
+        let errors: [String: Any] = [
+            "400": failure("an unknown or invalid parameter (named in `parameter`), or a malformed request"),
+            "403": failure("a path that leads out of the root, or a missing or wrong signature"),
+            "404": failure("no such file under the root"),
+            "405": failure("the route does not take this method"),
+            "413": failure("the body, the image's pixel count or its memory estimate is over the server's limits"),
+            "415": failure("not an image format BlurKit reads"),
+            "422": failure("an image or scene file that cannot be decoded or used"),
+            "500": failure("an internal error"),
+            "503": [
+                "description": "every render slot is busy, the server is draining, or the work ran over the time limit",
+                "headers": ["Retry-After": ["schema": ["type": "integer"], "description": "seconds to wait"]],
+                "content": ["application/json": ["schema": errorResponse]],
+            ],
+        ]
+        var paths: [String: Any] = [:]
+        for route in routes {
+            var parameters = route.parameters.map(parameter)
+            if signed {
+                parameters.append([
+                    "name": "sig", "in": "query", "required": true, "schema": ["type": "string", "pattern": "^[0-9a-f]{64}$"],
+                    "description": "HMAC-SHA256 (hex) of the path and query before it, under the server's key; last in the query",
+                ])
+            }
+            let types: [String]
+            switch route.output {
+            case .still: types = ["image/png", "image/jpeg", "image/webp", "image/gif"]
+            case .animation: types = ["image/webp", "image/gif", "image/apng"]
+            case .stillOrAnimation: types = ["image/png", "image/jpeg", "image/webp", "image/gif", "image/apng"]
+            case .placeholder: types = ["application/json", "image/png", "image/jpeg", "image/webp"]
+            }
+            var content: [String: Any] = [:]
+            for type in types {
+                content[type] =
+                    type == "application/json"
+                    ? ["schema": ["$ref": "#/components/schemas/Placeholder"]] : ["schema": ["type": "string", "format": "binary"]]
+            }
+            var responses = errors
+            responses["200"] = [
+                "description": route.summary, "content": content,
+                "headers": ["ETag": ["schema": ["type": "string"], "description": "strong: the input's content, the route and its parameters"]],
+            ]
+            responses["304"] = ["description": "If-None-Match matched the ETag: not modified"]
+            let file = route.output == .stillOrAnimation ? "a scene file (.json)" : "an image"
+            paths["/\(route.name)/{path}"] = [
+                "get": [
+                    "summary": route.summary, "operationId": "\(route.name)File",
+                    "parameters": [
+                        [
+                            "name": "path", "in": "path", "required": true, "schema": ["type": "string"],
+                            "description": "\(file) under the server's root, relative to it",
+                        ]
+                    ] + parameters,
+                    "responses": responses,
+                ]
+            ]
+            if route.takesBody {
+                paths["/\(route.name)"] = [
+                    "post": [
+                        "summary": route.summary + " (the image as the body)", "operationId": "\(route.name)Body", "parameters": parameters,
+                        "requestBody": [
+                            "required": true,
+                            "content": ["application/octet-stream": ["schema": ["type": "string", "format": "binary"]]],
+                        ],
+                        "responses": responses,
+                    ]
+                ]
+            }
+        }
+        paths["/healthz"] = [
+            "get": [
+                "summary": "200 while serving, 503 while draining", "operationId": "health",
+                "responses": ["200": ["description": "ok", "content": ["text/plain": ["schema": ["type": "string"]]]], "503": errors["503"]!],
+            ]
+        ]
+        paths["/metrics"] = [
+            "get": [
+                "summary": "Prometheus metrics", "operationId": "metrics",
+                "responses": ["200": ["description": "the text exposition format", "content": ["text/plain": ["schema": ["type": "string"]]]]],
+            ]
+        ]
+        paths["/images"] = [
+            "get": [
+                "summary": "up to 1,000 image and scene paths under the root", "operationId": "images",
+                "responses": [
+                    "200": [
+                        "description": "paths relative to the root",
+                        "content": ["application/json": ["schema": ["type": "array", "items": ["type": "string"]]]],
+                    ]
+                ],
+            ]
+        ]
+        paths["/openapi.json"] = [
+            "get": [
+                "summary": "this document", "operationId": "openAPI",
+                "responses": ["200": ["description": "OpenAPI 3", "content": ["application/json": ["schema": ["type": "object"]]]]],
+            ]
+        ]
+        paths["/"] = [
+            "get": [
+                "summary": "the playground page", "operationId": "playground",
+                "responses": ["200": ["description": "HTML", "content": ["text/html": ["schema": ["type": "string"]]]]],
+            ]
+        ]
+
+        let document: [String: Any] = [
+            "openapi": "3.0.3",
+            "info": [
+                "title": "BlurKit", "version": BlurKitVersion.string,
+                "description": "The effects of `blurkit` over HTTP: parameters have the command line's names, ranges and defaults.",
+            ],
+            "paths": paths,
+            "components": [
+                "schemas": [
+                    "Error": [
+                        "type": "object", "required": ["error"],
+                        "properties": ["error": ["type": "string"], "parameter": ["type": "string", "description": "the parameter to blame"]],
+                    ],
+                    "Placeholder": [
+                        "type": "object",
+                        "required": ["averageColor", "file", "width", "height", "preview"],
+                        "properties": [
+                            "averageColor": ["type": "string", "description": "#RRGGBB, or #RRGGBBAA when translucent"],
+                            "file": ["type": "string"], "width": ["type": "integer"], "height": ["type": "integer"],
+                            "thumbHash": ["type": "string", "description": "base64"],
+                            "preview": [
+                                "type": "object",
+                                "properties": [
+                                    "dataURI": ["type": "string"], "file": ["type": "string"], "width": ["type": "integer"],
+                                    "height": ["type": "integer"],
+                                ],
+                            ],
+                        ],
+                    ],
+                ]
+            ],
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// One query parameter from an option's table entry.
+    static func parameter(_ option: OptionSpec) -> [String: Any] {
+        var schema: [String: Any]
+        switch option.kind {
+        case let .number(spec):
+            schema = ["type": spec.isInteger ? "integer" : "number", "minimum": spec.range.lowerBound, "maximum": spec.range.upperBound]
+            if let value = spec.defaultValue { schema["default"] = value }
+        case let .choice(words, defaultWord):
+            schema = ["type": "string", "enum": words]
+            if let defaultWord { schema["default"] = defaultWord }
+        case .text:
+            schema = ["type": "string"]
+        case .flag:
+            schema = ["type": "string", "enum": ["", "1", "true", "0", "false"]]
+        }
+        return ["name": option.name, "in": "query", "required": false, "schema": schema, "description": option.help]
+    }
+}

@@ -1,0 +1,102 @@
+import BlurCommandLine
+import BlurKit
+import BlurServe
+import Foundation
+
+/// `blurkit serve --root DIR`: the effects and placeholders over HTTP, with a playground at `/`.
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "serve the effects and placeholders over HTTP, with a playground page"
+    static let usage = "blurkit serve --root DIR [--host 127.0.0.1] [--port 8080] [options]"
+    static let details = """
+        Serves every effect of the command line over HTTP for images under --root (GET /blur/PATH?sigma=8)
+        or sent as a POST body (POST /blur?sigma=8): /blur, /progressive, /material, /blurup, /render (a
+        scene file under the root) and /placeholder. Query parameters have the command line's names and
+        ranges (see /openapi.json and docs/http-api.md); the format comes from format= or Accept. Also
+        /healthz, /metrics (Prometheus) and the playground at /. Renders beyond --max-concurrent get 503
+        at once; SIGINT or SIGTERM stops accepting, lets the requests in flight finish, and exits 0.
+        """
+    static let operandCount = 0...0
+    static let readsFirstWritesSecond = false
+
+    static let port = ParameterSpec(
+        name: "port", unit: "", range: 0...65535, defaultValue: 8080, integer: true, summary: "TCP port (0: any free one, printed at start)")
+    static let threads = ParameterSpec(
+        name: "threads", unit: "", range: 1...1024, defaultValue: nil, integer: true, summary: "HTTP worker threads")
+    static let maximumConcurrent = ParameterSpec(
+        name: "max-concurrent", unit: "", range: 1...1024, defaultValue: nil, integer: true,
+        summary: "renders at once; more get 503 with Retry-After")
+    static let timeout = ParameterSpec(
+        name: "timeout", unit: "s", range: 0.1...3600, defaultValue: 30,
+        summary: "time limit of a request, from its first byte to its response; also the idle limit of a connection")
+    static let cacheSize = ParameterSpec(
+        name: "cache-size", unit: "MB", range: 1...Double(1 << 30), defaultValue: 1024, integer: true, summary: "the disk cache's size")
+    static let maximumBody = ParameterSpec(
+        name: "max-body", unit: "MB", range: 1...4096, defaultValue: 64, integer: true, summary: "largest request body taken")
+
+    static let options: [OptionSpec] =
+        [
+            OptionSpec(name: "root", value: "DIR", help: "the folder whose images and scene files are served (required)"),
+            OptionSpec(name: "host", value: "ADDR", help: "numeric address to listen on (default 127.0.0.1; 0.0.0.0 for every IPv4 address)"),
+            OptionSpec(port, value: "N"),
+            OptionSpec(threads, value: "N", defaultText: "twice the cores, at least 4"),
+            OptionSpec(maximumConcurrent, value: "N", defaultText: "the cores"),
+            OptionSpec(timeout, value: "S"),
+            OptionSpec(name: "key", value: "HEX", help: "take signed URLs only: HMAC-SHA256 under this key (hex, ≥ 16 bytes) as sig="),
+            OptionSpec(name: "cache", value: "DIR", help: "keep rendered responses in this folder (made if missing)"),
+            OptionSpec(cacheSize, value: "MB"),
+            OptionSpec(maximumBody, value: "MB"),
+            StandardOptions.quiet,
+        ] + StandardOptions.limits
+
+    static func run(_ arguments: ParsedArguments) throws -> String? {
+        guard let rootFolder = arguments.values["root"] else { throw CLIError.usage("serve needs --root DIR") }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let maximumConcurrent = try arguments.integer(maximumConcurrent) ?? cores
+        let timeout = try arguments.number(timeout)!
+        let host = arguments.values["host"] ?? "127.0.0.1"
+        let quiet = arguments.has("quiet")
+        do {
+            let root = try ServeRoot(rootFolder)
+            let signer = try arguments.values["key"].map { (key: String) throws(ServeError) in try URLSigner(hexKey: key) }
+            let capacity = try arguments.integer(cacheSize)! << 20
+            let cache = try arguments.values["cache"].map { (folder: String) throws(ServeError) in try DiskCache(folder: folder, capacity: capacity) }
+            // Every render gets its share of the memory budget, so that together they stay under it.
+            ImageLimits.memoryBudget = max(1 << 20, ImageLimits.memoryBudget / maximumConcurrent)
+            let work = NSTemporaryDirectory() + "blurkit-serve-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: work) }
+            let service = BlurService(
+                .init(root: root, signer: signer, cache: cache, maximumConcurrent: maximumConcurrent, timeout: timeout, workFolder: work))
+
+            // SIGINT and SIGTERM are waited for here: blocked in every thread (the server's inherit
+            // the mask), taken with sigwait, so the drain runs as ordinary code.
+            Interruption.serving.store(true, ordering: .relaxed)
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGINT)
+            sigaddset(&signals, SIGTERM)
+            pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+            let configuration = HTTPServer.Configuration(
+                host: host, port: try arguments.integer(port)!, threads: try arguments.integer(threads) ?? max(4, 2 * cores),
+                idleTimeout: max(1, Int(timeout.rounded(.up))), requestTimeout: timeout,
+                maximumBodyBytes: try arguments.integer(maximumBody)! << 20)
+            let server = try HTTPServer(
+                configuration, screen: { service.screen(method: $0, rawTarget: $1, headers: $2) }, handler: { service.handle($0) })
+            let shown = host.contains(":") ? "[\(host)]" : host
+            try AtomicFile.writeStandardError(
+                Array("blurkit serve: listening on http://\(shown):\(server.port)/ (root \(root.path), \(maximumConcurrent) renders at once)\n".utf8))
+
+            var received: Int32 = 0
+            sigwait(&signals, &received)
+            if !quiet { try? AtomicFile.writeStandardError(Array("blurkit serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"), draining\n".utf8)) }
+            service.draining.store(true, ordering: .relaxed)
+            server.drain(within: timeout + 1)
+            if !quiet { try? AtomicFile.writeStandardError(Array("blurkit serve: stopped\n".utf8)) }
+            return nil
+        } catch let error as ServeError {
+            throw CLIError.failure(error.description)
+        }
+    }
+}
