@@ -66,6 +66,6 @@ let package = Package(
         .testTarget(name: "BlurIOTests", dependencies: ["BlurIO", "CJPEGShim", "BlurTestSupport"]),
         .testTarget(name: "BlurSceneTests", dependencies: ["BlurScene", "BlurIO", "BlurTestSupport"], exclude: ["Golden"]),
         // Depends on the executable so that `swift test` builds it; the tests run it as a process.
-        .testTarget(name: "BlurCLITests", dependencies: ["BlurIO", "BlurScene", "BlurCommandLine", "blurkit"]),
+        .testTarget(name: "BlurCLITests", dependencies: ["BlurIO", "BlurScene", "BlurCommandLine", "BlurServe", "blurkit"]),
     ]
 )

@@ -324,7 +324,7 @@ final class BlurService: Sendable {
         } catch let error as DecodingError {
             throw BlurService.status(of: error, name: relative ?? "the body")
         } catch let error as SceneFileError {
-            throw .unprocessable(error.description)
+            throw .unprocessable(shown(error.description))
         } catch let error as CLIError {
             switch error {
             case let .usage(text):
@@ -335,11 +335,16 @@ final class BlurService: Sendable {
             case .interrupted:
                 throw .busy("the request took longer than the server's time limit of \(shortNumber(settings.timeout)) s", retryAfter: 5)
             case let .failure(text):
-                throw .unprocessable(text)
+                throw .unprocessable(shown(text))
             }
         } catch {
             throw .internalError("\(error)")
         }
+    }
+
+    /// A message as a client may see it: paths relative to the root, the work folder not named.
+    private func shown(_ message: String) -> String {
+        message.replacingOccurrences(of: settings.root.path + "/", with: "").replacingOccurrences(of: settings.workFolder + "/", with: "")
     }
 
     /// The placeholder of `input`: its JSON entry, or with `--format` its preview as that format.
