@@ -3,7 +3,8 @@
 #   make demo    build, then render the demo gallery (every seed demo, index.html) into ./demo-output
 #   make screenshot  render demo-output/index.html in headless Chromium to demo-output/index.png
 #   make test    build and run every test (release build: pixel loops are slow in debug); installs
-#                Pillow (pip) for the tests that read our files with another decoder
+#                Pillow, Playwright and schemathesis (pip) and Chromium and nginx (apt) for the tests
+#                that read our files with another decoder and those of blurkit serve
 #   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
 #   make peers   install the benchmark peers: Pillow, OpenCV, pyvips (pip), the vips command line (apt)
 #   make sanitize  the tests under AddressSanitizer (with leak checks), then ThreadSanitizer
@@ -58,13 +59,29 @@ screenshot:
 	@[ -f demo-output/index.html ] || $(MAKE) demo
 	Scripts/screenshot-gallery.sh demo-output/index.html demo-output/index.png
 
+# The service's tests beyond Swift's: the OpenAPI document (schemathesis), the playground in
+# headless Chromium (Playwright), two replicas behind nginx, placeholder shards.
+SERVICE_TESTS = test_schemathesis test_playground test_nginx test_shards
+
 test: deps test-deps
 	$(SWIFT) test -c release $(CPU_FLAGS)
+	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Service/$$t.py || exit 1; done
 
-# Pillow: the decoder and encoder that are not ours, for the tests that hold our files to them.
+# Pillow: the decoder and encoder that are not ours, for the tests that hold our files to them;
+# Playwright and schemathesis (pip), Chromium and nginx (apt) for the service's tests.
 test-deps:
 	@python3 -c "import PIL" 2>/dev/null || { echo "installing Pillow for the tests (pip)"; \
 		python3 -m pip install --quiet pillow || { echo "run: python3 -m pip install pillow"; exit 1; }; }
+	@python3 -c "import playwright, schemathesis" 2>/dev/null || { echo "installing Playwright and schemathesis for the service tests (pip)"; \
+		python3 -m pip install --quiet playwright schemathesis || { echo "run: python3 -m pip install playwright schemathesis"; exit 1; }; }
+	@missing=""; command -v chromium >/dev/null 2>&1 || missing="chromium"; \
+	command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing for the service tests: $$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+		else echo "run: sudo apt-get install -y --no-install-recommends $$missing"; exit 1; fi; \
+	fi
 
 bench: deps
 	$(BUILD) --product blurkit
@@ -79,7 +96,7 @@ sanitize: deps test-deps
 
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 10000000
-FUZZ_TARGETS ?= png jpeg netpbm gif webp apng any pixels scene path thumbhash arguments
+FUZZ_TARGETS ?= png jpeg netpbm gif webp apng any pixels scene path thumbhash arguments request
 
 fuzz: deps
 	# Optimised with ASan: 10-100x the inputs a second of a debug build; bounds checks and traps stay.

@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(name: "blurkit", dependencies: ["BlurKit", "BlurCommandLine", "BlurServe"]),
         .executableTarget(name: "BlurBench", dependencies: ["BlurKit"]),
         // libFuzzer target: `make fuzz` builds it with -sanitize=fuzzer,address -parse-as-library.
-        .executableTarget(name: "BlurFuzz", dependencies: ["BlurKit", "BlurCommandLine"]),
+        .executableTarget(name: "BlurFuzz", dependencies: ["BlurKit", "BlurCommandLine", "BlurServe"]),
 
         // What the test targets share: the noise generator, the fixtures, `withEveryTinyImage`.
         .target(name: "BlurTestSupport", dependencies: ["BlurCore", "BlurIO"], path: "Tests/BlurTestSupport"),

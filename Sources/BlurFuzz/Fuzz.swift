@@ -7,18 +7,33 @@
 // decodes; also raw pixels read from any input, 1×1 to 16×16, built tight and with padded rows,
 // which must give the same effects), scene (scene-file JSON, then render it small), path (SVG path
 // data, then fill it), thumbhash (decode a hash, encode the result), or arguments (the command
-// line's scanner: words split at NUL or newline). Every input must either decode or throw; a crash,
-// a hang or a leak is a finding.
+// line's scanner: words split at NUL or newline), or request (`blurkit serve`'s request targets:
+// decoded, the path resolved under a root, the signature checked; a path that resolves outside the
+// root is a finding). Every input must either decode or throw; a crash, a hang or a leak is a finding.
 #if BLURKIT_FUZZ
 import BlurCommandLine
 import BlurKit
+import BlurServe
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 enum FuzzTarget: String {
-    case png, jpeg, netpbm, any, pixels, gif, webp, apng, scene, path, thumbhash, arguments
+    case png, jpeg, netpbm, any, pixels, gif, webp, apng, scene, path, thumbhash, arguments, request
+
+    /// The `request` target's root: a file, a folder, and a link that leads out.
+    static let root: ServeRoot = {
+        let folder = NSTemporaryDirectory() + "blurkit-fuzz-root-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: folder + "/root/sub", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: folder + "/root/a.png", contents: Data([1]))
+        FileManager.default.createFile(atPath: folder + "/root/sub/b.png", contents: Data([2]))
+        FileManager.default.createFile(atPath: folder + "/outside.png", contents: Data([3]))
+        try? FileManager.default.createSymbolicLink(atPath: folder + "/root/link.png", withDestinationPath: folder + "/outside.png")
+        return try! ServeRoot(folder + "/root")
+    }()
+    static let signer = try! URLSigner(hexKey: "000102030405060708090a0b0c0d0e0f")
 
     static let current: FuzzTarget = {
         guard let name = getenv("BLURKIT_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
@@ -87,6 +102,14 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = try? parsed.tint("tint", default: nil)
         if let output = parsed.operands.last { _ = try? parsed.stillFormat(for: output) }
         _ = helpText(usage: "fuzz", summary: "", options: FuzzTarget.options)
+    case .request:
+        let raw = String(decoding: bytes, as: UTF8.self)
+        _ = try? FuzzTarget.signer.verify(raw)
+        guard let target = try? RequestTarget(raw) else { return 0 }
+        for parameter in target.parameters { precondition(!parameter.name.isEmpty, "a parameter without a name") }
+        if let path = try? FuzzTarget.root.resolve(target.rest) {
+            precondition(path.hasPrefix(FuzzTarget.root.path + "/"), "\(target.rest) resolved outside the root: \(path)")
+        }
     case .pixels:
         if let image = try? ImageFile.decode(bytes), image.width * image.height <= 4096 {
             _ = FuzzTarget.effects(on: image, sigma: Double(bytes[size / 2] % 40) / 2, choice: size)

@@ -50,10 +50,12 @@ public struct PlaceholderBatch: Sendable {
 
     public let output: String
     public let settings: Settings
-    public let jobs: [Job]
+    public internal(set) var jobs: [Job]
+    /// The manifest's file name: `manifest.json`, or a shard's (``shard(_:of:)``).
+    public internal(set) var manifestName = "manifest.json"
 
-    /// The manifest's path: `manifest.json` in the output folder.
-    public var manifestPath: String { (output as NSString).appendingPathComponent("manifest.json") }
+    /// The manifest's path, in the output folder.
+    public var manifestPath: String { (output as NSString).appendingPathComponent(manifestName) }
 
     /// The jobs for `operands` (files, and folders searched recursively for image suffixes, sorted):
     /// each file once (by its resolved path), nothing inside `output` (its previews are not inputs).

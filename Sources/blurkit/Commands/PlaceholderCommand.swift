@@ -21,6 +21,11 @@ enum PlaceholderCommand: Command {
             OptionSpec(jobs, value: "N", defaultText: "one per core"),
             OptionSpec(name: "no-thumbhash", value: nil, help: "leave ThumbHash out of the manifest"),
             OptionSpec(name: "force", value: nil, help: "remake every preview, even those up to date"),
+            OptionSpec(
+                name: "shard", value: "K/N",
+                help: "do only shard K of N (a stable partition by path hash), writing manifest.shard-K-of-N.json"
+            ) { (text: String) throws(ParameterError) in _ = try PlaceholderCommand.shard(text) },
+            OptionSpec(name: "merge", value: nil, help: "merge DIR's shard manifests into manifest.json (in one run's order) and stop"),
             OptionSpec(name: "quiet", value: nil, help: "no progress line and no summary"),
         ] + StandardOptions.limits
 
@@ -33,7 +38,8 @@ enum PlaceholderCommand: Command {
         .pnm; DIR itself is skipped, and a file given twice is done once). JPEGs decode at reduced size
         through libjpeg's DCT scaling. A preview newer than its input is up to date and skipped, so a
         rerun resumes. Failures are listed at the end (exit status 1) and leave the manifest; every other
-        file is still done. Ctrl-C stops after the files in flight, keeping a valid manifest.
+        file is still done. Ctrl-C stops after the files in flight, keeping a valid manifest. For more than
+        one machine, run --shard K/N on each (the same INPUTs) and then --merge once (docs/deploy.md).
         """
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
@@ -42,11 +48,25 @@ enum PlaceholderCommand: Command {
             size: try arguments.integer(Placeholder.sizeSpec)!, thumbHash: !arguments.has("no-thumbhash"), force: arguments.has("force"))
         let parallel = try arguments.integer(jobs) ?? ProcessInfo.processInfo.activeProcessorCount
         let quiet = arguments.has("quiet")
-        let batch: PlaceholderBatch
+        var batch: PlaceholderBatch
         do { batch = try PlaceholderBatch(operands: arguments.operands, output: out, settings: settings) } catch {
             throw CLIError.failure("\(error)")
         }
         guard !batch.jobs.isEmpty else { throw CLIError.failure("no images found in \(arguments.operands.joined(separator: ", "))") }
+        if arguments.has("merge") {
+            if arguments.has("shard") { throw CLIError.usage("--merge takes every shard: leave out --shard") }
+            do {
+                let (written, missing) = try batch.mergeShards()
+                let note =
+                    missing.isEmpty
+                    ? "" : "; no shard has \(missing.count): " + missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? ", …" : "")
+                return quiet ? nil : "merged \(written) entries into \(batch.manifestPath)\(note)"
+            } catch { throw CLIError.failure("\(error)") }
+        }
+        if let text = arguments.values["shard"] {
+            let (k, n) = try PlaceholderCommand.shard(text)
+            batch = batch.shard(k, of: n)
+        }
 
         Interruption.install()
         let progress = Locked(ProgressLine(quiet: quiet))
@@ -70,6 +90,15 @@ enum PlaceholderCommand: Command {
         }
         if !report.failures.isEmpty { throw CLIError.failure(text) }
         return quiet ? nil : text
+    }
+
+    /// `K/N`, 1 ≤ K ≤ N ≤ 65,536.
+    static func shard(_ text: String) throws(ParameterError) -> (Int, Int) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 65536, k >= 1, k <= n else {
+            throw .invalidForm(name: "shard", text: text, expected: "K/N with 1 ≤ K ≤ N, e.g. 2/8")
+        }
+        return (k, n)
     }
 
     static func summary(_ r: PlaceholderBatch.Report, manifest: String) -> String {

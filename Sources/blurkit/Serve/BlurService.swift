@@ -34,7 +34,12 @@ final class BlurService: Sendable {
 
     init(_ settings: Settings) {
         self.settings = settings
-        openAPI = Array(OpenAPIDocument.make(routes: ServiceRoute.all, signed: settings.signer != nil).utf8)
+        let found = BlurService.paths(under: settings.root, limit: 1000)
+        openAPI = Array(
+            OpenAPIDocument.make(
+                routes: ServiceRoute.all, signed: settings.signer != nil,
+                examples: (found.first { !$0.hasSuffix(".json") }, found.first { $0.hasSuffix(".json") })
+            ).utf8)
     }
 
     /// Requests to answer before reading their body: 503 while draining or when every render slot
@@ -104,22 +109,26 @@ final class BlurService: Sendable {
         }
     }
 
-    /// Up to 1,000 image paths under the root, for the playground's picker.
+    /// Up to 1,000 image and scene paths under the root, for the playground's picker.
     private func images() throws(ServeError) -> HTTPResponse {
-        let root = settings.root.path
-        var found: [String] = []
-        if let walker = FileManager.default.enumerator(atPath: root) {
-            while let name = walker.nextObject() as? String, found.count < 1000 {
-                let last = (name as NSString).lastPathComponent
-                if last.hasPrefix(".") {
-                    walker.skipDescendants()
-                    continue
-                }
-                if ImageFormat(path: name) != nil || name.hasSuffix(".json"), (try? settings.root.resolve(name)) != nil { found.append(name) }
-            }
-        }
-        let body = "[" + found.sorted().map { JSONText.quoted($0) }.joined(separator: ", ") + "]\n"
+        let found = BlurService.paths(under: settings.root, limit: 1000)
+        let body = "[" + found.map { JSONText.quoted($0) }.joined(separator: ", ") + "]\n"
         return HTTPResponse(status: 200, contentType: "application/json", body: Array(body.utf8), headers: ["Cache-Control": "no-cache"])
+    }
+
+    /// Up to `limit` paths of images and scene files under `root` that a request may name, sorted
+    /// (hidden names and links out of the root left out).
+    static func paths(under root: ServeRoot, limit: Int) -> [String] {
+        var found: [String] = []
+        guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        while let name = walker.nextObject() as? String, found.count < limit {
+            if (name as NSString).lastPathComponent.hasPrefix(".") {
+                walker.skipDescendants()
+                continue
+            }
+            if ImageFormat(path: name) != nil || name.hasSuffix(".json"), (try? root.resolve(name)) != nil { found.append(name) }
+        }
+        return found.sorted()
     }
 
     private func render(_ route: ServiceRoute, _ request: HTTPRequest, _ target: RequestTarget) throws(ServeError) -> HTTPResponse {
@@ -208,10 +217,10 @@ final class BlurService: Sendable {
                 guard let format = try? AnimationFormat.spec.parse(word), format != .pngSequence else {
                     throw .badRequest("format must be webp, gif or apng for an animation, got \(word)", parameter: "format")
                 }
-                return (format.rawValue, contentType(animation: format))
+                return (format.rawValue, BlurService.contentType(animation: format))
             }
-            for format in [AnimationFormat.webp, .gif, .apng] where accepted.contains(contentType(animation: format)) {
-                return (format.rawValue, contentType(animation: format))
+            for format in [AnimationFormat.webp, .gif, .apng] where accepted.contains(BlurService.contentType(animation: format)) {
+                return (format.rawValue, BlurService.contentType(animation: format))
             }
             return ("webp", "image/webp")
         }
@@ -219,18 +228,18 @@ final class BlurService: Sendable {
             guard let format = try? ImageFormat.spec.parse(word) else {
                 throw .badRequest("format must be one of \(ImageFormat.spec.words.joined(separator: ", ")), got \(word)", parameter: "format")
             }
-            return (format.rawValue, contentType(format))
+            return (format.rawValue, BlurService.contentType(format))
         }
         if route.output == .placeholder { return (nil, "application/json") }
-        for format in [ImageFormat.webp, .png, .jpeg, .gif] where accepted.contains(contentType(format)) {
-            return (format.rawValue, contentType(format))
+        for format in [ImageFormat.webp, .png, .jpeg, .gif] where accepted.contains(BlurService.contentType(format)) {
+            return (format.rawValue, BlurService.contentType(format))
         }
         let own = (try? InputFile(path: input).format) ?? .png
         let format: ImageFormat = [.png, .jpeg, .webp].contains(own) ? own : .png
-        return (format.rawValue, contentType(format))
+        return (format.rawValue, BlurService.contentType(format))
     }
 
-    private func contentType(_ format: ImageFormat) -> String {
+    static func contentType(_ format: ImageFormat) -> String {
         switch format {
         case .png: return "image/png"
         case .jpeg: return "image/jpeg"
@@ -241,7 +250,7 @@ final class BlurService: Sendable {
         }
     }
 
-    private func contentType(animation format: AnimationFormat) -> String {
+    static func contentType(animation format: AnimationFormat) -> String {
         switch format {
         case .webp: return "image/webp"
         case .gif: return "image/gif"

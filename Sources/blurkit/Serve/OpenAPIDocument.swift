@@ -5,7 +5,9 @@ import Foundation
 /// The OpenAPI 3 document served at `/openapi.json`, made from the routes' parameter tables — the
 /// tables `--help` prints — so the document, the playground's controls and the command line agree.
 enum OpenAPIDocument {
-    static func make(routes: [ServiceRoute], signed: Bool) -> String {
+    /// - Parameter examples: a path under the root for the image routes' `path`, and one for the
+    ///   scene route's, when there are (they let a client such as schemathesis reach real files).
+    static func make(routes: [ServiceRoute], signed: Bool, examples: (image: String?, scene: String?) = (nil, nil)) -> String {
         let errorResponse: [String: Any] = ["$ref": "#/components/schemas/Error"]
         func failure(_ text: String) -> [String: Any] {
             ["description": text, "content": ["application/json": ["schema": errorResponse]]]
@@ -34,12 +36,14 @@ enum OpenAPIDocument {
                     "description": "HMAC-SHA256 (hex) of the path and query before it, under the server's key; last in the query",
                 ])
             }
+            let stills = ImageFormat.allCases.map(BlurService.contentType)
+            let animations = [AnimationFormat.webp, .gif, .apng].map(BlurService.contentType(animation:))
             let types: [String]
             switch route.output {
-            case .still: types = ["image/png", "image/jpeg", "image/webp", "image/gif"]
-            case .animation: types = ["image/webp", "image/gif", "image/apng"]
-            case .stillOrAnimation: types = ["image/png", "image/jpeg", "image/webp", "image/gif", "image/apng"]
-            case .placeholder: types = ["application/json", "image/png", "image/jpeg", "image/webp"]
+            case .still: types = stills
+            case .animation: types = animations
+            case .stillOrAnimation: types = Array(Set(stills + animations)).sorted()
+            case .placeholder: types = ["application/json"] + stills
             }
             var content: [String: Any] = [:]
             for type in types {
@@ -58,10 +62,7 @@ enum OpenAPIDocument {
                 "get": [
                     "summary": route.summary, "operationId": "\(route.name)File",
                     "parameters": [
-                        [
-                            "name": "path", "in": "path", "required": true, "schema": ["type": "string"],
-                            "description": "\(file) under the server's root, relative to it",
-                        ]
+                        pathParameter(file, example: route.output == .stillOrAnimation ? examples.scene : examples.image)
                     ] + parameters,
                     "responses": responses,
                 ]
@@ -149,6 +150,16 @@ enum OpenAPIDocument {
         ]
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The `path` parameter: `file` under the root.
+    static func pathParameter(_ file: String, example: String?) -> [String: Any] {
+        var parameter: [String: Any] = [
+            "name": "path", "in": "path", "required": true, "schema": ["type": "string"],
+            "description": "\(file) under the server's root, relative to it",
+        ]
+        if let example { parameter["example"] = example }
+        return parameter
     }
 
     /// One query parameter from an option's table entry.

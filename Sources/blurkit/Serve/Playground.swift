@@ -13,6 +13,7 @@ enum Playground {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>BlurKit playground</title>
+        <link rel="icon" href="data:,">
         <style>
           :root { color-scheme: light dark; --accent: #0a84ff; --panel: rgba(127,127,127,.08); font: 14px/1.4 system-ui, sans-serif; }
           body { margin: 0; display: grid; grid-template-columns: 320px 1fr; min-height: 100vh; }
