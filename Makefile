@@ -6,6 +6,7 @@
 #                Pillow, Playwright and schemathesis (pip) and Chromium and nginx (apt) for the tests
 #                that read our files with another decoder and those of blurkit serve
 #   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
+#   make loadtest  blurkit serve against thumbor under wrk on loopback (LOADTEST_SECONDS a run, default 30)
 #   make peers   install the benchmark peers: Pillow, OpenCV, pyvips (pip), the vips command line (apt)
 #   make sanitize  the tests under AddressSanitizer (with leak checks), then ThreadSanitizer
 #   make fuzz    libFuzzer on every parser for FUZZ_SECONDS (default 60) or FUZZ_RUNS inputs (default 10M),
@@ -23,7 +24,7 @@ BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 DEB_PACKAGES = pkg-config libpng-dev zlib1g-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev libmicrohttpd-dev libgnutls28-dev fonts-dejavu-core fontconfig curl
 PKG_MODULES = libpng zlib libjpeg libwebpmux libwebpdemux freetype2 libmicrohttpd gnutls
 
-.PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format
+.PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format loadtest
 
 deps:
 	@missing=""; \
@@ -88,6 +89,18 @@ bench: deps
 	$(BUILD) --product BlurBench
 	@python3 -c "import numpy" 2>/dev/null || echo "(numpy missing: peers are skipped; run make peers)"
 	.build/release/BlurBench --markdown bench-output.md
+
+# blurkit serve and thumbor (PyPI, in its own venv) under wrk (Debian) on loopback; not part of make test.
+loadtest: deps test-deps
+	$(BUILD) --product blurkit
+	@command -v wrk >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wrk >/dev/null || exit 1; \
+		else echo "run: sudo apt-get install -y wrk"; exit 1; fi; }
+	@[ -x .build/thumbor-venv/bin/thumbor ] || { echo "installing thumbor into .build/thumbor-venv (pip)"; \
+		python3 -m venv .build/thumbor-venv && .build/thumbor-venv/bin/pip install --quiet thumbor || \
+		{ echo "run: python3 -m venv .build/thumbor-venv && .build/thumbor-venv/bin/pip install thumbor"; exit 1; }; }
+	python3 Scripts/loadtest.py
 
 sanitize: deps test-deps
 	BLURKIT_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp $(SWIFT) test -c release $(CPU_FLAGS) \

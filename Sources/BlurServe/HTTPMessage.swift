@@ -39,3 +39,11 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, contentType: contentType, body: Array(text.utf8))
     }
 }
+
+/// How a handler answers: with a response now, on the thread that read the request (errors, cache
+/// hits, 304, the small routes), or with work that makes it, run on a thread of its own while the
+/// connection waits (a render).
+public enum HTTPAnswer: Sendable {
+    case now(HTTPResponse)
+    case later(@Sendable () -> HTTPResponse)
+}

@@ -7,11 +7,13 @@ import Synchronization
 /// (epoll), keep-alive, an idle time-out for slow clients, and a graceful drain.
 ///
 /// Each request goes through two functions of the owner's:
-/// - `screen`, once the request line and headers are in and before any body is read: a response
-///   to send at once instead (a 503 when every slot is busy, a 413 for a body declared too large),
-///   after which the connection is closed and the body never read;
-/// - `handler`, once the whole request is in: the response. It runs on the worker thread, so a
-///   render occupies that worker; the owner bounds how many render at once.
+/// - `screen`, on the connection's worker once the request line and headers are in and before any
+///   body is read: a response to send at once instead (a 503 when every slot is busy, a 413 for a
+///   body declared too large), after which the connection is closed and the body never read;
+/// - `handler`, on the worker once the whole request is in: a response now, or work that makes it
+///   (``HTTPAnswer/later(_:)``). For work the connection is suspended and the work runs on a thread
+///   of its own, so a long render holds no worker: the workers go on reading, screening and
+///   answering every other connection. The owner bounds how much work it hands out.
 /// Bodies over `maximumBodyBytes` (declared or counted) get 413 without being kept.
 public final class HTTPServer: Sendable {
     public struct Configuration: Sendable {
@@ -46,7 +48,7 @@ public final class HTTPServer: Sendable {
     }
 
     public typealias Screen = @Sendable (_ method: String, _ rawTarget: String, _ headers: [String: String]) -> HTTPResponse?
-    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPAnswer
 
     /// The port the server listens on.
     public let port: Int
@@ -80,12 +82,18 @@ public final class HTTPServer: Sendable {
     public var isDraining: Bool { context.draining.load(ordering: .relaxed) }
 
     /// Stops accepting connections (new ones are refused at once), lets the requests in progress
-    /// finish — their responses say `Connection: close` — for up to `seconds`, then stops. Call once.
+    /// finish — their responses say `Connection: close` — then stops. Requests still arriving get up
+    /// to `seconds`; a handler already running is always waited for (it has its own time limit, and
+    /// its connection must be resumed before the daemon stops). Call once.
     public func drain(within seconds: Double) {
         context.draining.store(true, ordering: .relaxed)
         let socket = bk_mhd_quiesce(daemon.pointer)
         let deadline = Date().addingTimeInterval(seconds)
-        while context.active.load(ordering: .relaxed) > 0 && Date() < deadline { usleep(10_000) }
+        while context.handling.load(ordering: .relaxed) > 0 || (context.active.load(ordering: .relaxed) > 0 && Date() < deadline) {
+            usleep(10_000)
+        }
+        // The last responses queued: give the workers a moment to send them.
+        usleep(50_000)
         bk_mhd_stop(daemon.pointer, socket)
     }
 }
@@ -102,6 +110,8 @@ private final class Context: Sendable {
     let handler: HTTPServer.Handler
     let active = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
+    /// Handlers running (their connections suspended).
+    let handling = Atomic<Int>(0)
 
     init(configuration: HTTPServer.Configuration, screen: @escaping HTTPServer.Screen, handler: @escaping HTTPServer.Handler) {
         self.configuration = configuration
@@ -118,6 +128,8 @@ private final class Exchange {
     var headers: [String: String] = [:]
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// Set once the request is handed to the handler: a later call (after the resume) has nothing to do.
+    var handedOver = false
 
     init(rawTarget: String) { self.rawTarget = rawTarget }
 }
@@ -177,11 +189,34 @@ private let accessHandler:
         if exchange.bodyTooLarge {
             return queue(ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)
         }
+        if exchange.handedOver { return .YES }
+        exchange.handedOver = true
         let request = HTTPRequest(method: method, rawTarget: exchange.rawTarget, headers: exchange.headers, body: exchange.body)
         exchange.body = []
-        let response = context.handler(request)
-        return queue(response, on: connection, close: context.draining.load(ordering: .relaxed))
+        let work: @Sendable () -> HTTPResponse
+        switch context.handler(request) {
+        case let .now(response): return queue(response, on: connection, close: context.draining.load(ordering: .relaxed))
+        case let .later(later): work = later
+        }
+        // Answered from a thread of its own: suspended, the connection waits without holding the
+        // worker; the response is queued, then the connection resumed (both allowed from any thread
+        // while it is suspended). The owner bounds how many such threads there are.
+        let suspended = Suspended(connection: connection)
+        context.handling.add(1, ordering: .relaxed)
+        MHD_suspend_connection(connection)
+        Thread {
+            let response = work()
+            _ = queue(response, on: suspended.connection, close: context.draining.load(ordering: .relaxed))
+            MHD_resume_connection(suspended.connection)
+            context.handling.subtract(1, ordering: .relaxed)
+        }.start()
+        return .YES
     }
+
+/// A suspended connection, handed to the thread that answers it.
+private struct Suspended: @unchecked Sendable {
+    let connection: OpaquePointer?
+}
 
 /// Every request header, by lower-cased name (the first of repeated ones).
 private func headers(of connection: OpaquePointer?) -> [String: String] {

@@ -12,7 +12,7 @@ struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCa
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *address = NULL;
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
     if (config->host != NULL) {
         memset(&v4, 0, sizeof v4);
         memset(&v6, 0, sizeof v6);

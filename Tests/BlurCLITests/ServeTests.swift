@@ -261,35 +261,36 @@ import Testing
         #expect(server.stop() == 0)
     }
 
-    /// One render slot: a second render gets 503 with Retry-After at once; SIGTERM while the first
-    /// runs lets it finish, refuses new connections, and exits 0.
+    /// One render slot and one place in the queue: a second render waits its turn, a third gets
+    /// 503 with Retry-After at once. SIGTERM while they run lets both finish, refuses new
+    /// connections, and exits 0.
     @Test func rendersAreBoundedAndTheDrainFinishesWhatIsInFlight() throws {
         let root = try Self.makeRoot()
-        let server = try Server(root: root, ["--max-concurrent", "1"])
-        let slow = "/blurup/in.png?wait=6&hold=0&fps=30"
+        let server = try Server(root: root, ["--max-concurrent", "1", "--max-queue", "1"])
         final class Box: @unchecked Sendable { var reply: Reply? }
-        let box = Box()
-        let thread = Thread { box.reply = try? Self.fetch(server, slow) }
-        thread.start()
-        // Until the slow render holds the slot.
-        var busy: Reply?
-        for _ in 0..<100 {
-            usleep(20_000)
-            let reply = try Self.fetch(server, "/blur/in.png?sigma=2")
-            if reply.status == 503 {
-                busy = reply
-                break
+        /// Polls /metrics until `line` is in it.
+        func waitFor(_ line: String) throws {
+            for _ in 0..<250 {
+                if try Self.fetch(server, "/metrics").text.contains(line) { return }
+                usleep(20_000)
             }
+            Issue.record("no \(line) in the metrics")
         }
-        let refused = try #require(busy)
-        #expect(refused.headers["retry-after"] == "1" && refused.text.contains("busy"))
+        let slow = Box(), queued = Box()
+        Thread { slow.reply = try? Self.fetch(server, "/blurup/in.png?wait=20&fps=60") }.start()
+        try waitFor("blurkit_in_flight 1")
+        Thread { queued.reply = try? Self.fetch(server, "/blur/in.png?sigma=2") }.start()
+        try waitFor("blurkit_queued 1")
+        let refused = try Self.fetch(server, "/blur/in.png?sigma=3")
+        #expect(refused.status == 503 && refused.headers["retry-after"] == "1" && refused.text.contains("busy"), "\(refused.text)")
         #expect(try Self.fetch(server, "/healthz").status == 200)
         kill(server.process.processIdentifier, SIGTERM)
         usleep(200_000)
         #expect(try Self.fetch(server, "/healthz").status == 0, "a new connection is refused while draining")
         #expect(server.stop() == 0)
-        while box.reply == nil { usleep(20_000) }
-        #expect(box.reply?.status == 200 && box.reply?.headers["content-type"] == "image/webp")
+        while slow.reply == nil || queued.reply == nil { usleep(20_000) }
+        #expect(slow.reply?.status == 200 && slow.reply?.headers["content-type"] == "image/webp")
+        #expect(queued.reply?.status == 200 && queued.reply?.headers["content-type"] == "image/png")
         #expect(server.log.contains("draining"))
     }
 

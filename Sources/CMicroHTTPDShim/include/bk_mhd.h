@@ -15,8 +15,8 @@ typedef struct bk_mhd_config {
     size_t memory_limit;           /* bytes a connection may use for its request line and headers (0: 32 KiB) */
 } bk_mhd_config;
 
-/* Starts a daemon with an internal polling thread per worker (epoll) and an inter-thread channel
-   (so that it can be quiesced). `uri_log` sees each request's raw target first; what it returns is
+/* Starts a daemon with an internal polling thread per worker (epoll), an inter-thread channel (so
+   that it can be quiesced) and suspend/resume (so that a request can be answered from another thread). `uri_log` sees each request's raw target first; what it returns is
    the request's first context pointer. NULL when the host is not a numeric address, the port cannot
    be bound, or the options conflict. */
 struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCallback handler, void *handler_context,

@@ -8,8 +8,9 @@ import Synchronization
 /// What `blurkit serve` answers: the routes of ``ServiceRoute`` over images under the root (by
 /// path) or sent as a POST body, and `/`, `/healthz`, `/metrics`, `/openapi.json` and `/images`.
 ///
-/// A render is refused with 503 at once when every slot is taken (never queued); each has the
-/// request time limit, checked between bands and frames. Responses carry a strong ETag (the input's
+/// A render waits for one of `maximumConcurrent` slots in a queue of at most `maximumQueued`; beyond
+/// that it is refused with 503 at once (never an unbounded queue). Each has the request time limit,
+/// checked while it waits and between bands and frames. Responses carry a strong ETag (the input's
 /// SHA-256, the route, its parameters and the format); `If-None-Match` gets 304 before any work;
 /// the disk cache, when there is one, keeps what was rendered.
 final class BlurService: Sendable {
@@ -18,6 +19,8 @@ final class BlurService: Sendable {
         var signer: URLSigner?
         var cache: DiskCache?
         var maximumConcurrent: Int
+        /// Renders that may wait for a slot beyond those running.
+        var maximumQueued: Int
         var timeout: Double
         /// Where request bodies and outputs wait while a request is handled.
         var workFolder: String
@@ -25,7 +28,7 @@ final class BlurService: Sendable {
 
     let settings: Settings
     let metrics = Metrics()
-    private let rendering = Atomic<Int>(0)
+    private let gate: RenderGate
     /// SHA-256 of files under the root, by path, while their size, modification time and inode stay.
     private let digests = Mutex<[String: (stamp: [Int], digest: String)]>([:])
     let openAPI: [UInt8]
@@ -34,6 +37,7 @@ final class BlurService: Sendable {
 
     init(_ settings: Settings) {
         self.settings = settings
+        gate = RenderGate(running: settings.maximumConcurrent, waiting: settings.maximumQueued)
         let found = BlurService.paths(under: settings.root, limit: 1000)
         openAPI = Array(
             OpenAPIDocument.make(
@@ -43,42 +47,47 @@ final class BlurService: Sendable {
     }
 
     /// Requests to answer before reading their body: 503 while draining or when every render slot
-    /// is taken (the body of a POST would only wait).
+    /// and place in the queue is taken (the body of a POST would only wait).
     func screen(method: String, rawTarget: String, headers: [String: String]) -> HTTPResponse? {
         let route = rawTarget.dropFirst().prefix { $0 != "/" && $0 != "?" }
         guard ServiceRoute.all.contains(where: { $0.name == route }) else { return nil }
         if draining.load(ordering: .relaxed) { return ServeError.busy("the server is shutting down", retryAfter: 1).response }
-        if rendering.load(ordering: .relaxed) >= settings.maximumConcurrent {
+        if gate.isFull {
             metrics.reject()
             return ServeError.busy("every render slot is busy; try again shortly", retryAfter: 1).response
         }
         return nil
     }
 
-    /// The response to `request`, and the route it counts under in the metrics.
-    func handle(_ request: HTTPRequest) -> HTTPResponse {
+    /// The answer to `request`: at once, or — for a render — work for a thread of its own. Each is
+    /// counted in the metrics under its route when it is answered.
+    func handle(_ request: HTTPRequest) -> HTTPAnswer {
         let began = Date()
-        var routeName = "other"
-        var response: HTTPResponse
+        let target: RequestTarget
+        do { target = try RequestTarget(request.rawTarget) } catch {
+            return .now(count(error.response, route: "other", request, began))
+        }
+        let known = ["blur", "progressive", "material", "blurup", "render", "placeholder", "healthz", "metrics", "openapi.json", "images"]
+        let route = target.route.isEmpty ? "playground" : known.contains(target.route) ? target.route : "other"
         do {
-            let target = try RequestTarget(request.rawTarget)
-            routeName = target.route.isEmpty ? "playground" : target.route
-            response = try respond(to: request, target)
+            switch try respond(to: request, target) {
+            case let .now(response): return .now(count(response, route: route, request, began))
+            case let .later(work): return .later { [self] in count(work(), route: route, request, began) }
+            }
         } catch {
-            response = error.response
+            return .now(count(error.response, route: route, request, began))
         }
-        if !["blur", "progressive", "material", "blurup", "render", "placeholder", "playground", "healthz", "metrics", "openapi.json", "images"]
-            .contains(routeName)
-        {
-            routeName = "other"
-        }
+    }
+
+    /// `response`, counted in the metrics.
+    private func count(_ response: HTTPResponse, route: String, _ request: HTTPRequest, _ began: Date) -> HTTPResponse {
         metrics.finish(
-            route: routeName, status: response.status, bytes: request.method == "HEAD" ? 0 : response.body.count,
+            route: route, status: response.status, bytes: request.method == "HEAD" ? 0 : response.body.count,
             seconds: Date().timeIntervalSince(began))
         return response
     }
 
-    private func respond(to request: HTTPRequest, _ target: RequestTarget) throws(ServeError) -> HTTPResponse {
+    private func respond(to request: HTTPRequest, _ target: RequestTarget) throws(ServeError) -> HTTPAnswer {
         let method = request.method
         func only(_ allowed: [String]) throws(ServeError) {
             guard allowed.contains(method) else { throw .methodNotAllowed("\(method) is not allowed here", allowed: allowed) }
@@ -86,20 +95,21 @@ final class BlurService: Sendable {
         switch target.route {
         case "":
             try only(["GET", "HEAD"])
-            return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(Playground.html.utf8))
+            return .now(HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(Playground.html.utf8)))
         case "healthz":
             try only(["GET", "HEAD"])
             if draining.load(ordering: .relaxed) { throw .busy("the server is shutting down", retryAfter: 1) }
-            return .text("ok\n")
+            return .now(.text("ok\n"))
         case "metrics":
             try only(["GET", "HEAD"])
-            return .text(metrics.text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+            let queue = "# HELP blurkit_queued Renders waiting for a slot.\n# TYPE blurkit_queued gauge\nblurkit_queued \(gate.queuedCount)\n"
+            return .now(.text(metrics.text + queue, contentType: "text/plain; version=0.0.4; charset=utf-8"))
         case "openapi.json":
             try only(["GET", "HEAD"])
-            return HTTPResponse(status: 200, contentType: "application/json", body: openAPI)
+            return .now(HTTPResponse(status: 200, contentType: "application/json", body: openAPI))
         case "images":
             try only(["GET", "HEAD"])
-            return try images()
+            return .now(try images())
         default:
             guard let route = ServiceRoute.all.first(where: { $0.name == target.route }) else {
                 throw .notFound("no route /\(target.route); see /openapi.json")
@@ -131,7 +141,8 @@ final class BlurService: Sendable {
         return found.sorted()
     }
 
-    private func render(_ route: ServiceRoute, _ request: HTTPRequest, _ target: RequestTarget) throws(ServeError) -> HTTPResponse {
+    private func render(_ route: ServiceRoute, _ request: HTTPRequest, _ target: RequestTarget) throws(ServeError) -> HTTPAnswer {
+        let deadline = Date().addingTimeInterval(settings.timeout)
         var parameters = target.parameters
         if let signer = settings.signer {
             _ = try signer.verify(request.rawTarget)
@@ -143,7 +154,8 @@ final class BlurService: Sendable {
         // The input: a file under the root, or the body.
         let input: String, inputDigest: String
         var removeAfter: [String] = []
-        defer { for path in removeAfter { unlink(path) } }
+        var handedOver = false
+        defer { if !handedOver { for path in removeAfter { unlink(path) } } }
         if request.method == "POST" {
             guard !request.body.isEmpty else { throw .badRequest("a POST needs the image as its body") }
             guard target.rest.isEmpty else { throw .badRequest("a POST takes the image as its body, not a path") }
@@ -175,31 +187,46 @@ final class BlurService: Sendable {
         if let match = request.header("if-none-match"),
             match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
         {
-            return HTTPResponse(status: 304, headers: headers)
+            return .now(HTTPResponse(status: 304, headers: headers))
         }
         if let cached = settings.cache?.get(key) {
             metrics.cacheHit()
             headers["X-Cache"] = "hit"
-            return HTTPResponse(status: 200, contentType: cached.contentType, body: cached.body, headers: headers)
+            return .now(HTTPResponse(status: 200, contentType: cached.contentType, body: cached.body, headers: headers))
         }
         if settings.cache != nil { metrics.cacheMiss() }
 
-        // A render slot, or 503 at once.
-        guard rendering.add(1, ordering: .relaxed).newValue <= settings.maximumConcurrent else {
-            rendering.subtract(1, ordering: .relaxed)
+        // A place in the render queue now, or 503 at once; the render itself waits its turn on a
+        // thread of its own.
+        guard let ticket = gate.reserve() else {
             metrics.reject()
             throw .busy("every render slot is busy; try again shortly", retryAfter: 1)
         }
-        metrics.startRender()
-        defer {
-            rendering.subtract(1, ordering: .relaxed)
-            metrics.endRender()
+        handedOver = true
+        let cleanup = removeAfter, relative = request.method == "POST" ? nil : target.rest, finalHeaders = headers, arguments = words
+        return .later { [self] in
+            defer { for path in cleanup { unlink(path) } }
+            guard gate.wait(ticket, until: deadline) else {
+                metrics.reject()
+                return ServeError.busy("no render slot came free within the server's time limit", retryAfter: 2).response
+            }
+            metrics.startRender()
+            defer {
+                gate.release()
+                metrics.endRender()
+            }
+            let output = settings.workFolder + "/" + UUID().uuidString + "." + (format.map(suffix(for:)) ?? "json")
+            defer { unlink(output) }
+            do {
+                let body = try run(route, input: input, output: output, words: arguments, relative: relative, deadline: deadline)
+                settings.cache?.put(key, contentType: contentType, body: body)
+                return HTTPResponse(status: 200, contentType: contentType, body: body, headers: finalHeaders)
+            } catch let error as ServeError {
+                return error.response
+            } catch {
+                return ServeError.internalError("\(error)").response
+            }
         }
-        let output = settings.workFolder + "/" + UUID().uuidString + "." + (format.map(suffix(for:)) ?? "json")
-        removeAfter.append(output)
-        let body = try run(route, input: input, output: output, words: words, relative: request.method == "POST" ? nil : target.rest)
-        settings.cache?.put(key, contentType: contentType, body: body)
-        return HTTPResponse(status: 200, contentType: contentType, body: body, headers: headers)
     }
 
     /// The output format's word (nil: the placeholder's JSON) and content type, from `format=`,
@@ -301,8 +328,9 @@ final class BlurService: Sendable {
 
     /// Runs the route's command from `input` to `output` within the time limit and returns what it
     /// wrote (the placeholder route makes its JSON or preview here).
-    private func run(_ route: ServiceRoute, input: String, output: String, words: [String], relative: String?) throws(ServeError) -> [UInt8] {
-        let deadline = Date().addingTimeInterval(settings.timeout)
+    private func run(
+        _ route: ServiceRoute, input: String, output: String, words: [String], relative: String?, deadline: Date
+    ) throws(ServeError) -> [UInt8] {
         let root = settings.root
         let sceneFolder = relative.map { ($0 as NSString).deletingLastPathComponent } ?? ""
         do {

@@ -13,8 +13,8 @@ enum ServeCommand: Command {
         or sent as a POST body (POST /blur?sigma=8): /blur, /progressive, /material, /blurup, /render (a
         scene file under the root) and /placeholder. Query parameters have the command line's names and
         ranges (see /openapi.json and docs/http-api.md); the format comes from format= or Accept. Also
-        /healthz, /metrics (Prometheus) and the playground at /. Renders beyond --max-concurrent get 503
-        at once; SIGINT or SIGTERM stops accepting, lets the requests in flight finish, and exits 0.
+        /healthz, /metrics (Prometheus) and the playground at /. Renders beyond --max-concurrent wait, up
+        to --max-queue of them; beyond those 503 at once. SIGINT or SIGTERM stops accepting, lets the requests in flight finish, and exits 0.
         """
     static let operandCount = 0...0
     static let readsFirstWritesSecond = false
@@ -22,10 +22,14 @@ enum ServeCommand: Command {
     static let port = ParameterSpec(
         name: "port", unit: "", range: 0...65535, defaultValue: 8080, integer: true, summary: "TCP port (0: any free one, printed at start)")
     static let threads = ParameterSpec(
-        name: "threads", unit: "", range: 1...1024, defaultValue: nil, integer: true, summary: "HTTP worker threads")
+        name: "threads", unit: "", range: 1...1024, defaultValue: nil, integer: true,
+        summary: "threads reading and answering connections (renders run on threads of their own)")
     static let maximumConcurrent = ParameterSpec(
         name: "max-concurrent", unit: "", range: 1...1024, defaultValue: nil, integer: true,
         summary: "renders at once; more get 503 with Retry-After")
+    static let maximumQueued = ParameterSpec(
+        name: "max-queue", unit: "", range: 0...4096, defaultValue: nil, integer: true,
+        summary: "renders that may wait for a slot; beyond them 503 at once")
     static let timeout = ParameterSpec(
         name: "timeout", unit: "s", range: 0.1...3600, defaultValue: 30,
         summary: "time limit of a request, from its first byte to its response; also the idle limit of a connection")
@@ -39,8 +43,9 @@ enum ServeCommand: Command {
             OptionSpec(name: "root", value: "DIR", help: "the folder whose images and scene files are served (required)"),
             OptionSpec(name: "host", value: "ADDR", help: "numeric address to listen on (default 127.0.0.1; 0.0.0.0 for every IPv4 address)"),
             OptionSpec(port, value: "N"),
-            OptionSpec(threads, value: "N", defaultText: "twice the cores, at least 4"),
+            OptionSpec(threads, value: "N", defaultText: "the cores, at least 2"),
             OptionSpec(maximumConcurrent, value: "N", defaultText: "the cores"),
+            OptionSpec(maximumQueued, value: "N", defaultText: "twice --max-concurrent"),
             OptionSpec(timeout, value: "S"),
             OptionSpec(name: "key", value: "HEX", help: "take signed URLs only: HMAC-SHA256 under this key (hex, ≥ 16 bytes) as sig="),
             OptionSpec(name: "cache", value: "DIR", help: "keep rendered responses in this folder (made if missing)"),
@@ -53,6 +58,7 @@ enum ServeCommand: Command {
         guard let rootFolder = arguments.values["root"] else { throw CLIError.usage("serve needs --root DIR") }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let maximumConcurrent = try arguments.integer(maximumConcurrent) ?? cores
+        let maximumQueued = try arguments.integer(maximumQueued) ?? 2 * maximumConcurrent
         let timeout = try arguments.number(timeout)!
         let host = arguments.values["host"] ?? "127.0.0.1"
         let quiet = arguments.has("quiet")
@@ -63,11 +69,16 @@ enum ServeCommand: Command {
             let cache = try arguments.values["cache"].map { (folder: String) throws(ServeError) in try DiskCache(folder: folder, capacity: capacity) }
             // Every render gets its share of the memory budget, so that together they stay under it.
             ImageLimits.memoryBudget = max(1 << 20, ImageLimits.memoryBudget / maximumConcurrent)
-            let work = NSTemporaryDirectory() + "blurkit-serve-" + UUID().uuidString
+            // Bodies and outputs wait in memory-backed storage where there is some: they live for one
+            // request, so the durable writes the commands make cost nothing there.
+            let scratch = access("/dev/shm", W_OK) == 0 ? "/dev/shm/" : NSTemporaryDirectory()
+            let work = scratch + "blurkit-serve-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: work) }
             let service = BlurService(
-                .init(root: root, signer: signer, cache: cache, maximumConcurrent: maximumConcurrent, timeout: timeout, workFolder: work))
+                .init(
+                    root: root, signer: signer, cache: cache, maximumConcurrent: maximumConcurrent, maximumQueued: maximumQueued,
+                    timeout: timeout, workFolder: work))
 
             // SIGINT and SIGTERM are waited for here: blocked in every thread (the server's inherit
             // the mask), taken with sigwait, so the drain runs as ordinary code.
@@ -79,7 +90,7 @@ enum ServeCommand: Command {
             pthread_sigmask(SIG_BLOCK, &signals, nil)
 
             let configuration = HTTPServer.Configuration(
-                host: host, port: try arguments.integer(port)!, threads: try arguments.integer(threads) ?? max(4, 2 * cores),
+                host: host, port: try arguments.integer(port)!, threads: try arguments.integer(threads) ?? max(2, cores),
                 idleTimeout: max(1, Int(timeout.rounded(.up))), requestTimeout: timeout,
                 maximumBodyBytes: try arguments.integer(maximumBody)! << 20)
             let server = try HTTPServer(

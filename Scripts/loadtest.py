@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""`make loadtest`: blurkit serve and thumbor under wrk on loopback, in the same run.
+
+For each route (a σ 8 blur of a 1920×1080 JPEG, and its placeholder) and each concurrency (8, 32,
+256), wrk runs LOADTEST_SECONDS (default 30) against blurkit serve and against thumbor (one process
+per core, the file loader on the same folder, filters:blur(24,8) and a 32-px fit-in). Reported:
+requests/s, p50/p99 latency, statuses and socket errors, peak RSS. Then an overload run (256
+connections: only 200 and 503, RSS under the memory budget) and a SIGTERM in the middle of a run
+(the server exits 0; every answered request is a 200 or a 503). Prints a Markdown report; writes it
+to loadtest-output.md."""
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from PIL import Image
+
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BLURKIT = os.path.join(PACKAGE, ".build", "release", "blurkit")
+THUMBOR = os.path.join(PACKAGE, ".build", "thumbor-venv", "bin", "thumbor")
+SECONDS = int(os.environ.get("LOADTEST_SECONDS", "30"))
+CORES = os.cpu_count() or 2
+BUDGET_MB = 1024
+
+COUNTER = """
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) counts = {} end
+function response(status, headers, body) counts[status] = (counts[status] or 0) + 1 end
+function done(summary, latency, requests)
+  local total = {}
+  for _, t in ipairs(threads) do
+    for k, v in pairs(t:get("counts")) do total[k] = (total[k] or 0) + v end
+  end
+  for k, v in pairs(total) do io.write(string.format("status %d %d\\n", k, v)) end
+  io.write(string.format("p50 %f\\np99 %f\\n", latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+end
+"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(port, seconds=20):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on {port}")
+
+
+def peak_rss_mb(pids):
+    total = 0
+    for pid in pids:
+        try:
+            for line in open(f"/proc/{pid}/status"):
+                if line.startswith("VmHWM:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
+def children(pid):
+    found = [pid]
+    try:
+        for child in open(f"/proc/{pid}/task/{pid}/children").read().split():
+            found += children(int(child))
+    except OSError:
+        pass
+    return found
+
+
+def wrk(url, connections, seconds, script):
+    threads = min(connections, 2 * CORES)
+    out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--timeout", "30s",
+                          "-s", script, url], capture_output=True, text=True).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    statuses = {int(k): int(v) for k, v in re.findall(r"status (\d+) (\d+)", out)}
+    p50 = float(re.search(r"p50 ([\d.]+)", out).group(1))
+    p99 = float(re.search(r"p99 ([\d.]+)", out).group(1))
+    errors = re.search(r"Socket errors: (.*)", out)
+    return {"rate": rate, "statuses": statuses, "p50": p50, "p99": p99, "errors": errors.group(1) if errors else "none"}
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="blurkit-loadtest-")
+    root = os.path.join(work, "photos")
+    os.makedirs(root)
+    source = os.path.join(os.path.dirname(PACKAGE), "shared", "testdata", "motorcycle_right.png")
+    if not os.path.exists(source):
+        source = os.path.join(PACKAGE, "Tests", "Fixtures", "chelsea.png")
+    Image.open(source).convert("RGB").resize((1920, 1080), Image.LANCZOS).save(os.path.join(root, "photo.jpg"), quality=90)
+    script = os.path.join(work, "count.lua")
+    open(script, "w").write(COUNTER)
+
+    port = free_port()
+    log = open(os.path.join(work, "blurkit.log"), "w")
+    server = subprocess.Popen([BLURKIT, "serve", "--root", root, "--port", str(port), "--memory-budget", str(BUDGET_MB), "--quiet"],
+                              stderr=log)
+    wait_for(port)
+    conf = os.path.join(work, "thumbor.conf")
+    open(conf, "w").write(f"LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = '{root}'\n"
+                          "STORAGE = 'thumbor.storages.no_storage'\nRESULT_STORAGE = None\nQUALITY = 90\n"
+                          "ALLOW_UNSAFE_URL = True\nMAX_AGE = 0\n")
+
+    def start_thumbor():
+        """A fresh thumbor for each run: one left with a backlog would answer the next run late."""
+        tport = free_port()
+        process = subprocess.Popen([THUMBOR, "--port", str(tport), "--ip", "127.0.0.1", "--conf", conf, "--processes", str(CORES),
+                                    "--log-level", "error"], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        wait_for(tport, 60)
+        return process, tport
+
+    def idle():
+        """Until blurkit has no render running or waiting (wrk's last requests finish after it stops)."""
+        for _ in range(600):
+            metrics = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
+            if "blurkit_in_flight 0" in metrics and "blurkit_queued 0" in metrics:
+                return
+            time.sleep(0.1)
+
+    routes = [
+        ("blur σ 8, JPEG out", f"/blur/photo.jpg?sigma=8&format=jpeg", "/unsafe/filters:blur(24,8)/photo.jpg"),
+        ("placeholder (JSON with ThumbHash) · 32-px fit-in", "/placeholder/photo.jpg", "/unsafe/fit-in/32x32/photo.jpg"),
+    ]
+    lines = [f"Loopback, {CORES} cores, {SECONDS} s a run, a 1920×1080 JPEG (q90); blurkit serve with its defaults "
+             f"({CORES} renders at once, {2 * CORES} waiting, --memory-budget {BUDGET_MB}), thumbor {CORES} processes "
+             "(no result storage, restarted for each run). Responses/s count 200s only.", "",
+             "| route | connections | blurkit 200/s | p50 ms | p99 ms | statuses | thumbor 200/s | p50 ms | p99 ms | ratio |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    peak_thumbor = 0
+    for name, ours, theirs in routes:
+        for connections in (2 * CORES, 8, 32, 256):
+            idle()
+            a = wrk(f"http://127.0.0.1:{port}{ours}", connections, SECONDS, script)
+            thumbor, tport = start_thumbor()
+            b = wrk(f"http://127.0.0.1:{tport}{theirs}", connections, SECONDS, script)
+            peak_thumbor = max(peak_thumbor, peak_rss_mb(children(thumbor.pid)))
+            thumbor.terminate()
+            thumbor.wait()
+            ok_a, ok_b = a["statuses"].get(200, 0) / SECONDS, b["statuses"].get(200, 0) / SECONDS
+            statuses = ", ".join(f"{k}: {v}" for k, v in sorted(a["statuses"].items()))
+            lines.append(f"| {name} | {connections} | {ok_a:.1f} | {a['p50']:.1f} | {a['p99']:.1f} | {statuses} | "
+                         f"{ok_b:.1f} | {b['p50']:.1f} | {b['p99']:.1f} | {ok_a / ok_b:.1f}× |" if ok_b > 0 else
+                         f"| {name} | {connections} | {ok_a:.1f} | {a['p50']:.1f} | {a['p99']:.1f} | {statuses} | "
+                         f"0 | – | – | – |")
+            print(lines[-1], flush=True)
+            assert set(a["statuses"]) <= {200, 503}, f"blurkit answered {a['statuses']}"
+    rss = peak_rss_mb([server.pid])
+    lines += ["", f"Peak RSS: blurkit serve {rss:.0f} MB (budget {BUDGET_MB} MB); thumbor, all processes, {peak_thumbor:.0f} MB."]
+    assert rss < BUDGET_MB, "over the memory budget"
+
+    # SIGTERM in the middle of a run: the server drains and exits 0; wrk sees only 200 and 503.
+    result = {}
+    runner = subprocess.Popen(["wrk", "-t", "4", "-c", "32", "-d", "10s", "--timeout", "30s", "-s", script,
+                               f"http://127.0.0.1:{port}/blur/photo.jpg?sigma=8&format=jpeg"], stdout=subprocess.PIPE, text=True)
+    time.sleep(5)
+    server.send_signal(signal.SIGTERM)
+    status = server.wait(timeout=60)
+    out = runner.communicate()[0]
+    statuses = {int(k): int(v) for k, v in re.findall(r"status (\d+) (\d+)", out)}
+    errors = re.search(r"Socket errors: (.*)", out)
+    lines += ["", f"SIGTERM after 5 s of a 10-s run at 32 connections: exit status {status}; answered {statuses}; "
+              f"socket errors after the drain: {errors.group(1) if errors else 'none'} (connections refused once it stopped)."]
+    assert status == 0 and set(statuses) <= {200, 503}
+    report = "\n".join(lines) + "\n"
+    open(os.path.join(PACKAGE, "loadtest-output.md"), "w").write(report)
+    print(report)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
