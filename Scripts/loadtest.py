@@ -120,7 +120,8 @@ def main():
         """A fresh thumbor for each run: one left with a backlog would answer the next run late."""
         tport = free_port()
         process = subprocess.Popen([THUMBOR, "--port", str(tport), "--ip", "127.0.0.1", "--conf", conf, "--processes", str(CORES),
-                                    "--log-level", "error"], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                                    "--log-level", "error"], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   start_new_session=True)
         wait_for(tport, 60)
         return process, tport
 
@@ -149,7 +150,8 @@ def main():
             thumbor, tport = start_thumbor()
             b = wrk(f"http://127.0.0.1:{tport}{theirs}", connections, SECONDS, script)
             peak_thumbor = max(peak_thumbor, peak_rss_mb(children(thumbor.pid)))
-            thumbor.terminate()
+            # Its worker processes too: they are in its session.
+            os.killpg(thumbor.pid, signal.SIGKILL)
             thumbor.wait()
             ok_a, ok_b = a["statuses"].get(200, 0) / SECONDS, b["statuses"].get(200, 0) / SECONDS
             statuses = ", ".join(f"{k}: {v}" for k, v in sorted(a["statuses"].items()))

@@ -89,11 +89,22 @@ public final class HTTPServer: Sendable {
         context.draining.store(true, ordering: .relaxed)
         let socket = bk_mhd_quiesce(daemon.pointer)
         let deadline = Date().addingTimeInterval(seconds)
-        while context.handling.load(ordering: .relaxed) > 0 || (context.active.load(ordering: .relaxed) > 0 && Date() < deadline) {
+        // Until nothing has been in progress for a quarter of a second: a request that arrives on an
+        // open connection meanwhile is answered (503 for a render, with `Connection: close`) rather
+        // than cut off when the daemon stops.
+        var quietSince: Date?
+        while true {
+            let busy = context.handling.load(ordering: .relaxed) > 0 || context.active.load(ordering: .relaxed) > 0
+            if busy {
+                quietSince = nil
+                if context.handling.load(ordering: .relaxed) == 0 && Date() >= deadline { break }
+            } else if let quiet = quietSince {
+                if Date().timeIntervalSince(quiet) >= 0.25 || Date() >= deadline { break }
+            } else {
+                quietSince = Date()
+            }
             usleep(10_000)
         }
-        // The last responses queued: give the workers a moment to send them.
-        usleep(50_000)
         bk_mhd_stop(daemon.pointer, socket)
     }
 }

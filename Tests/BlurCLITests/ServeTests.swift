@@ -220,6 +220,11 @@ import Testing
         #expect(first.status == 200 && first.headers["x-cache"] == nil)
         #expect(try Self.fetch(server, "/blur/in.png?sigma=4", ["-H", "If-None-Match: \(etag)"]).status == 304)
         #expect(try Self.fetch(server, "/blur/in.png?sigma=5", ["-H", "If-None-Match: \(etag)"]).status == 200)
+        // The parameters' order does not change the ETag; their values do.
+        let one = try Self.fetch(server, "/blur/in.png?sigma=4&edges=clamp").headers["etag"]
+        let reordered = try Self.fetch(server, "/blur/in.png?edges=clamp&sigma=4").headers["etag"]
+        let other = try Self.fetch(server, "/blur/in.png?edges=transparent&sigma=4").headers["etag"]
+        #expect(one != nil && one == reordered && one != other)
         let hit = try Self.fetch(server, "/blur/in.png?sigma=4")
         #expect(hit.headers["x-cache"] == "hit" && hit.body == first.body && hit.headers["etag"] == etag)
 

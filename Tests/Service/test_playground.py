@@ -1,6 +1,6 @@
 """The playground in a real browser: Debian's chromium, headless, driven by Playwright (launched with
 executable_path: nothing is downloaded). The page loads with no console error, a slider brings a new
-image from the server, a dropped file is processed, and the blur-up comes into focus. Screenshots go
+image from the server, a dropped file (and a chosen one) is processed, and the blur-up comes into focus. Screenshots go
 to docs/images/ when BLURKIT_SCREENSHOTS is set."""
 
 import os
@@ -38,10 +38,21 @@ def main():
         page.wait_for_function("document.getElementById('result').dataset.version === '3'")
         assert "--max-radius 12" in page.text_content("#command")
 
-        # A dropped (chosen) file goes up as the body.
+        # A file dropped on the drop zone goes up as the body (a real drop event carrying a File),
+        # and so does one chosen with the file input.
+        dropped = page.evaluate_handle("""async () => {
+            const bytes = await (await fetch('/blur/photo.png?sigma=0&format=png')).blob();
+            const transfer = new DataTransfer();
+            transfer.items.add(new File([bytes], 'dropped.png', { type: 'image/png' }));
+            return transfer;
+        }""")
+        with page.expect_response(lambda r: r.request.method == "POST" and "/progressive?" in r.url and r.status == 200):
+            page.dispatch_event("#drop", "drop", {"dataTransfer": dropped})
+        page.wait_for_function("document.getElementById('result').dataset.version === '4'")
+        assert "dropped.png" in page.text_content("#command")
         with page.expect_response(lambda r: r.request.method == "POST" and "/progressive?" in r.url and r.status == 200):
             page.set_input_files("#file", FIXTURE)
-        page.wait_for_function("document.getElementById('result').dataset.version === '4'")
+        page.wait_for_function("document.getElementById('result').dataset.version === '5'")
 
         # Seed 000's blur-up: the preview, then the image in focus.
         page.select_option("#image", "photo.png")

@@ -46,11 +46,14 @@ final class BlurService: Sendable {
             ).utf8)
     }
 
-    /// Requests to answer before reading their body: 503 while draining or when every render slot
-    /// and place in the queue is taken (the body of a POST would only wait).
+    /// Requests with a body to answer before reading it: 503 while draining or when every render
+    /// slot and place in the queue is taken (the body would only wait). Such an answer closes the
+    /// connection; a request without a body is refused later, at the same point, and keeps its
+    /// connection open, which costs a client that retries far less.
     func screen(method: String, rawTarget: String, headers: [String: String]) -> HTTPResponse? {
         let route = rawTarget.dropFirst().prefix { $0 != "/" && $0 != "?" }
-        guard ServiceRoute.all.contains(where: { $0.name == route }) else { return nil }
+        let hasBody = (headers["content-length"].flatMap(Int.init) ?? 0) > 0 || headers["transfer-encoding"] != nil
+        guard hasBody, ServiceRoute.all.contains(where: { $0.name == route }) else { return nil }
         if draining.load(ordering: .relaxed) { return ServeError.busy("the server is shutting down", retryAfter: 1).response }
         if gate.isFull {
             metrics.reject()
@@ -170,15 +173,13 @@ final class BlurService: Sendable {
             input = try settings.root.resolve(target.rest)
             inputDigest = try digest(of: input)
         }
-        if route.output == .stillOrAnimation {
-            guard input.hasSuffix(".json") else { throw .unsupportedMediaType("/render takes a scene file (.json) under the root") }
-        } else {
-            try probe(input, name: request.method == "POST" ? "the body" : target.rest)
-        }
 
         let (format, contentType) = try outputFormat(route, word: formatWord, accept: request.header("accept"), input: input, words: words)
         if let word = format { words += ["--format", word] }
-        let key = Digest.hex(Digest.sha256(Array(([route.name, inputDigest, format ?? "json"] + words).joined(separator: "\n").utf8)))
+        // The key: the input, the route, the format and the parameters in name order (however a
+        // client orders them, the same result has the same ETag).
+        let canonical = try route.arguments(parameters.filter { $0.name != "format" }.sorted { $0.name < $1.name })
+        let key = Digest.hex(Digest.sha256(Array(([route.name, inputDigest, format ?? "json"] + canonical).joined(separator: "\n").utf8)))
         let etag = "\"" + key.prefix(40) + "\""
         var headers = [
             "ETag": etag, "Vary": "Accept",
@@ -196,8 +197,20 @@ final class BlurService: Sendable {
         }
         if settings.cache != nil { metrics.cacheMiss() }
 
+        // Refused before the image is opened when no place is left (the reservation below decides).
+        if gate.isFull {
+            metrics.reject()
+            throw .busy("every render slot is busy; try again shortly", retryAfter: 1)
+        }
+        if route.output == .stillOrAnimation {
+            guard input.hasSuffix(".json") else { throw .unsupportedMediaType("/render takes a scene file (.json) under the root") }
+        } else {
+            try probe(input, name: request.method == "POST" ? "the body" : target.rest)
+        }
+
         // A place in the render queue now, or 503 at once; the render itself waits its turn on a
         // thread of its own.
+        if draining.load(ordering: .relaxed) { throw .busy("the server is shutting down", retryAfter: 1) }
         guard let ticket = gate.reserve() else {
             metrics.reject()
             throw .busy("every render slot is busy; try again shortly", retryAfter: 1)
