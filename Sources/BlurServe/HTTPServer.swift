@@ -66,7 +66,8 @@ public final class HTTPServer: Sendable {
                 host: host, port: UInt16(clamping: configuration.port), threads: UInt32(clamping: configuration.threads),
                 connection_limit: UInt32(clamping: configuration.connectionLimit), timeout_seconds: UInt32(clamping: configuration.idleTimeout),
                 memory_limit: 64 << 10)
-            return bk_mhd_start(&config, accessHandler, opaque, requestCompleted, opaque, requestStarted, opaque)
+            return bk_mhd_start(
+                &config, accessHandler, opaque, requestCompleted, opaque, requestStarted, opaque, connectionNotice, opaque)
         }
         guard let started else {
             throw .internalError("cannot listen on \(configuration.host) port \(configuration.port) (a numeric address, a free port)")
@@ -105,6 +106,7 @@ public final class HTTPServer: Sendable {
             }
             usleep(10_000)
         }
+        context.clock.stop()
         bk_mhd_stop(daemon.pointer, socket)
     }
 }
@@ -121,6 +123,8 @@ private final class Context: Sendable {
     let handler: HTTPServer.Handler
     let active = Atomic<Int>(0)
     let draining = Atomic<Bool>(false)
+    /// The time limit on request lines and headers.
+    let clock: ConnectionClock
     /// Handlers running (their connections suspended).
     let handling = Atomic<Int>(0)
 
@@ -128,6 +132,7 @@ private final class Context: Sendable {
         self.configuration = configuration
         self.screen = screen
         self.handler = handler
+        clock = ConnectionClock(limit: configuration.requestTimeout)
     }
 }
 
@@ -155,12 +160,27 @@ private let requestStarted: @convention(c) (UnsafeMutableRawPointer?, UnsafePoin
 
 private let requestCompleted:
     @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode) -> Void = {
-        context, _, state, _ in
+        context, connection, state, _ in
         guard let state, let exchange = state.pointee else { return }
         Unmanaged<Exchange>.fromOpaque(exchange).release()
         state.pointee = nil
-        Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue().active.subtract(1, ordering: .relaxed)
+        let context = Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue()
+        if let connection { context.clock.responded(connection) }
+        context.active.subtract(1, ordering: .relaxed)
     }
+
+/// A connection opened or closing: the clock on its request lines and headers.
+private let connectionNotice:
+    @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode)
+        -> Void = { context, connection, _, notice in
+            guard let connection else { return }
+            let clock = Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue().clock
+            if notice == .CONNECTION_NOTIFY_STARTED {
+                clock.opened(connection, socket: bk_mhd_connection_fd(connection))
+            } else {
+                clock.closed(connection)
+            }
+        }
 
 private let accessHandler:
     @convention(c) (
@@ -177,6 +197,7 @@ private let accessHandler:
 
         if !exchange.headersRead {
             exchange.headersRead = true
+            if let connection { context.clock.headersArrived(connection) }
             exchange.headers = headers(of: connection)
             if let length = exchange.headers["content-length"].flatMap(Int.init), length > configuration.maximumBodyBytes {
                 return queue(ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)

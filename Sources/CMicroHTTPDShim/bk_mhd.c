@@ -8,7 +8,8 @@
 
 struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCallback handler, void *handler_context,
                                 MHD_RequestCompletedCallback completed, void *completed_context,
-                                void *(*uri_log)(void *, const char *, struct MHD_Connection *), void *uri_log_context) {
+                                void *(*uri_log)(void *, const char *, struct MHD_Connection *), void *uri_log_context,
+                                MHD_NotifyConnectionCallback connections, void *connections_context) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *address = NULL;
@@ -29,7 +30,7 @@ struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCa
             return NULL;
         }
     }
-    struct MHD_OptionItem options[10];
+    struct MHD_OptionItem options[12];
     int n = 0;
 #define OPTION(o, v, p)                                                                                                \
     do {                                                                                                               \
@@ -46,6 +47,7 @@ struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCa
     /* Options with a function and its context: the function in `value`, the context in `ptr_value`. */
     if (completed != NULL) OPTION(MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context);
     if (uri_log != NULL) OPTION(MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_context);
+    if (connections != NULL) OPTION(MHD_OPTION_NOTIFY_CONNECTION, connections, connections_context);
     OPTION(MHD_OPTION_END, 0, NULL);
 #undef OPTION
     /* The address is copied when the daemon binds, inside this call. */
@@ -73,4 +75,9 @@ int bk_mhd_quiesce(struct MHD_Daemon *daemon) {
 void bk_mhd_stop(struct MHD_Daemon *daemon, int quiesced_socket) {
     MHD_stop_daemon(daemon);
     if (quiesced_socket >= 0) close(quiesced_socket);
+}
+
+int bk_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info != NULL ? info->connect_fd : -1;
 }

@@ -323,6 +323,33 @@ import Testing
         python.waitUntilExit()
         let waited = Double(printed.first ?? "") ?? 99
         #expect(waited < 5 && printed.last?.hasPrefix("0") == true, "closed after \(waited) s: \(printed)")
+        // Headers trickled a byte every 0.3 s — never silent long enough for an idle time-out — are
+        // cut off at the time limit too.
+        let trickle = """
+            import socket, time
+            s = socket.create_connection(("127.0.0.1", \(port)))
+            s.sendall(b"GET /healthz HTTP/1.1\\r\\nHost: x\\r\\n")
+            start = time.time()
+            try:
+                while time.time() - start < 10:
+                    s.sendall(b"X")
+                    time.sleep(0.3)
+                print(99)
+            except OSError:
+                print(round(time.time() - start, 2))
+            """
+        let trickler = Process()
+        trickler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        trickler.arguments = ["python3", "-c", trickle]
+        let trickled = Pipe()
+        trickler.standardOutput = trickled
+        try trickler.run()
+        let cut =
+            Double(
+                String(decoding: trickled.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? 99
+        trickler.waitUntilExit()
+        #expect(cut < 4, "a trickling client was cut off after \(cut) s")
         // A render longer than the limit stops between frames with 503.
         let long = try Self.fetch(server, "/blurup/in.png?wait=30&fps=60")
         #expect(long.status == 503 && long.text.contains("time limit"), "\(long.text)")

@@ -17,12 +17,17 @@ typedef struct bk_mhd_config {
 
 /* Starts a daemon with an internal polling thread per worker (epoll), an inter-thread channel (so
    that it can be quiesced) and suspend/resume (so that a request can be answered from another thread). `uri_log` sees each request's raw target first; what it returns is
-   the request's first context pointer. NULL when the host is not a numeric address, the port cannot
+   the request's first context pointer; `connections` hears of each connection's start and end
+   (the end before its socket is closed). NULL when the host is not a numeric address, the port cannot
    be bound, or the options conflict. */
 struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCallback handler, void *handler_context,
                                 MHD_RequestCompletedCallback completed, void *completed_context,
                                 void *(*uri_log)(void *context, const char *uri, struct MHD_Connection *connection),
-                                void *uri_log_context);
+                                void *uri_log_context, MHD_NotifyConnectionCallback connections,
+                                void *connections_context);
+
+/* The connection's socket (-1 when unknown). */
+int bk_mhd_connection_fd(struct MHD_Connection *connection);
 
 /* Open connections, over every worker. */
 unsigned int bk_mhd_current_connections(struct MHD_Daemon *daemon);

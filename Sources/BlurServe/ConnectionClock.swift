@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// The time limit on what a connection sends: from the moment the server waits for a request's
+/// line and headers (the connection opened, or the previous response sent) until they are all in.
+/// libmicrohttpd's own time-out only measures silence, so a client trickling a byte at a time
+/// could hold a connection for ever; a watchdog thread shuts the socket of any connection over the
+/// limit, and libmicrohttpd then closes it. (Bodies are timed by the request handler as they come.)
+final class ConnectionClock: Sendable {
+    private struct Entry {
+        let socket: Int32
+        var waitingSince: Date?
+    }
+
+    private let limit: Double
+    private let entries = Mutex<[UInt: Entry]>([:])
+    private let running = Atomic<Bool>(true)
+
+    init(limit: Double) {
+        self.limit = limit
+        let thread = Thread { [self] in
+            while running.load(ordering: .relaxed) {
+                usleep(100_000)
+                cutOffLateConnections()
+            }
+        }
+        thread.name = "blurkit-connection-clock"
+        thread.start()
+    }
+
+    /// A connection opened (libmicrohttpd's start notification).
+    func opened(_ connection: OpaquePointer, socket: Int32) {
+        entries.withLock { $0[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))] = Entry(socket: socket, waitingSince: Date()) }
+    }
+
+    /// A connection is closing: called before its socket is closed, so the watchdog, which shuts
+    /// sockets under the same lock, never touches a socket number that has been reused.
+    func closed(_ connection: OpaquePointer) {
+        _ = entries.withLock { $0.removeValue(forKey: key(connection)) }
+    }
+
+    /// A request's headers are all in: the clock stops until the response is sent.
+    func headersArrived(_ connection: OpaquePointer) {
+        entries.withLock { $0[key(connection)]?.waitingSince = nil }
+    }
+
+    /// A response is sent: the clock runs for the next request.
+    func responded(_ connection: OpaquePointer) {
+        entries.withLock { $0[key(connection)]?.waitingSince = Date() }
+    }
+
+    /// Stops the watchdog (before the daemon stops).
+    func stop() { running.store(false, ordering: .relaxed) }
+
+    private func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))) }
+
+    private func cutOffLateConnections() {
+        let now = Date()
+        entries.withLock { entries in
+            for (key, entry) in entries {
+                guard let since = entry.waitingSince, now.timeIntervalSince(since) > limit else { continue }
+                shutdown(entry.socket, Int32(SHUT_RDWR))
+                entries[key]?.waitingSince = nil
+            }
+        }
+    }
+}
