@@ -6,7 +6,7 @@ import BlurIO
 /// What every command shares is written once, in ``CommandLineTool``: `--help` and `blurkit help
 /// NAME`, the operand count, `--max-pixels` and `--memory-budget`, the check that no output names
 /// an input, and turning an error into one `blurkit: …` line with its exit status.
-public protocol Command {
+public protocol Command: Sendable {
     /// The word after `blurkit`.
     static var name: String { get }
     /// One line for `blurkit --help`.
