@@ -7,6 +7,7 @@
 #                that read our files with another decoder and those of blurkit serve
 #   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
 #   make loadtest  blurkit serve against thumbor under wrk on loopback (LOADTEST_SECONDS a run, default 30)
+#   make docs    the DocC site into docs-site/ (every public symbol documented, warnings as errors)
 #   make peers   install the benchmark peers: Pillow, OpenCV, pyvips (pip), the vips command line (apt)
 #   make sanitize  the tests under AddressSanitizer (with leak checks), then ThreadSanitizer
 #   make fuzz    libFuzzer on every parser for FUZZ_SECONDS (default 60) or FUZZ_RUNS inputs (default 10M),
@@ -24,7 +25,7 @@ BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 DEB_PACKAGES = pkg-config libpng-dev zlib1g-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev libmicrohttpd-dev libgnutls28-dev fonts-dejavu-core fontconfig curl
 PKG_MODULES = libpng zlib libjpeg libwebpmux libwebpdemux freetype2 libmicrohttpd gnutls
 
-.PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format loadtest
+.PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format loadtest docs
 
 deps:
 	@missing=""; \
@@ -89,6 +90,12 @@ bench: deps
 	$(BUILD) --product BlurBench
 	@python3 -c "import numpy" 2>/dev/null || echo "(numpy missing: peers are skipped; run make peers)"
 	.build/release/BlurBench --markdown bench-output.md
+
+# The DocC site, offline, into docs-site/ (symbol graphs, the undocumented-symbol check, docc with
+# warnings as errors, static hosting), then opened in headless Chromium.
+docs: deps test-deps
+	bash Scripts/docs.sh
+	python3 Tests/Service/test_docs.py
 
 # blurkit serve and thumbor (PyPI, in its own venv) under wrk (Debian) on loopback; not part of make test.
 loadtest: deps test-deps

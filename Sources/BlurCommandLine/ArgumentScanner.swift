@@ -64,13 +64,18 @@ public func shortNumber(_ v: Double) -> String { formatNumber(v) }
 /// Accepts `--name value`, `--name=value` and flags; `-` alone is an operand (standard input or
 /// output); `--` ends the options. Unknown options and missing values are usage errors.
 public struct ParsedArguments: Sendable {
+    /// Each option given, by name without dashes: its value, or empty for a flag; a repeated option keeps the last.
     public private(set) var values: [String: String] = [:]
+    /// The words that are not options, in order: `-` among them, and everything after `--`.
     public private(set) var operands: [String] = []
+    /// True when `-h` or `--help` came before any `--`.
     public var wantsHelp = false
 
     /// Values already scanned: what an option's check reads one value through.
     init(values: [String: String]) { self.values = values }
 
+    /// Scans `arguments` (after the command's name) against `options`; values are checked later, by the runner.
+    /// - Throws: ``CLIError/usage(_:)`` for an unknown option, a value given to a flag, or a missing value.
     public init(_ arguments: ArraySlice<String>, options: [OptionSpec]) throws(CLIError) {
         var rest = arguments[...]
         while let word = rest.popFirst() {
@@ -106,6 +111,7 @@ public struct ParsedArguments: Sendable {
         }
     }
 
+    /// True when option `name` (without dashes) was given.
     public func has(_ name: String) -> Bool { values[name] != nil }
 
     /// The two operands IN and OUT (the runner has checked their count).

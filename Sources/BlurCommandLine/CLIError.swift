@@ -8,12 +8,14 @@ public enum CLIError: Error, Sendable, CustomStringConvertible {
     /// SIGINT or SIGTERM stopped the work (exit status 128 + the signal's number).
     case interrupted(String, signal: Int32)
 
+    /// The message, without the `blurkit: ` the runner puts before it.
     public var description: String {
         switch self {
         case let .usage(text), let .failure(text), let .interrupted(text, _): return text
         }
     }
 
+    /// 2 for a usage error, 1 for a failure, 128 + the signal's number when interrupted.
     public var exitStatus: Int32 {
         switch self {
         case .usage: return 2

@@ -26,6 +26,7 @@ public protocol Command: Sendable {
 }
 
 extension Command {
+    /// Default: true exactly when the command takes two operands.
     public static var readsFirstWritesSecond: Bool { operandCount == 2...2 }
 
     /// The `--help` text.
@@ -35,11 +36,18 @@ extension Command {
 /// The `blurkit` program: dispatches to its commands and maps every outcome to an exit status —
 /// 0 success, 1 failure, 2 usage error, 128 + signal when interrupted.
 public struct CommandLineTool {
+    /// The subcommands, in the order the overview lists them.
     public let commands: [any Command.Type]
+    /// The text of `blurkit --help` and `blurkit help`: the usage, `about`, and one line per command.
     public let overview: String
 
-    public init(commands: [any Command.Type], about: String) {
+    /// What `blurkit --version` prints after the program's name.
+    public let version: String
+
+    /// A program with these commands; `about` is the overview's paragraph, `version` what `--version` prints.
+    public init(commands: [any Command.Type], about: String, version: String) {
         self.commands = commands
+        self.version = version
         var names: [String] = [], summaries: [String] = []
         for command in commands {
             names.append(command.name)
@@ -55,7 +63,8 @@ public struct CommandLineTool {
             commands:
             \(lines.joined(separator: "\n"))
 
-            Run blurkit COMMAND --help (or blurkit help COMMAND) for a command's options.
+            Run blurkit COMMAND --help (or blurkit help COMMAND) for a command's options;
+            blurkit --version for the version.
             Exit status: 0 success, 1 failure, 2 usage error.
             """
     }
@@ -77,6 +86,7 @@ public struct CommandLineTool {
     public func respond(to arguments: ArraySlice<String>) throws -> String? {
         guard let first = arguments.first else { throw CLIError.usage("no command given; try blurkit --help") }
         if first == "-h" || first == "--help" { return overview }
+        if first == "--version" { return "blurkit \(version)" }
         if first == "help" {
             guard let name = arguments.dropFirst().first else { return overview }
             return try command(named: name).help

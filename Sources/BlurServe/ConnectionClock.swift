@@ -6,14 +6,16 @@ import Synchronization
 /// libmicrohttpd's own time-out only measures silence, so a client trickling a byte at a time
 /// could hold a connection for ever; a watchdog thread shuts the socket of any connection over the
 /// limit, and libmicrohttpd then closes it. (Bodies are timed by the request handler as they come.)
-final class ConnectionClock: Sendable {
+final class ConnectionClock: @unchecked Sendable {
     private struct Entry {
         let socket: Int32
         var waitingSince: Date?
     }
 
     private let limit: Double
-    private let entries = Mutex<[UInt: Entry]>([:])
+    /// Guarded by `lock` (a pthread mutex, which ThreadSanitizer sees, unlike `Mutex`'s futex).
+    private var table: [UInt: Entry] = [:]
+    private let lock = NSLock()
     private let running = Atomic<Bool>(true)
 
     init(limit: Double) {
@@ -30,37 +32,43 @@ final class ConnectionClock: Sendable {
 
     /// A connection opened (libmicrohttpd's start notification).
     func opened(_ connection: OpaquePointer, socket: Int32) {
-        entries.withLock { $0[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))] = Entry(socket: socket, waitingSince: Date()) }
+        withTable { $0[key(connection)] = Entry(socket: socket, waitingSince: Date()) }
     }
 
     /// A connection is closing: called before its socket is closed, so the watchdog, which shuts
     /// sockets under the same lock, never touches a socket number that has been reused.
     func closed(_ connection: OpaquePointer) {
-        _ = entries.withLock { $0.removeValue(forKey: key(connection)) }
+        withTable { _ = $0.removeValue(forKey: key(connection)) }
     }
 
     /// A request's headers are all in: the clock stops until the response is sent.
     func headersArrived(_ connection: OpaquePointer) {
-        entries.withLock { $0[key(connection)]?.waitingSince = nil }
+        withTable { $0[key(connection)]?.waitingSince = nil }
     }
 
     /// A response is sent: the clock runs for the next request.
     func responded(_ connection: OpaquePointer) {
-        entries.withLock { $0[key(connection)]?.waitingSince = Date() }
+        withTable { $0[key(connection)]?.waitingSince = Date() }
     }
 
     /// Stops the watchdog (before the daemon stops).
     func stop() { running.store(false, ordering: .relaxed) }
 
+    private func withTable(_ body: (inout [UInt: Entry]) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        body(&table)
+    }
+
     private func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection))) }
 
     private func cutOffLateConnections() {
         let now = Date()
-        entries.withLock { entries in
-            for (key, entry) in entries {
+        withTable { table in
+            for (key, entry) in table {
                 guard let since = entry.waitingSince, now.timeIntervalSince(since) > limit else { continue }
                 shutdown(entry.socket, Int32(SHUT_RDWR))
-                entries[key]?.waitingSince = nil
+                table[key]?.waitingSince = nil
             }
         }
     }

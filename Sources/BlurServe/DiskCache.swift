@@ -9,7 +9,9 @@ import Synchronization
 ///
 /// Entry file: `BKC1 <content type> <sha256 hex>\n` then the body.
 public final class DiskCache: Sendable {
+    /// Where the entries are, one `KEY.bkc` file each; made when missing.
     public let folder: String
+    /// The most bytes the entries may take together, headers included.
     public let capacity: Int
 
     private struct Index {

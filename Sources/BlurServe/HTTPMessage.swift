@@ -1,6 +1,7 @@
 /// One request as the service sees it, once libmicrohttpd has parsed it: the method, the raw
 /// target (path and query exactly as sent), the headers and the body.
 public struct HTTPRequest: Sendable {
+    /// The method as sent on the request line: `GET`, `POST`…
     public let method: String
     /// The request target as it came on the request line, before any decoding.
     public let rawTarget: String
@@ -9,6 +10,7 @@ public struct HTTPRequest: Sendable {
     /// The body, for POST (at most the server's body limit).
     public let body: [UInt8]
 
+    /// Header names are lower-cased; of two that differ only in case, one is kept.
     public init(method: String, rawTarget: String, headers: [String: String] = [:], body: [UInt8] = []) {
         self.method = method
         self.rawTarget = rawTarget
@@ -23,10 +25,14 @@ public struct HTTPRequest: Sendable {
 /// What the service answers: a status, headers and a body. `Content-Length` and `Date` are the
 /// HTTP library's to add.
 public struct HTTPResponse: Sendable {
+    /// The HTTP status code: 200, 304, 404…
     public var status: Int
+    /// Header values by name, sent as they are.
     public var headers: [String: String]
+    /// The body's bytes; empty for none.
     public var body: [UInt8]
 
+    /// `contentType`, when given, sets `Content-Type`, over one in `headers`.
     public init(status: Int, contentType: String? = nil, body: [UInt8] = [], headers: [String: String] = [:]) {
         self.status = status
         self.headers = headers
@@ -44,6 +50,8 @@ public struct HTTPResponse: Sendable {
 /// hits, 304, the small routes), or with work that makes it, run on a thread of its own while the
 /// connection waits (a render).
 public enum HTTPAnswer: Sendable {
+    /// The response, sent at once by the worker that read the request.
     case now(HTTPResponse)
+    /// Work that makes the response, run on a thread of its own while the connection waits.
     case later(@Sendable () -> HTTPResponse)
 }

@@ -16,6 +16,7 @@ import Synchronization
 ///   answering every other connection. The owner bounds how much work it hands out.
 /// Bodies over `maximumBodyBytes` (declared or counted) get 413 without being kept.
 public final class HTTPServer: Sendable {
+    /// Where the server listens, its worker threads, its time-outs and its limits.
     public struct Configuration: Sendable {
         /// A numeric IPv4 or IPv6 address.
         public var host: String
@@ -33,6 +34,7 @@ public final class HTTPServer: Sendable {
         /// Connections open at once, over every worker.
         public var connectionLimit: Int
 
+        /// Defaults: 127.0.0.1 port 8080, 4 worker threads, 10 s idle, 30 s per request, 64 MiB bodies, 1000 connections.
         public init(
             host: String = "127.0.0.1", port: Int = 8080, threads: Int = 4, idleTimeout: Int = 10, requestTimeout: Double = 30,
             maximumBodyBytes: Int = 64 << 20, connectionLimit: Int = 1000
@@ -47,7 +49,10 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Called on the worker with the method, raw target and headers (names lower-cased) before any body is read:
+    /// a response to send instead, after which the connection closes, or nil to go on.
     public typealias Screen = @Sendable (_ method: String, _ rawTarget: String, _ headers: [String: String]) -> HTTPResponse?
+    /// Called on the worker once the whole request is in: a response now, or work that makes it.
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPAnswer
 
     /// The port the server listens on.

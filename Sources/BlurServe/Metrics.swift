@@ -20,6 +20,7 @@ public final class Metrics: Sendable {
     private let state = Mutex(State())
     private let inFlight = Atomic<Int>(0)
 
+    /// Every counter at zero.
     public init() {}
 
     /// A render has started; pair with ``endRender()``.
@@ -41,8 +42,11 @@ public final class Metrics: Sendable {
         }
     }
 
+    /// A response was served from the disk cache (`blurkit_cache_hits_total`).
     public func cacheHit() { state.withLock { $0.cacheHits += 1 } }
+    /// A cacheable response was rendered afresh (`blurkit_cache_misses_total`).
     public func cacheMiss() { state.withLock { $0.cacheMisses += 1 } }
+    /// A request was refused with 503 for want of a render slot (`blurkit_rejected_total`).
     public func reject() { state.withLock { $0.rejected += 1 } }
 
     /// The exposition text.

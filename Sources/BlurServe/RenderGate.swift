@@ -6,7 +6,9 @@ import Foundation
 /// the request), so the refusal is immediate and the queue is bounded: the server never holds more
 /// work than this, and a burst of twice the cores is served rather than refused.
 public final class RenderGate: @unchecked Sendable {
+    /// The most renders running at once, ≥ 1.
     public let running: Int
+    /// The most renders queued beyond those running, ≥ 0.
     public let waiting: Int
     private let condition = NSCondition()
     // Guarded by `condition`.
@@ -17,6 +19,7 @@ public final class RenderGate: @unchecked Sendable {
     /// Tickets whose holders stopped waiting before their turn.
     private var skipped: Set<Int> = []
 
+    /// `running` below 1 counts as 1, `waiting` below 0 as 0.
     public init(running: Int, waiting: Int) {
         self.running = max(1, running)
         self.waiting = max(0, waiting)

@@ -9,7 +9,9 @@ import Foundation
 public struct RequestTarget: Sendable, Equatable {
     /// One query parameter.
     public struct Parameter: Sendable, Equatable {
+        /// Percent-decoded, `+` read as a space; never empty.
         public let name: String
+        /// Decoded as the name is; empty when the parameter has no `=`.
         public let value: String
     }
 
@@ -23,6 +25,8 @@ public struct RequestTarget: Sendable, Equatable {
     /// The longest target taken, in bytes.
     public static let maximumLength = 8192
 
+    /// Decodes a target as it came on the request line.
+    /// - Throws: ``ServeError/badRequest(_:parameter:)`` for a target over ``maximumLength`` bytes or one the type's rules refuse.
     public init(_ raw: String) throws(ServeError) {
         guard raw.utf8.count <= RequestTarget.maximumLength else {
             throw .badRequest("the request target is over \(RequestTarget.maximumLength) bytes")

@@ -20,6 +20,7 @@ public enum ServeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 500: what should not happen.
     case internalError(String)
 
+    /// The HTTP status the case stands for.
     public var status: Int {
         switch self {
         case .badRequest: return 400
@@ -34,6 +35,7 @@ public enum ServeError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The message: the JSON body's `error`.
     public var description: String {
         switch self {
         case let .badRequest(text, _), let .forbidden(text), let .notFound(text), let .methodNotAllowed(text, _), let .tooLarge(text),

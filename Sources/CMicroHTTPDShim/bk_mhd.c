@@ -13,7 +13,12 @@ struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCa
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *address = NULL;
+#ifdef __linux__
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
+#else
+    /* epoll is Linux's: elsewhere the best poller libmicrohttpd has there. */
+    unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
+#endif
     if (config->host != NULL) {
         memset(&v4, 0, sizeof v4);
         memset(&v6, 0, sizeof v6);

@@ -8,7 +8,7 @@ let tool = CommandLineTool(
         BlurCommand.self, ProgressiveCommand.self, MaterialCommand.self, BlurUpCommand.self, PlaceholderCommand.self,
         RenderCommand.self, ServeCommand.self, DemoCommand.self,
     ],
-    about: "The blur effects of Apple interfaces for image files.")
+    about: "The blur effects of Apple interfaces for image files.", version: BlurKitVersion.string)
 
 // A file-size limit (ulimit -f) must be an error we report, not a signal that kills us mid-write;
 // so must a closed pipe on standard output.

@@ -42,6 +42,19 @@ import Testing
     }
 
     // Before: `blurkit help blur` printed the top-level help.
+    /// `blurkit --version` prints the package's version, as the changelog's newest entry names it.
+    @Test func theVersionIsTheChangelogs() throws {
+        let result = try CLI.run(["--version"])
+        let version = String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(result.status == 0 && version.hasPrefix("blurkit "))
+        let changelog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("CHANGELOG.md")
+        let released = try String(contentsOf: changelog, encoding: .utf8).components(separatedBy: "\n")
+            .first { $0.hasPrefix("## ") && !$0.contains("Unreleased") }
+        #expect(released?.hasPrefix("## " + version.dropFirst("blurkit ".count) + " ") == true, "\(version) against \(released ?? "none")")
+        #expect(try CLI.run(["--help"]).stdout.count > 0)
+    }
+
     @Test func helpNamesACommand() throws {
         let help = String(decoding: try CLI.run(["help", "blur"]).stdout, as: UTF8.self)
         #expect(help.hasPrefix("usage: blurkit blur IN OUT"))

@@ -16,7 +16,7 @@ import Testing
 
         init(root: String, _ options: [String] = []) throws {
             logPath = root + "/../serve-\(UUID().uuidString).log"
-            FileManager.default.createFile(atPath: logPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
             process.executableURL = CLI.executable
             process.arguments = ["serve", "--root", root, "--port", "0"] + options
             process.standardError = FileHandle(forWritingAtPath: logPath)
@@ -60,15 +60,16 @@ import Testing
         }
     }
 
-    /// `curl` for `target` (path and query, sent as is) with `options`.
-    static func fetch(_ server: Server, _ target: String, _ options: [String] = []) throws -> Reply {
+    /// `curl` for `target` (path and query, sent as is) with `options`, given up after `seconds`.
+    static func fetch(_ server: Server, _ target: String, _ options: [String] = [], seconds: Int = 60) throws -> Reply {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments =
-            ["-sS", "--path-as-is", "--max-time", "60", "-o", folder + "/body", "-D", folder + "/headers", "-w", "%{http_code}"] + options + [
+            ["-sS", "--path-as-is", "--max-time", String(seconds), "-o", folder + "/body", "-D", folder + "/headers", "-w", "%{http_code}"] + options
+            + [
                 server.url + target
             ]
         let out = Pipe()
@@ -271,8 +272,17 @@ import Testing
     /// connections, and exits 0.
     @Test func rendersAreBoundedAndTheDrainFinishesWhatIsInFlight() throws {
         let root = try Self.makeRoot()
-        let server = try Server(root: root, ["--max-concurrent", "1", "--max-queue", "1"])
-        final class Box: @unchecked Sendable { var reply: Reply? }
+        // A long time limit: under a sanitizer the slow render takes many times longer.
+        let server = try Server(root: root, ["--max-concurrent", "1", "--max-queue", "1", "--timeout", "300"])
+        /// A reply written by one thread and read by another, under a lock.
+        final class Box: @unchecked Sendable {
+            private let lock = NSLock()
+            private var stored: Reply?
+            var reply: Reply? {
+                get { lock.withLock { stored } }
+                set { lock.withLock { stored = newValue } }
+            }
+        }
         /// Polls /metrics until `line` is in it.
         func waitFor(_ line: String) throws {
             for _ in 0..<250 {
@@ -282,9 +292,9 @@ import Testing
             Issue.record("no \(line) in the metrics")
         }
         let slow = Box(), queued = Box()
-        Thread { slow.reply = try? Self.fetch(server, "/blurup/in.png?wait=20&fps=60") }.start()
+        Thread { slow.reply = try? Self.fetch(server, "/blurup/in.png?wait=20&fps=60", seconds: 600) }.start()
         try waitFor("blurkit_in_flight 1")
-        Thread { queued.reply = try? Self.fetch(server, "/blur/in.png?sigma=2") }.start()
+        Thread { queued.reply = try? Self.fetch(server, "/blur/in.png?sigma=2", seconds: 600) }.start()
         try waitFor("blurkit_queued 1")
         let refused = try Self.fetch(server, "/blur/in.png?sigma=3")
         #expect(refused.status == 503 && refused.headers["retry-after"] == "1" && refused.text.contains("busy"), "\(refused.text)")

@@ -1,8 +1,22 @@
 /// The eight orientations of EXIF (TIFF tag 0x0112): how stored pixels must be turned to be seen
 /// upright. Raw values match the tag.
 public enum ImageOrientation: Int, Sendable, Hashable, CaseIterable {
+    /// Stored upright (EXIF 1): shown as is.
     case up = 1
-    case upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
+    /// Mirrored left to right (EXIF 2).
+    case upMirrored
+    /// Upside down (EXIF 3): turned 180° to be seen upright.
+    case down
+    /// Mirrored top to bottom (EXIF 4).
+    case downMirrored
+    /// Transposed (EXIF 5): mirrored across the diagonal from top-left to bottom-right.
+    case leftMirrored
+    /// Turned 90° clockwise to be seen upright (EXIF 6); width and height trade places.
+    case right
+    /// Transversed (EXIF 7): mirrored across the diagonal from top-right to bottom-left.
+    case rightMirrored
+    /// Turned 90° counter-clockwise to be seen upright (EXIF 8); width and height trade places.
+    case left
 
     /// True when width and height trade places.
     public var swapsAxes: Bool { rawValue >= 5 }

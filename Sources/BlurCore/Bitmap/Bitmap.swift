@@ -173,6 +173,7 @@ public struct Bitmap: Sendable, Hashable {
         lhs.width == rhs.width && lhs.height == rhs.height && lhs.scale == rhs.scale && lhs.storage == rhs.storage
     }
 
+    /// Hashes the size and pixels; the scale, which `==` also compares, is left out.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(width)
         hasher.combine(height)
@@ -182,9 +183,12 @@ public struct Bitmap: Sendable, Hashable {
 
 /// One premultiplied RGBA pixel.
 public struct RGBA8: Sendable, Hashable, CustomStringConvertible {
+    /// Red, green, blue and alpha, 0…255; the colours premultiplied, so each ≤ `a` (a bitmap traps on storing one that is not).
     public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+    /// A pixel of these bytes, as given: premultiplication is checked only when a bitmap stores it.
     public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         self.r = r; self.g = g; self.b = b; self.a = a
     }
+    /// `RGBA8(r, g, b, a)`, for messages.
     public var description: String { "RGBA8(\(r), \(g), \(b), \(a))" }
 }

@@ -1,16 +1,23 @@
 /// Why a ``Bitmap`` could not be made.
 public enum BitmapError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A width or height below 1.
     case invalidSize(width: Int, height: Int)
+    /// More pixels than `limit` (``ImageLimits/maximumPixelCount`` when checked), or rows too long to address.
     case tooLarge(width: Int, height: Int, limit: Int)
+    /// A scale (pixels per point) that is not a positive finite number, or a reduction factor below 1.
     case invalidScale(Double)
+    /// Pixel data of `got` bytes where the size and stride need `expected`.
     case byteCountMismatch(expected: Int, got: Int)
     /// Rows closer together than a row is long (`width * 4` bytes), or absurdly far apart.
     case invalidStride(bytesPerRow: Int, width: Int)
     /// A rectangle that is empty or does not lie inside the image.
     case regionOutOfBounds(x: Int, y: Int, width: Int, height: Int, imageWidth: Int, imageHeight: Int)
+    /// The first pixel, in row order, whose colour exceeds its alpha: the bytes are not premultiplied.
     case notPremultiplied(x: Int, y: Int)
+    /// A crop rectangle that is empty or does not lie inside the image.
     case cropOutOfBounds(x: Int, y: Int, width: Int, height: Int)
 
+    /// The error as one line of text, for messages.
     public var description: String {
         switch self {
         case let .invalidSize(w, h):

@@ -48,11 +48,14 @@ public enum ImageLimits {
 
 /// An effect would need more memory than ``ImageLimits/memoryBudget`` allows.
 public struct BudgetError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The work refused, as the message names it.
     public let job: String
     /// Bytes, the effect's estimate.
     public let needed: Int
+    /// Bytes, the budget in force when it was checked.
     public let budget: Int
 
+    /// The refusal as one line of text, sizes in MB rounded up.
     public var description: String {
         "\(job) needs about \(BudgetError.megabytes(needed)) MB, over the memory budget of \(BudgetError.megabytes(budget)) MB"
     }

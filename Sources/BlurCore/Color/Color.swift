@@ -1,5 +1,6 @@
 /// A colour with straight (not premultiplied) alpha, sRGB-encoded components 0…1.
 public struct Color: Sendable, Hashable, CustomStringConvertible {
+    /// sRGB-encoded components and straight alpha, 0…1: the initialisers clamp, setting one directly does not.
     public var red: Double, green: Double, blue: Double, alpha: Double
 
     /// Components are clamped to 0…1; NaN counts as 0.
@@ -8,10 +9,14 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
         self.red = unit(red); self.green = unit(green); self.blue = unit(blue); self.alpha = unit(alpha)
     }
 
+    /// A grey: `white` in all three components. Clamped to 0…1 as ``init(red:green:blue:alpha:)`` does.
     public init(white: Double, alpha: Double = 1) { self.init(red: white, green: white, blue: white, alpha: alpha) }
 
+    /// Opaque white.
     public static let white = Color(white: 1)
+    /// Opaque black.
     public static let black = Color(white: 0)
+    /// Fully transparent black.
     public static let clear = Color(white: 0, alpha: 0)
 
     /// `#RGB`, `#RRGGBB` or `#RRGGBBAA` (the `#` is optional), or nil.
@@ -37,6 +42,7 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
         Color(red: red, green: green, blue: blue, alpha: alpha * factor)
     }
 
+    /// The colour as upper-case hex, `#RRGGBB`, or `#RRGGBBAA` when alpha is below 1: for messages.
     public var description: String {
         func byte(_ v: Double) -> String {
             let s = String(Int((v * 255).rounded()), radix: 16, uppercase: true)
@@ -48,7 +54,10 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
 
 /// Light or dark interface style: picks the adaptive colours and alphas of the components.
 public enum Appearance: String, Sendable, Hashable, CaseIterable {
-    case light, dark
+    /// The light interface style.
+    case light
+    /// The dark interface style.
+    case dark
 
     /// The parameter table entry: `appearance`, default `light`.
     public static let spec = ChoiceSpec<Appearance>(name: "appearance", defaultValue: .light, summary: "the interface style")

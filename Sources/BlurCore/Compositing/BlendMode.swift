@@ -7,7 +7,26 @@
 /// not of that form: `co = min(αo, cs + cb)` and `co = max(0, αo − (αs − cs) − (αb − cb))` with
 /// `αo = min(1, αs + αb)`.
 public enum BlendMode: String, Sendable, Hashable, CaseIterable {
-    case normal, multiply, screen, overlay, colorDodge, colorBurn, softLight, hardLight, plusLighter, plusDarker
+    /// The source alone: plain source-over.
+    case normal
+    /// Cb × Cs: never lighter; a white source leaves the backdrop as it is.
+    case multiply
+    /// Cb + Cs − Cb × Cs: never darker; a black source leaves the backdrop as it is.
+    case screen
+    /// Hard light with the roles swapped: multiplies where the backdrop is ≤ 0.5, screens where it is lighter.
+    case overlay
+    /// Brightens the backdrop towards the source: Cb ÷ (1 − Cs), capped at 1; a black backdrop stays black.
+    case colorDodge
+    /// Darkens the backdrop towards the source: 1 − (1 − Cb) ÷ Cs, floored at 0; a white backdrop stays white.
+    case colorBurn
+    /// A softer hard light: a source ≤ 0.5 darkens the backdrop, a lighter one lightens it (W3C's formula).
+    case softLight
+    /// Multiplies where the source is ≤ 0.5, screens where it is lighter.
+    case hardLight
+    /// Apple's plus-lighter: premultiplied colours added, `co = min(αo, cs + cb)` (see above).
+    case plusLighter
+    /// Apple's plus-darker: what each layer lacks of full added, `co = max(0, αo − (αs − cs) − (αb − cb))`.
+    case plusDarker
 
     /// The parameter table entry: `blend-mode`, default `normal`.
     public static let spec = ChoiceSpec<BlendMode>(name: "blend-mode", defaultValue: .normal, summary: "how a layer blends with what is beneath")
@@ -73,6 +92,8 @@ extension BlendMode {
         for c in 0..<3 { px[c] = UInt8(min(a, max(0, (out[c] * 255).rounded()))) }
     }
 
+    /// Each channel's byte after `color` is composited in this mode over an opaque pixel, indexed by its byte before:
+    /// 3 × 256 bytes, red then green then blue.
     public func opaqueTable(for color: Color) -> [UInt8] {
         let straight = SIMD4<Double>(color.red, color.green, color.blue, 1)
         var table = [UInt8](repeating: 0, count: 3 * 256)

@@ -10,6 +10,7 @@
 /// Cost is O(width × height), independent of σ beyond a constant; work is spread over all cores
 /// and the bytes are the same whatever the thread count.
 public struct GaussianBlur: Sendable, Hashable {
+    /// The parameter table entry: `sigma`, pixels, 0…2000, no default.
     public static let sigmaSpec = ParameterSpec(
         name: "sigma", unit: "px", range: 0...2000, defaultValue: nil,
         summary: "standard deviation of the Gaussian in pixels; 0.2 or less leaves the image unchanged")
@@ -17,7 +18,9 @@ public struct GaussianBlur: Sendable, Hashable {
     /// Below this σ the blur is an identity: the kernel's side weights are under 1e-5.
     public static let identityThreshold = 0.2
 
+    /// The standard deviation in pixels, 0…2000; ≤ ``identityThreshold`` leaves the image unchanged.
     public let sigma: Double
+    /// What the blur sees past the image's edges. Default ``EdgeMode/clamp``.
     public let edges: EdgeMode
 
     /// How far (pixels) a blur of `sigma` pixels carries a pixel: 4σ + 2, past which every weight of
@@ -39,9 +42,11 @@ public struct GaussianBlur: Sendable, Hashable {
     }
 
     /// The blurred image, same size and scale.
-    /// - Parameter threads: how many parts the work is split into; nil = as many as suit the cores.
-    ///   The bytes do not depend on it.
-    ///   `BLURKIT_REFERENCE=1` in the environment runs ``reference(_:)`` instead, so anyone can compare.
+    /// `BLURKIT_REFERENCE=1` in the environment runs ``reference(_:)`` instead, so anyone can compare.
+    /// - Parameters:
+    ///   - image: the image to blur.
+    ///   - threads: how many parts the work is split into; nil = as many as suit the cores. The bytes
+    ///     do not depend on it.
     public func apply(to image: Bitmap, threads: Int? = nil) -> Bitmap {
         KernelSwitch.useReference ? reference(image) : fastPath(image, threads: threads)
     }

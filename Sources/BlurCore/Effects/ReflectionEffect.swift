@@ -24,6 +24,7 @@ public struct ReflectionEffect: Sendable, Hashable {
         return inner
     }
 
+    /// Defaults: alpha 0.5, the reflection shown, and ``defaultBlur`` when `blur` is nil. Nothing is checked here.
     public init(alpha: Double = ReflectionEffect.alphaSpec.defaultValue!, isHidden: Bool = false, blur: VariableBlurEffect? = nil) {
         self.alpha = alpha
         self.isHidden = isHidden

@@ -11,7 +11,7 @@ extension VariableBlurEffect {
     /// to them), then the dimming gradient on top, its extension drawn where the backdrop has room.
     ///
     /// Per-pixel σ = maximum radius × mask value × scale, the mask sampled between its entries.
-    /// The same stage as the streaming chain runs (``VariableBlurStage``, ``VariableBlurColumnStage``),
+    /// The same stage as the streaming chain runs (`VariableBlurStage`, `VariableBlurColumnStage`),
     /// a band at a time over the image in memory.
     public func render(
         over backdrop: Bitmap, frame: Rect, appearance: Appearance = .light,

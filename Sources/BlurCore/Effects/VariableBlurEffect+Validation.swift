@@ -18,7 +18,9 @@ extension VariableBlurEffect {
 
     /// The three lengths, each with the fraction spec that bounds it when relative.
     public static let blurInset = (name: "blur-inset", fractions: insetFractionSpec)
+    /// ``dimmingFullColorInset``: `dimming-inset`, fractions 0…1.
     public static let dimmingInset = (name: "dimming-inset", fractions: insetFractionSpec)
+    /// ``dimmingClearExtension``: `dimming-extension`, fractions 0…``maximumExtensionFactor``.
     public static let dimmingExtension = (name: "dimming-extension", fractions: extensionFractionSpec)
 
     /// This effect, if every number in it is finite and inside its table's range: the radii,

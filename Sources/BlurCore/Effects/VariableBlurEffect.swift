@@ -5,9 +5,11 @@
 /// Radii are in **points** (σ of the Gaussian in points); rendering multiplies by the backdrop's
 /// scale. Invalid values never trap: they are sanitised as BlurUIKit does (see each property).
 public struct VariableBlurEffect: Sendable, Hashable {
+    /// The parameter table entry: `max-radius`, σ in points, 0…1000, default 3.5.
     public static let maximumRadiusSpec = ParameterSpec(
         name: "max-radius", unit: "pt", range: 0...1000, defaultValue: 3.5,
         summary: "blur radius (σ in points) at the full edge")
+    /// The parameter table entry: `min-radius`, σ in points, 0…1000, default 0.
     public static let minimumRadiusSpec = ParameterSpec(
         name: "min-radius", unit: "pt", range: 0...1000, defaultValue: 0,
         summary: "blur radius at the clear edge (a floor, capped at the maximum)")
@@ -36,6 +38,7 @@ public struct VariableBlurEffect: Sendable, Hashable {
     /// An extension longer than this many view sizes is taken as a mistake and ignored.
     public static let maximumExtensionFactor = 16.0
 
+    /// An effect running `direction` (default `.down`), every other property at its default.
     public init(direction: GradientDirection = .down) {
         self.direction = direction
     }

@@ -1,8 +1,10 @@
 /// A rectangle: origin top-left, y down. Points for components, pixels for kernels (the doc comment
 /// of each API says which).
 public struct Rect: Sendable, Hashable, CustomStringConvertible {
+    /// Origin (top-left) and size, in points or pixels as the API that takes it says.
     public var x: Double, y: Double, width: Double, height: Double
 
+    /// A rectangle as given: nothing is checked (see ``isEmpty``).
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
@@ -14,9 +16,13 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
     public static let lengthSpec = ParameterSpec(
         name: "length", unit: "pt", range: 0...1_000_000, defaultValue: 0, summary: "a width or height in points")
 
+    /// The left edge.
     public var minX: Double { x }
+    /// The top edge.
     public var minY: Double { y }
+    /// The right edge, `x + width`.
     public var maxX: Double { x + width }
+    /// The bottom edge, `y + height`.
     public var maxY: Double { y + height }
 
     /// True for a zero, negative or non-finite size, or a non-finite origin.
@@ -36,12 +42,15 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
         return PixelRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
     }
 
+    /// `(x, y, width, height)`, for messages.
     public var description: String { "(\(x), \(y), \(width), \(height))" }
 }
 
 /// A rectangle of whole pixels inside a bitmap.
 public struct PixelRect: Sendable, Hashable {
+    /// Origin (top-left) and size, in pixels.
     public var x: Int, y: Int, width: Int, height: Int
+    /// A rectangle as given: nothing is checked.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
@@ -53,6 +62,7 @@ extension Rect {
         Rect(x: x * scale, y: y * scale, width: width * scale, height: height * scale)
     }
 
+    /// Moved by `dx`, `dy`; the size is kept.
     public func offsetBy(_ dx: Double, _ dy: Double) -> Rect { Rect(x: x + dx, y: y + dy, width: width, height: height) }
 
     /// The smallest rectangle holding both.
@@ -87,5 +97,6 @@ extension PixelRect {
         PixelRect(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
     }
 
+    /// Moved by `dx`, `dy` pixels; the size is kept.
     public func offset(by dx: Int, _ dy: Int) -> PixelRect { PixelRect(x: x + dx, y: y + dy, width: width, height: height) }
 }

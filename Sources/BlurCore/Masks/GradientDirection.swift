@@ -43,7 +43,9 @@ public enum GradientSizing: Sendable, Hashable {
 
 /// The opacity of a dimming gradient: one value, or one per appearance.
 public enum DimmingAlpha: Sendable, Hashable {
+    /// One alpha for both appearances, 0…1 (clamped when read; NaN: 0).
     case constant(alpha: Double)
+    /// One alpha for light mode and one for dark, each 0…1 (clamped when read; NaN: 0).
     case interfaceStyle(lightModeAlpha: Double, darkModeAlpha: Double)
 
     /// BlurUIKit's default: 0.5 in light mode, 0.25 in dark.

@@ -18,6 +18,7 @@ public final class GradientMask: Sendable {
         public var minimumAlpha: Double
     }
 
+    /// The parameters this mask was built from.
     public let key: Key
     /// The entries, `key.length` of them.
     public let values: [UInt8]

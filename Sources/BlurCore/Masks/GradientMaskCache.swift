@@ -6,12 +6,14 @@ import Synchronization
 /// Thread-safe. Holds at most ``capacity`` masks; when full, it starts over (masks already handed
 /// out stay valid: they are immutable).
 public final class GradientMaskCache: Sendable {
+    /// The process-wide cache, holding at most 256 masks.
     public static let shared = GradientMaskCache()
 
     /// The most masks kept at once.
     public let capacity: Int
     private let state = Mutex<(masks: [GradientMask.Key: GradientMask], builds: Int)>(([:], 0))
 
+    /// An empty cache of at most `capacity` masks (default 256; values < 1 count as 1).
     public init(capacity: Int = 256) {
         self.capacity = max(1, capacity)
     }

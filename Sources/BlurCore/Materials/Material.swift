@@ -12,16 +12,20 @@
 /// small size), as the system does, and scaled back up bilinearly: the blur is far wider than the
 /// sampling step, so nothing pixelates.
 public struct Material: Sendable, Hashable {
+    /// The parameter table entry for ``blurEffectRadius``: `radius`, σ in points, 0…500, default 24.
     public static let radiusSpec = ParameterSpec(
         name: "radius", unit: "pt", range: 0...500, defaultValue: MaterialTable.blurRadius,
         summary: "blur radius (σ in points); below the default the saturation and tint scale back in proportion")
+    /// The parameter table entry for ``dimmingAlpha``: `dimming`, 0…1, default 1.
     public static let dimmingSpec = ParameterSpec(
         name: "dimming", unit: "", range: 0...1, defaultValue: 1,
         summary: "opacity of the style's tint: 1 = the style's own, 0 = blur only")
+    /// The parameter table entry for ``cornerRadius``: `corner-radius`, points, 0…1,000,000, default 0.
     public static let cornerRadiusSpec = ParameterSpec(
         name: "corner-radius", unit: "pt", range: 0...1_000_000, defaultValue: 0,
         summary: "corner radius of the material's rounded rectangle")
 
+    /// The UIKit blur style: its thickness and, for a light or dark style, its appearance.
     public var style: MaterialStyle
     /// Points; nil = the style's default. NaN and negative values count as 0.
     public var blurEffectRadius: Double?
@@ -30,6 +34,7 @@ public struct Material: Sendable, Hashable {
     /// Points, default 0.
     public var cornerRadius: Double = Material.cornerRadiusSpec.defaultValue!
 
+    /// Defaults: the style's own radius (24 pt) and full tint, square corners. Nothing is checked here (see ``validated()``).
     public init(style: MaterialStyle, blurEffectRadius: Double? = nil, dimmingAlpha: Double = 1, cornerRadius: Double = 0) {
         self.style = style
         self.blurEffectRadius = blurEffectRadius
@@ -44,6 +49,7 @@ public struct Material: Sendable, Hashable {
         return pixels.overflow ? .max : pixels.partialValue * (4 + 16)
     }
 
+    /// The style's table recipe in `appearance` (a light or dark style keeps its own), before radius and dimming scale it.
     public func recipe(for appearance: Appearance) -> MaterialRecipe {
         MaterialTable.recipe(style.thickness, style.resolved(for: appearance))
     }

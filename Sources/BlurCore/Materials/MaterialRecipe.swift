@@ -2,8 +2,11 @@
 public struct MaterialRecipe: Sendable, Hashable {
     /// One tint layer: a solid colour with its alpha, composited with a blend mode.
     public struct Layer: Sendable, Hashable {
+        /// The layer's colour, straight alpha.
         public var color: Color
+        /// How the layer combines with what lies beneath it.
         public var mode: BlendMode
+        /// A layer of `color` composited in `mode`.
         public init(_ color: Color, _ mode: BlendMode) { self.color = color; self.mode = mode }
     }
 
@@ -14,6 +17,7 @@ public struct MaterialRecipe: Sendable, Hashable {
     /// Tint layers, bottom first.
     public var layers: [Layer]
 
+    /// A recipe as given: nothing is checked.
     public init(blurRadius: Double, saturation: Double, layers: [Layer]) {
         self.blurRadius = blurRadius
         self.saturation = saturation
@@ -34,7 +38,9 @@ public struct MaterialRecipe: Sendable, Hashable {
 /// These are approximations of an undocumented system; the ordering (ultra-thin < thin < regular <
 /// thick) is certain, the exact values are not.
 public enum MaterialTable {
+    /// Every style's blur radius, σ in points: 24.
     public static let blurRadius = 24.0
+    /// Every style's saturation factor after the blur: 1.8 (1 = none).
     public static let saturation = 1.8
 
     private static func grey(_ hex: String, _ alpha: Double = 1) -> Color {

@@ -1,9 +1,36 @@
 /// UIKit's blur-effect materials (`UIBlurEffect.Style`): five thicknesses that adapt to the
 /// appearance, and the same five fixed to light or dark.
 public enum MaterialStyle: String, Sendable, Hashable, CaseIterable {
-    case systemUltraThinMaterial, systemThinMaterial, systemMaterial, systemThickMaterial, systemChromeMaterial
-    case systemUltraThinMaterialLight, systemThinMaterialLight, systemMaterialLight, systemThickMaterialLight, systemChromeMaterialLight
-    case systemUltraThinMaterialDark, systemThinMaterialDark, systemMaterialDark, systemThickMaterialDark, systemChromeMaterialDark
+    /// The thinnest, adapting to the appearance.
+    case systemUltraThinMaterial
+    /// Thin, adapting to the appearance.
+    case systemThinMaterial
+    /// Regular, adapting to the appearance (the default).
+    case systemMaterial
+    /// Thick, adapting to the appearance.
+    case systemThickMaterial
+    /// Chrome, adapting to the appearance.
+    case systemChromeMaterial
+    /// Ultra-thin, always light.
+    case systemUltraThinMaterialLight
+    /// Thin, always light.
+    case systemThinMaterialLight
+    /// Regular, always light.
+    case systemMaterialLight
+    /// Thick, always light.
+    case systemThickMaterialLight
+    /// Chrome, always light.
+    case systemChromeMaterialLight
+    /// Ultra-thin, always dark.
+    case systemUltraThinMaterialDark
+    /// Thin, always dark.
+    case systemThinMaterialDark
+    /// Regular, always dark.
+    case systemMaterialDark
+    /// Thick, always dark.
+    case systemThickMaterialDark
+    /// Chrome, always dark.
+    case systemChromeMaterialDark
 
     /// The five adaptive styles, thinnest first (seed 003's picker).
     public static let adaptive: [MaterialStyle] = [
@@ -49,5 +76,14 @@ public enum MaterialStyle: String, Sendable, Hashable, CaseIterable {
 
 /// How much a material hides what is behind it.
 public enum MaterialThickness: String, Sendable, Hashable, CaseIterable {
-    case ultraThin, thin, regular, thick, chrome
+    /// The thinnest: shows the most of what is behind.
+    case ultraThin
+    /// Thicker than ultra-thin, thinner than regular.
+    case thin
+    /// The standard material (`systemMaterial`).
+    case regular
+    /// Thicker than regular: hides the most of the four.
+    case thick
+    /// The chrome material: regular's first layer under a 75 % white (light) or black (dark) fill.
+    case chrome
 }

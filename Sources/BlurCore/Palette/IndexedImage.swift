@@ -1,6 +1,7 @@
 /// An image as indices into a palette of at most 256 opaque colours, with an optional index for
 /// transparent pixels: what GIF stores.
 public struct IndexedImage: Sendable, Hashable {
+    /// Size in pixels, the quantised bitmap's (≥ 1).
     public let width: Int, height: Int
     /// Row-major, one per pixel.
     public var indices: [UInt8]

@@ -18,6 +18,7 @@ public struct ParameterSpec: Sendable, Hashable {
     /// One line for help texts.
     public let summary: String
 
+    /// A spec as given; `integer: true` allows whole numbers only (default false).
     public init(name: String, unit: String, range: ClosedRange<Double>, defaultValue: Double?, integer: Bool = false, summary: String) {
         self.name = name
         self.unit = unit
@@ -65,9 +66,13 @@ public struct ParameterSpec: Sendable, Hashable {
 /// Words are matched without regard to case; the first word of a choice is how help texts and
 /// error messages spell it, the others are aliases.
 public struct ChoiceSpec<Value: Sendable & Equatable>: Sendable {
+    /// One choice: its value and the words that name it.
     public struct Choice: Sendable {
+        /// The words that name the value, matched in any case; not empty: the first is how help texts spell it.
         public let words: [String]
+        /// The value the words name.
         public let value: Value
+        /// A choice of `value`, named by `words` (at least one, the main one first).
         public init(_ words: [String], _ value: Value) {
             self.words = words
             self.value = value
@@ -76,12 +81,14 @@ public struct ChoiceSpec<Value: Sendable & Equatable>: Sendable {
 
     /// The parameter's name as the command line spells it.
     public let name: String
+    /// The choices, in the order help texts list them; a word that several name picks the first.
     public let choices: [Choice]
     /// The default, or nil when there is none.
     public let defaultValue: Value?
     /// One line for help texts.
     public let summary: String
 
+    /// A spec as given; `defaultValue` nil when there is none.
     public init(name: String, choices: [Choice], defaultValue: Value?, summary: String) {
         self.name = name
         self.choices = choices
@@ -145,6 +152,7 @@ public enum ParameterError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// The error as one line of text: the parameter, what it takes and what it got.
     public var description: String {
         switch self {
         case let .notFinite(name, value):

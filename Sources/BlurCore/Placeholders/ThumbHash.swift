@@ -31,6 +31,7 @@ public enum ThumbHashError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The header gives 0 luminance terms along the shorter side; a valid hash has 1…7.
     case zeroLuminanceCount
 
+    /// The error as one line of text, for messages.
     public var description: String {
         switch self {
         case let .invalidSize(w, h):

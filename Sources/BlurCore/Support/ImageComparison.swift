@@ -24,6 +24,7 @@ public struct ImageDifference: Sendable, Hashable, CustomStringConvertible {
         self.meanSquared = sum / Double(pa.count)
     }
 
+    /// `PSNR p dB, max m`, the PSNR truncated to two decimals: for messages and test failures.
     public var description: String {
         let p = psnr.isInfinite ? "∞" : String(Double(Int(psnr * 100)) / 100)
         return "PSNR \(p) dB, max \(maximum)"

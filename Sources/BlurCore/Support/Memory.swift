@@ -22,7 +22,10 @@ extension Array where Element == Float {
     /// An array of `count` floats whose values the caller writes before reading (kernels'
     /// intermediate images): no zero fill, and huge pages where the kernel gives them.
     static func unfilled(count: Int) -> [Float] {
-        [Float](unsafeUninitializedCapacity: count) { buffer, initialised in
+        // An empty array is the shared empty storage: initialising it would write to memory every
+        // thread shares.
+        guard count > 0 else { return [] }
+        return [Float](unsafeUninitializedCapacity: count) { buffer, initialised in
             Memory.preferHugePages(UnsafeMutableRawPointer(buffer.baseAddress), byteCount: count * 4)
             initialised = count
         }

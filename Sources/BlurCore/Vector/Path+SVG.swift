@@ -7,6 +7,7 @@ public enum PathSyntaxError: Error, Equatable, CustomStringConvertible {
     /// Numbers before the first command.
     case noCommand
 
+    /// The error as one line of text, with the character offset, for messages.
     public var description: String {
         switch self {
         case let .unexpected(c, offset):

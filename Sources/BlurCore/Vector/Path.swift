@@ -2,25 +2,39 @@
 /// non-zero winding rule by ``coverage(in:transform:)``. Coordinates are in whatever unit the caller
 /// draws in (points for layers); y grows downward.
 public struct Path: Sendable, Hashable {
+    /// One step of a path.
     public enum Element: Sendable, Hashable {
+        /// Starts a new subpath at the point.
         case move(to: Point)
+        /// A straight line from the current point.
         case line(to: Point)
+        /// A quadratic Bézier curve from the current point, pulled towards `control`.
         case quadCurve(to: Point, control: Point)
+        /// A cubic Bézier curve from the current point: `control1` leaves it, `control2` arrives.
         case curve(to: Point, control1: Point, control2: Point)
+        /// Closes the subpath back to its first point, where the next segment starts unless a move follows.
         case close
     }
 
+    /// The steps, in drawing order.
     public private(set) var elements: [Element] = []
 
+    /// An empty path.
     public init() {}
+    /// A path of these steps.
     public init(_ elements: [Element]) { self.elements = elements }
 
+    /// Starts a new subpath at `p`.
     public mutating func move(to p: Point) { elements.append(.move(to: p)) }
+    /// A straight line from the current point to `p`.
     public mutating func addLine(to p: Point) { elements.append(.line(to: p)) }
+    /// A quadratic Bézier curve from the current point to `p`, pulled towards `control`.
     public mutating func addQuadCurve(to p: Point, control: Point) { elements.append(.quadCurve(to: p, control: control)) }
+    /// A cubic Bézier curve from the current point to `p`, with handles `control1` and `control2`.
     public mutating func addCurve(to p: Point, control1: Point, control2: Point) {
         elements.append(.curve(to: p, control1: control1, control2: control2))
     }
+    /// Closes the subpath back to its first point.
     public mutating func closeSubpath() { elements.append(.close) }
 
     /// A rectangle, clockwise from the top-left corner.
@@ -134,8 +148,11 @@ public struct Path: Sendable, Hashable {
 
 /// A point (or vector) in a path's coordinates.
 public struct Point: Sendable, Hashable {
+    /// The coordinates, in the path's unit; y grows downward.
     public var x: Double, y: Double
+    /// The point (`x`, `y`).
     public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+    /// The point (`x`, `y`).
     public init(x: Double, y: Double) { self.x = x; self.y = y }
 
     static func + (a: Point, b: Point) -> Point { Point(a.x + b.x, a.y + b.y) }

@@ -3,17 +3,22 @@ import BlurCore
 /// Frames with display durations, as decoded from or encoded to an animated file. Every frame is
 /// the whole canvas (decoders composite partial frames with their disposal and blend rules).
 public struct AnimatedImage: Sendable, Hashable {
+    /// One frame: the whole canvas and how long it shows.
     public struct Frame: Sendable, Hashable {
+        /// The whole canvas as this frame shows it.
         public var image: Bitmap
         /// Seconds the frame shows.
         public var duration: Double
+        /// A frame showing `image` for `duration` seconds.
         public init(image: Bitmap, duration: Double) { self.image = image; self.duration = duration }
     }
 
+    /// The frames in display order. Decoders return at least one; with none, ``size`` is 0 × 0.
     public var frames: [Frame]
     /// Times the animation plays; 0 = forever (the default).
     public var loopCount: Int
 
+    /// An animation of `frames`, played `loopCount` times (0, the default, = forever).
     public init(frames: [Frame], loopCount: Int = 0) {
         self.frames = frames
         self.loopCount = loopCount
@@ -23,7 +28,7 @@ public struct AnimatedImage: Sendable, Hashable {
     public var size: (width: Int, height: Int) { (frames.first?.image.width ?? 0, frames.first?.image.height ?? 0) }
 
     /// Decodes an animated (or still) WebP, GIF or APNG/PNG, recognised by its first bytes. The
-    /// frames' pixels together count against ``ImageLimits/maximumPixelCount``.
+    /// frames' pixels together count against `ImageLimits/maximumPixelCount`.
     public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> AnimatedImage {
         guard !bytes.isEmpty else { throw .empty }
         switch ImageFormat(sniffing: bytes) {

@@ -24,17 +24,25 @@ public final class AnimationWriter: @unchecked Sendable {
         case sequence
     }
 
+    /// Where the animation goes: the file, or the folder of a PNG sequence.
     public let path: String
+    /// The output format, as given or from the path.
     public let format: AnimationFormat
+    /// The canvas size in pixels; ``prepare(_:)`` throws for a frame of any other size.
     public let width: Int, height: Int
     /// Frames per second.
     public let frameRate: Double
+    /// How many frames ``append(_:)`` has taken so far.
     public private(set) var framesWritten = 0
     private let backend: Backend
     private let opaque: Bool
 
     /// - Parameters:
+    ///   - path: the file to write, atomically, at ``finish()`` (a folder for PNG frames).
     ///   - format: nil = from the path (``AnimationFormat/init(path:)``).
+    ///   - width: the canvas width in pixels.
+    ///   - height: the canvas height in pixels.
+    ///   - frameRate: frames per second.
     ///   - quality: WebP only: 1…99 lossy, 100 lossless.
     ///   - opaque: the frames have no transparency (APNG stores RGB, smaller and faster).
     ///   - loopCount: 0 = forever.

@@ -126,7 +126,11 @@ public final class APNGEncoder {
     private var header: [UInt8]?
     private var frames = 0, sequence = 0
 
-    /// - Parameter opaque: store RGB (every frame must then be opaque: alpha is dropped) rather than RGBA.
+    /// - Parameters:
+    ///   - width: the canvas width in pixels.
+    ///   - height: the canvas height in pixels.
+    ///   - opaque: store RGB (every frame must then be opaque: alpha is dropped) rather than RGBA.
+    ///   - loopCount: 0 = forever.
     public init(width: Int, height: Int, opaque: Bool, loopCount: Int = 0) {
         self.width = width
         self.height = height

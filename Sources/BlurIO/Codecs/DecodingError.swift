@@ -12,12 +12,13 @@ public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     case corrupt(format: ImageFormat, message: String)
     /// A valid file using a feature BlurKit does not read.
     case unsupported(format: ImageFormat, feature: String)
-    /// The header announces more pixels than ``ImageLimits/maximumPixelCount`` (for an animation:
+    /// The header announces more pixels than `ImageLimits/maximumPixelCount` (for an animation:
     /// its frames together).
     case tooLarge(format: ImageFormat, width: Int, height: Int, limit: Int)
-    /// An animation's frames together hold more pixels than ``ImageLimits/maximumPixelCount``.
+    /// An animation's frames together hold more pixels than `ImageLimits/maximumPixelCount`.
     case animationTooLarge(format: ImageFormat, frames: Int, width: Int, height: Int, limit: Int)
 
+    /// A one-line message for people.
     public var description: String {
         switch self {
         case .empty: return "the input is empty"
@@ -35,9 +36,13 @@ public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Why an image could not be written.
 public enum EncodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The encoder could not write the image (e.g. a library error, a size the format does not take, a
+    /// frame of the wrong size); `message` says why.
     case failed(format: ImageFormat, message: String)
+    /// A JPEG or WebP quality outside 1…100; carries the value given.
     case invalidQuality(Int)
 
+    /// A one-line message for people.
     public var description: String {
         switch self {
         case let .failed(format, message): return "could not encode \(format.name): \(message)"

@@ -2,7 +2,7 @@ import BlurCore
 import CGIF
 
 /// GIF through giflib: decoding composites every frame onto the logical screen with its disposal
-/// rule; encoding writes GIF89a with a local palette per frame (``Bitmap/quantized(colors:dithering:)``)
+/// rule; encoding writes GIF89a with a local palette per frame (`Bitmap/quantized(colors:dithering:)`)
 /// and a looping extension. giflib reports errors by return codes, never by jumps.
 public enum GIFCodec {
     /// Every frame of a GIF (a still is one frame), as full canvases. Frames count against the
@@ -137,7 +137,10 @@ public final class GIFEncoder {
     private let width: Int, height: Int
     private var closed = false
 
-    /// - Parameter loopCount: 0 = forever; 1 = once (no looping extension).
+    /// - Parameters:
+    ///   - width: the canvas width in pixels, 1…65,535.
+    ///   - height: the canvas height in pixels, 1…65,535.
+    ///   - loopCount: 0 = forever; 1 = once (no looping extension).
     public init(width: Int, height: Int, loopCount: Int = 0) throws(EncodingError) {
         guard (1...65535).contains(width), (1...65535).contains(height) else {
             throw .failed(format: .gif, message: "GIF frames are at most 65535×65535 pixels, got \(width)×\(height)")

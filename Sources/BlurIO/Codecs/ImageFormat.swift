@@ -2,7 +2,18 @@ import BlurCore
 
 /// The file formats BlurKit reads and writes.
 public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
-    case png, jpeg, pam, ppm, webp, gif
+    /// PNG (`.png`, `.apng`); an APNG is read as its default image, except by ``AnimatedImage/decode(_:)``.
+    case png
+    /// JPEG (`.jpg`, `.jpeg`).
+    case jpeg
+    /// Netpbm PAM, `P7` (`.pam`).
+    case pam
+    /// Netpbm PPM, `P6`, and when read also PGM, `P5` (`.ppm`, `.pnm`).
+    case ppm
+    /// WebP (`.webp`); an animation is read as its first frame, except by ``AnimatedImage/decode(_:)``.
+    case webp
+    /// GIF (`.gif`); an animation is read as its first frame, except by ``AnimatedImage/decode(_:)``.
+    case gif
 
     /// Human name for messages.
     public var name: String {

@@ -12,6 +12,7 @@ import Glibc
 /// Writes baseline JPEG at a quality of 1…100 (default 90), in one pass; JPEG has no alpha, so a
 /// translucent image is composited over white.
 public enum JPEGCodec {
+    /// The quality used when none is given: 90 (of 1…100).
     public static let defaultQuality = 90
 
     /// The stored size (before orientation), read from the header alone.
@@ -26,8 +27,11 @@ public enum JPEGCodec {
         return (Int(width), Int(height))
     }
 
-    /// - Parameter reduction: decode at 1/1, 1/2, 1/4 or 1/8 of the size through libjpeg's DCT
-    ///   scaling (much faster than decoding in full and shrinking). Other values mean 1.
+    /// - Parameters:
+    ///   - bytes: a JPEG file's bytes.
+    ///   - reduction: decode at 1/1, 1/2, 1/4 or 1/8 of the size through libjpeg's DCT scaling (much
+    ///     faster than decoding in full and shrinking). Other values mean 1.
+    ///   - applyOrientation: turn the image as its EXIF orientation says (default true).
     public static func decode(_ bytes: [UInt8], reduction: Int = 1, applyOrientation: Bool = true) throws(DecodingError) -> Bitmap {
         guard !bytes.isEmpty else { throw .empty }
         // The streaming decoder over the bytes: one decoder for files and buffers.
@@ -47,7 +51,7 @@ public enum JPEGCodec {
 
     /// JPEG bytes at `quality` 1…100: baseline, one pass (standard Huffman tables, so that the
     /// encoder never holds the whole image). The same encoder as the streaming chain's
-    /// (``JPEGRowSink``), so both give the same bytes.
+    /// (`JPEGRowSink`), so both give the same bytes.
     public static func encode(_ bitmap: Bitmap, quality: Int = defaultQuality) throws(EncodingError) -> [UInt8] {
         guard (1...100).contains(quality) else { throw .invalidQuality(quality) }
         var buffer: UnsafeMutablePointer<CChar>?

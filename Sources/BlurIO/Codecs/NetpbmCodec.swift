@@ -10,6 +10,8 @@ import Glibc
 /// the format defines). Writes PAM as RGB_ALPHA, 8 bits; PPM as RGB, composited over white when the
 /// image is translucent. The raw format for pipes and benchmarks: no compression, no surprises.
 public enum NetpbmCodec {
+    /// Decodes binary PAM, PPM or PGM; samples are scaled from maxval to 0…255, rounded. A sample over
+    /// maxval is ``DecodingError/corrupt(format:message:)``, a short raster ``DecodingError/truncated(format:)``.
     public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Bitmap {
         guard !bytes.isEmpty else { throw .empty }
         var copy = bytes

@@ -1,12 +1,13 @@
 import BlurCore
 
-/// PNG: decoded by libpng (``PNGRowSource``, behind a shim that keeps libpng's jumps in C),
-/// encoded by ``PNGRowSink`` (rows Paeth-filtered, zlib strips compressed on all cores).
+/// PNG: decoded by libpng (`PNGRowSource`, behind a shim that keeps libpng's jumps in C),
+/// encoded by `PNGRowSink` (rows Paeth-filtered, zlib strips compressed on all cores).
 ///
 /// Reads every colour type and bit depth (palette, gray, gray + alpha, RGB, RGBA, tRNS, 1–16
 /// bits); 16-bit samples are rounded to the nearest 8-bit value. Writes 8-bit RGBA, or RGB when
 /// the image is opaque.
 public enum PNGCodec {
+    /// Decodes a PNG: any colour type and bit depth (see the type); for an APNG, its default image.
     public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Bitmap {
         guard !bytes.isEmpty else { throw .empty }
         let result: Result<Bitmap, DecodingError> = bytes.withUnsafeBytes { data in
@@ -25,7 +26,7 @@ public enum PNGCodec {
     /// PNG bytes for `bitmap`: RGB when it is opaque, RGBA (straight alpha) otherwise — or as
     /// `alpha` says when given (RGB then drops the alpha of a translucent image). `level`: zlib's,
     /// 0…9 (``ImageFile/compressionSpec``); `fast` means level 1. The same encoder as the streaming
-    /// chain's (``PNGRowSink``), so both give the same bytes.
+    /// chain's (`PNGRowSink`), so both give the same bytes.
     public static func encode(
         _ bitmap: Bitmap, alpha: Bool? = nil, fast: Bool = false, level: Int = ImageFile.defaultCompression
     ) throws(EncodingError) -> [UInt8] {

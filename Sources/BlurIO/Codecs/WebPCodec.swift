@@ -83,6 +83,8 @@ public final class WebPAnimationEncoder {
     private var timestamp = 0
 
     /// - Parameters:
+    ///   - width: the canvas width in pixels.
+    ///   - height: the canvas height in pixels.
     ///   - quality: 1…99 lossy, 100 lossless.
     ///   - loopCount: 0 = forever.
     public init(width: Int, height: Int, quality: Int, loopCount: Int = 0) throws(EncodingError) {

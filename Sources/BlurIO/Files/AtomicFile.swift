@@ -23,6 +23,9 @@ public enum AtomicFile {
     /// The most bytes ``read(_:)`` takes from one file: 2 GiB.
     public static let maximumReadBytes = 1 << 31
 
+    /// The whole file at `path`.
+    /// - Throws: ``FileError/cannotRead(path:reason:)`` when it cannot be opened, is a directory, or is
+    ///   longer than ``maximumReadBytes``.
     public static func read(_ path: String) throws(FileError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .cannotRead(path: path, reason: lastError()) }
@@ -85,6 +88,8 @@ public enum AtomicFile {
         }
     }
 
+    /// Writes `bytes` to `path` atomically (see the type), mode 0644, replacing any file there.
+    /// - Throws: ``FileError/cannotWrite(path:reason:)``; the destination is then untouched.
     public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path

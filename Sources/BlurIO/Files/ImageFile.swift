@@ -12,10 +12,11 @@ public enum ImageFile {
     /// PNG compression, zlib's level: 0 stores; 1, the default, finds runs only (zlib's run-length
     /// strategy, which on photos and blurs packs as tightly as level 6 in a fraction of the time);
     /// 2…9 search for repeats, tighter for flat graphics and text, slower as the level grows.
-    /// Rows are Paeth-filtered at every level (``PNGRowSink``).
+    /// Rows are Paeth-filtered at every level (`PNGRowSink`).
     public static let compressionSpec = ParameterSpec(
         name: "compression", unit: "", range: 0...9, defaultValue: Double(defaultCompression), integer: true,
         summary: "PNG zlib level: 0 stores, 1 finds runs only (fast, and tight on photos), 2…9 search for repeats, slower as it grows")
+    /// PNG's zlib level when none is given: 1, runs only (see ``compressionSpec``).
     public static let defaultCompression = 1
 
     /// Decodes any supported format, recognised by its first bytes.

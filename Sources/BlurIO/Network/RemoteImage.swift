@@ -10,6 +10,7 @@ import FoundationNetworking
 public enum RemoteImage {
     /// Loads and decodes the image at `url`.
     /// - Parameters:
+    ///   - url: where the image is (any scheme URLSession loads).
     ///   - timeout: seconds without progress before the request fails (NaN, ∞ or ≤ 0: 30).
     ///   - maximumBytes: the most bytes the response may have.
     /// - Throws: ``RemoteImageError``.
@@ -41,12 +42,18 @@ public enum RemoteImage {
 
 /// Why a remote image did not arrive.
 public enum RemoteImageError: Error, Sendable, CustomStringConvertible {
+    /// The request failed before a whole response arrived (network, DNS, TLS…); the system's message.
     case transport(URL, String)
+    /// The request timed out.
     case timedOut(URL)
+    /// The server answered with an HTTP status outside 200…299: the code.
     case status(URL, Int)
+    /// The response is longer than the `maximumBytes` allowed: its byte count (checked once it has arrived).
     case tooLarge(URL, Int)
+    /// The body did not decode as an image: the decoding error.
     case notAnImage(URL, DecodingError)
 
+    /// `<url>: <what went wrong>`, one line.
     public var description: String {
         switch self {
         case let .transport(url, message): "\(url.absoluteString): \(message)"

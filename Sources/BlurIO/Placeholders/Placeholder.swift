@@ -19,6 +19,7 @@ public struct Placeholder: Sendable {
     /// The mean colour of the image (straight, with its mean alpha).
     public let averageColor: Color
 
+    /// The parameter table entry: `size`, the longest side of each preview, 1…512 px, default 32.
     public static let sizeSpec = ParameterSpec(
         name: "size", unit: "px", range: 1...512, defaultValue: 32, integer: true, summary: "longest side of each preview")
 

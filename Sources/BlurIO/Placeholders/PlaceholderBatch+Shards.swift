@@ -56,13 +56,18 @@ extension PlaceholderBatch {
 
 /// Why shard manifests could not be merged.
 public enum PlaceholderShardError: Error, Sendable, CustomStringConvertible {
+    /// The output folder (the string) holds no `manifest.shard-K-of-N.json`.
     case noShards(String)
+    /// Two shard manifests name different shard counts N: the two counts.
     case countsDisagree(Int, Int)
+    /// Shard K (the first number) of N (the second) has no manifest yet.
     case shardMissing(Int, Int)
     /// A shard made with another preview size or ThumbHash setting (or unreadable).
     case settingsDisagree(String)
+    /// The merged `manifest.json` could not be written: the reason.
     case notWritten(String)
 
+    /// A one-line message for people.
     public var description: String {
         switch self {
         case let .noShards(folder): return "no shard manifests (manifest.shard-K-of-N.json) in \(folder)"

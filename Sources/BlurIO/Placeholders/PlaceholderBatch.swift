@@ -12,9 +12,13 @@ import Foundation
 public struct PlaceholderBatch: Sendable {
     /// What a run makes: previews at most `size` pixels on their longer side, with or without ThumbHashes.
     public struct Settings: Sendable, Hashable {
+        /// Longest side of each preview, pixels; default 32. A manifest made with another size is not reused.
         public var size: Int
+        /// Whether each entry gets a ThumbHash; default true. A manifest made with the other setting is not reused.
         public var thumbHash: Bool
+        /// Remake every preview, ignoring the earlier manifest, so nothing is skipped as up to date; default false.
         public var force: Bool
+        /// 32-px previews with ThumbHashes, up-to-date ones skipped, unless told otherwise.
         public init(size: Int = 32, thumbHash: Bool = true, force: Bool = false) {
             self.size = size
             self.thumbHash = thumbHash
@@ -24,6 +28,7 @@ public struct PlaceholderBatch: Sendable {
 
     /// One input and the preview it becomes.
     public struct Job: Sendable, Hashable {
+        /// The input's path: an operand as given, or a file found under a folder operand.
         public let input: String
         /// The preview's file name in the output folder.
         public let preview: String
@@ -31,25 +36,34 @@ public struct PlaceholderBatch: Sendable {
 
     /// How one job ended.
     public enum Outcome: Sendable {
+        /// The preview was written: its manifest entry.
         case made(PlaceholderManifest.Entry)
+        /// Skipped: the preview is no older than its input and in the earlier manifest; that entry.
         case upToDate(PlaceholderManifest.Entry)
+        /// The job failed (the input unreadable or not an image, or the preview not written): the message.
         case failed(String)
     }
 
     /// What a run did.
     public struct Report: Sendable {
+        /// Jobs that wrote a preview, and jobs skipped as up to date.
         public var made = 0, upToDate = 0
         /// Input and message, sorted by input.
         public var failures: [(input: String, message: String)] = []
         /// Jobs not started because the run was cancelled.
         public var notStarted = 0
+        /// Jobs in the run: made, up to date, failed and not started add up to it.
         public var total = 0
     }
 
+    /// The suffixes (lowercase, matched in any case) a folder operand is searched for.
     public static let imageSuffixes: Set<String> = ["png", "apng", "jpg", "jpeg", "webp", "gif", "pam", "ppm", "pgm", "pnm"]
 
+    /// The folder for the previews and the manifest; ``run(parallel:progress:cancelled:)`` makes it if missing.
     public let output: String
+    /// What every job makes.
     public let settings: Settings
+    /// One job per input, in the order the manifest lists them: operands in order, each folder's files sorted.
     public internal(set) var jobs: [Job]
     /// The manifest's file name: `manifest.json`, or a shard's (``shard(_:of:)``).
     public internal(set) var manifestName = "manifest.json"
@@ -187,8 +201,10 @@ public struct PlaceholderBatch: Sendable {
 
 /// The manifest could not be written; the jobs' report is kept for the message.
 public enum PlaceholderBatchError: Error, CustomStringConvertible, Sendable {
+    /// The manifest could not be written: the file error, and the run's report (the previews made are on disk).
     case manifestNotWritten(FileError, PlaceholderBatch.Report)
 
+    /// The file error's message.
     public var description: String {
         switch self {
         case let .manifestNotWritten(error, _): return "\(error)"
@@ -199,20 +215,29 @@ public enum PlaceholderBatchError: Error, CustomStringConvertible, Sendable {
 /// `manifest.json`: the settings and, for each input, its size, preview (file and data URI),
 /// ThumbHash (base64) and average colour. Written with sorted keys.
 public struct PlaceholderManifest: Codable, Sendable, Equatable {
+    /// A preview PNG: its bytes as a data URI, its file name and its size.
     public struct Preview: Codable, Sendable, Equatable {
+        /// `data:image/png;base64,` and the PNG's bytes in base64.
         public var dataURI: String
+        /// The preview's file name in the output folder.
         public var file: String
+        /// The preview's width, pixels.
         public var width: Int
+        /// The preview's height, pixels.
         public var height: Int
     }
 
+    /// One input's placeholder.
     public struct Entry: Codable, Sendable, Equatable {
         /// `#RRGGBB`, or `#RRGGBBAA` when translucent.
         public var averageColor: String
         /// The input's path as given.
         public var file: String
+        /// The input's width after EXIF orientation, pixels.
         public var width: Int
+        /// The input's height after EXIF orientation, pixels.
         public var height: Int
+        /// The preview made for it.
         public var preview: Preview
         /// Base64, when asked for.
         public var thumbHash: String?
@@ -240,8 +265,11 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
         }
     }
 
+    /// The previews' longest side, pixels: the run's setting.
     public var size: Int
+    /// Whether the entries carry ThumbHashes: the run's setting.
     public var thumbHash: Bool
+    /// The entries, in the order of the batch's jobs.
     public var images: [Entry]
 
     /// The entries by input path.

@@ -11,12 +11,16 @@ import Foundation
 ///
 /// Not thread-safe (a FreeType face is not): use one `Font` per thread.
 public final class Font {
+    /// The font file.
     public let path: String
     /// Pixels per em.
     public let size: Double
     private var library: FT_Library?
     private var face: FT_Face?
 
+    /// Loads the font file at `path` at `size` pixels per em.
+    /// - Throws: `ParameterError/outOfRange(name:value:range:unit:)` when `size` is not within 1…2000 (NaN
+    ///   included); ``FontError/cannotLoad(path:code:)`` when FreeType cannot open or size the file.
     public init(path: String, size: Double) throws {
         guard size.isFinite, size >= 1, size <= 2000 else {
             throw ParameterError.outOfRange(name: "font size", value: size, range: 1...2000, unit: "px")

@@ -5,6 +5,7 @@ public enum FontError: Error, Equatable, Sendable, CustomStringConvertible {
     /// FreeType could not open or size the file.
     case cannotLoad(path: String, code: Int32)
 
+    /// A one-line message; for ``notFound(searched:)`` it says how to install a font or set `BLURKIT_FONT`.
     public var description: String {
         switch self {
         case let .notFound(searched):

@@ -7,10 +7,12 @@ public protocol Interpolatable: Sendable, Equatable {
 }
 
 extension Double: Interpolatable {
+    /// Linear; a `t` outside 0…1 extrapolates.
     public func interpolated(to other: Double, at t: Double) -> Double { self + (other - self) * t }
 }
 
 extension BlurCore.Rect: Interpolatable {
+    /// Origin and size interpolated linearly, each on its own; a `t` outside 0…1 extrapolates.
     public func interpolated(to other: BlurCore.Rect, at t: Double) -> BlurCore.Rect {
         BlurCore.Rect(
             x: x.interpolated(to: other.x, at: t), y: y.interpolated(to: other.y, at: t),
@@ -31,8 +33,10 @@ public struct Animation: Sendable, Hashable {
     public var duration: Double
     /// Seconds before the change starts, ≥ 0; the old value shows until then.
     public var delay: Double
+    /// How the progress runs over the duration. Default `.default`, Core Animation's curve.
     public var curve: TimingCurve
 
+    /// Durations and delays in seconds; NaN, ±∞ and negative values count as 0.
     public init(duration: Double, delay: Double = 0, curve: TimingCurve = .default) {
         self.duration = duration.isFinite ? max(0, duration) : 0
         self.delay = delay.isFinite ? max(0, delay) : 0
@@ -72,6 +76,7 @@ public struct Animated<Value: Interpolatable>: Sendable {
     private let initial: Value
     private var changes: [Change] = []
 
+    /// A property showing `value` from the start, with no changes yet.
     public init(_ value: Value) { initial = value }
 
     /// The value the property was last set to.

@@ -10,6 +10,7 @@ import Darwin
 /// `progress(at:)` takes the fraction of the duration elapsed (clamped to 0…1) and returns the
 /// fraction of the change applied: 0 at the start, 1 at the end (a spring may overshoot between).
 public enum TimingCurve: Sendable, Hashable {
+    /// Constant speed: the progress is the fraction of the duration elapsed.
     case linear
     /// Cubic Bézier (0.42, 0, 1, 1).
     case easeIn

@@ -12,20 +12,27 @@ import BlurCore
 public final class BlurUpImage {
     /// The seed's defaults.
     public static let defaultBlurRadius = 24.0
+    /// Seconds the image takes to come into focus, or to leave: 0.8.
     public static let transitionDuration = 0.8
+    /// Seconds of the fade that replaces the transition under Reduce Motion: 0.2.
     public static let reducedMotionDuration = 0.2
+    /// The transition's curve: ease-out, cubic Bézier (0, 0, 0.58, 1).
     public static let transitionCurve = TimingCurve.easeOut
     /// The activity indicator's side, points (UIKit's medium style).
     public static let indicatorSize = 20.0
 
     /// The root layer: add it to a ``Scene`` (or render the component alone with
-    /// ``render(at:scale:)``).
+    /// `render(at:scale:)`).
     public let layer: Layer
+    /// What VoiceOver reads for the image (see ``accessibility``).
     public let label: String
     /// Points, ≥ 0 (a negative radius counts as 0; NaN as 0).
     public let blurRadius: Double
+    /// True when the transition is a 0.2 s fade with no blur, as under Reduce Motion. Default false.
     public let reduceMotion: Bool
+    /// The full image, nil while there is none; change it with ``setImage(_:at:)``.
     public private(set) var image: Bitmap?
+    /// True while the image is still expected (default); change it with ``setLoading(_:at:)``.
     public private(set) var isLoading: Bool
 
     private let previewLayer: Layer
@@ -33,8 +40,13 @@ public final class BlurUpImage {
     private let indicatorLayer: Layer
 
     /// - Parameters:
-    ///   - frame: points, in the parent's coordinates.
+    ///   - preview: the tiny image shown, blurred, until the full one comes.
     ///   - image: shown at once (no transition) when given here.
+    ///   - label: what VoiceOver reads.
+    ///   - blurRadius: the preview's blur in points (default 24; NaN counts as 0, at most 1,000).
+    ///   - isLoading: whether the activity indicator turns while there is no image (default true).
+    ///   - reduceMotion: a 0.2-s fade instead of the focus pull (default false).
+    ///   - frame: points, in the parent's coordinates.
     public init(
         preview: Bitmap, image: Bitmap? = nil, label: String, blurRadius: Double = BlurUpImage.defaultBlurRadius,
         isLoading: Bool = true, reduceMotion: Bool = false, frame: Rect
@@ -115,11 +127,23 @@ public final class BlurUpImage {
 
 /// An accessibility element as data: what VoiceOver would read.
 public struct AccessibilityElement: Sendable, Hashable {
-    public enum Trait: String, Sendable, Hashable { case image, button, header }
+    /// What kind of element it is, as UIKit's `UIAccessibilityTraits`.
+    public enum Trait: String, Sendable, Hashable {
+        /// An image (`.image`).
+        case image
+        /// Something that acts when activated (`.button`).
+        case button
+        /// The heading of a section (`.header`).
+        case header
+    }
+    /// The element's name, read first.
     public var label: String
+    /// Its current state (`Loading`), read after the label; empty for none.
     public var value: String
+    /// What kind of element it is.
     public var traits: Set<Trait>
 
+    /// An element that reads `label`, then `value`, with `traits`.
     public init(label: String, value: String, traits: Set<Trait>) {
         self.label = label
         self.value = value

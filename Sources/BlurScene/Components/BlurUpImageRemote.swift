@@ -11,25 +11,31 @@ public struct BlurUpImageRemote: Sendable {
     public enum Phase: Sendable {
         /// Not loaded yet (or no URL).
         case empty
+        /// Loaded and decoded: the full image.
         case success(Bitmap)
+        /// The load failed, for the reason the error gives; the preview stays.
         case failure(RemoteImageError)
     }
 
+    /// Where the full image is; nil: nothing loads and no activity indicator shows.
     public let url: URL?
+    /// The small image shown blurred until the full one arrives.
     public let preview: Bitmap
+    /// What VoiceOver reads for the image.
     public let label: String
     /// Seconds without progress before the request fails. Default 30.
     public var timeout: Double = 30
     /// The most bytes a response may have. Default 64 MiB.
     public var maximumBytes = 64 << 20
 
+    /// A component with a 30 s time-out and a 64 MiB limit; nothing loads until ``load()``.
     public init(url: URL?, preview: Bitmap, label: String) {
         self.url = url
         self.preview = preview
         self.label = label
     }
 
-    /// Loads and decodes the image (``RemoteImage/load(_:timeout:maximumBytes:)``). Never throws:
+    /// Loads and decodes the image (`RemoteImage/load(_:timeout:maximumBytes:)`). Never throws:
     /// failures are a phase.
     public func load() async -> Phase {
         guard let url else { return .empty }

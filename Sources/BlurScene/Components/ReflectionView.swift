@@ -12,10 +12,12 @@ public final class ReflectionView {
     public var frame: Rect
     /// 0…1, default 0.5 (clamped).
     public var reflectionAlpha: Double = 0.5
+    /// True draws the content alone, without its reflection. Default false.
     public var isReflectionHidden = false
     /// The inner progressive blur: `.up`, 4.5 pt, no dimming tint by default.
     public var blur: VariableBlurEffect = ReflectionEffect.defaultBlur
 
+    /// A view at `frame` (points) with upstream's defaults: alpha 0.5, reflection shown, `.up` blur of 4.5 pt.
     public init(frame: Rect) {
         self.frame = frame
     }

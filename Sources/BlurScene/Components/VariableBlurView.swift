@@ -3,19 +3,23 @@ import BlurCore
 /// BlurUIKit's `VariableBlurView`, rendered in software: a progressive blur of whatever lies behind
 /// its frame, with an optional dimming gradient on top.
 ///
-/// Set its properties, then ``render(over:appearance:)`` a backdrop. As in BlurUIKit, setting a
+/// Set its properties, then `render(over:appearance:)` a backdrop. As in BlurUIKit, setting a
 /// property marks the view for update, and the next render regenerates only what that property
 /// affects: a mask is fetched again only when its parameters changed (and built only when the shared
 /// cache has no equal one); changing the tint colour or the dimming alpha touches no mask.
 /// Not thread-safe: use a view from one thread at a time.
 public final class VariableBlurView {
+    /// Which way the blur runs: `GradientDirection`.
     public typealias Direction = GradientDirection
+    /// A length along the gradient, a fraction of the view's size or points: `BlurCore/GradientSizing`.
     public typealias GradientSizing = BlurCore.GradientSizing
+    /// The dimming's opacity, one value or one per appearance: `BlurCore/DimmingAlpha`.
     public typealias DimmingAlpha = BlurCore.DimmingAlpha
 
     /// The view's frame in points, in the backdrop's coordinates.
     public var frame: Rect { didSet { if frame != oldValue { needsLayout = true } } }
 
+    /// Where the full blur is. Default `.down`: at the top.
     public var direction: Direction {
         get { effect.direction }
         set { update(\.direction, newValue) }
@@ -30,6 +34,7 @@ public final class VariableBlurView {
         get { effect.minimumBlurRadius }
         set { update(\.minimumBlurRadius, newValue) }
     }
+    /// Where the maximum radius is reached, in from the full edge; nil (default) = at the edge. Invalid values count as 0.
     public var blurMaximumRadiusInset: GradientSizing? {
         get { effect.blurMaximumRadiusInset }
         set { update(\.blurMaximumRadiusInset, newValue) }
@@ -44,6 +49,7 @@ public final class VariableBlurView {
         get { effect.dimmingAlpha }
         set { update(\.dimmingAlpha, newValue) }
     }
+    /// Where the dimming reaches full colour, in from the full edge; nil (default) = at the edge. Invalid values count as 0.
     public var dimmingFullColorInset: GradientSizing? {
         get { effect.dimmingFullColorInset }
         set { update(\.dimmingFullColorInset, newValue) }
@@ -68,6 +74,7 @@ public final class VariableBlurView {
     private let cache: GradientMaskCache
     private var needsLayout = true
 
+    /// A view at `frame` (points, default zero size) with BlurUIKit's defaults; masks come from `cache`, default the shared one.
     public init(frame: Rect = Rect(x: 0, y: 0, width: 0, height: 0), direction: Direction = .down, cache: GradientMaskCache = .shared) {
         self.frame = frame
         self.effect = VariableBlurEffect(direction: direction)

@@ -10,14 +10,17 @@ import Musl
 import Darwin
 #endif
 
-/// A time range of a scene rendered at a frame rate into an ``AnimationWriter``: frames are
+/// A time range of a scene rendered at a frame rate into an `AnimationWriter`: frames are
 /// rendered (and prepared for the encoder) several at once, one per core, and appended in order,
 /// so the file is the same whatever the number of cores.
 public struct SceneRecording: Sendable {
+    /// `fps`: 1…120 frames/s, default 30.
     public static let frameRateSpec = ParameterSpec(
         name: "fps", unit: "frames/s", range: 1...120, defaultValue: 30, summary: "frames per second of the animation")
+    /// `duration`: 0.001…600 s, no default.
     public static let durationSpec = ParameterSpec(
         name: "duration", unit: "s", range: 0.001...600, defaultValue: nil, summary: "length of the animation")
+    /// `time`: scene time of the first frame, −3600…3600 s, default 0.
     public static let startSpec = Animation.timeSpec.named("time", summary: "scene time of the first frame")
     /// The most frames one recording makes.
     public static let maximumFrames = 10_000
@@ -31,7 +34,7 @@ public struct SceneRecording: Sendable {
     /// Pixels per point.
     public let scale: Double
 
-    /// - Throws: ``ParameterError`` naming the parameter when a value is not finite or out of its
+    /// - Throws: `ParameterError` naming the parameter when a value is not finite or out of its
     ///   range, or when the frame count would pass ``maximumFrames``.
     public init(start: Double = 0, duration: Double, frameRate: Double = 30, scale: Double = 1) throws(ParameterError) {
         self.start = try Self.startSpec.validate(start)
@@ -53,7 +56,7 @@ public struct SceneRecording: Sendable {
     /// Renders every frame of `scene` into `writer` (which must be the scene's pixel size at
     /// `scale`) and finishes it. `progress` is called on the calling thread after each frame with
     /// (frames done, frame count); `cancelled` is polled between batches — when it says true, the
-    /// recording stops with ``RecordingError/cancelled`` and nothing is written (a PNG sequence
+    /// recording stops with `RecordingError/cancelled` and nothing is written (a PNG sequence
     /// keeps the complete frames it has).
     public func record(
         _ scene: Scene, to writer: AnimationWriter, parallelFrames: Int? = nil,
@@ -89,8 +92,10 @@ public struct SceneRecording: Sendable {
 
 /// Why a recording stopped.
 public enum RecordingError: Error, Equatable, CustomStringConvertible {
+    /// `cancelled` returned true after `framesWritten` frames had reached the writer.
     case cancelled(framesWritten: Int)
 
+    /// One line: how many frames were done, and that no animation was written.
     public var description: String {
         switch self {
         case let .cancelled(n): "interrupted after \(n) frames; no animation was written"

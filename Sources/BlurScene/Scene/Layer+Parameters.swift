@@ -2,10 +2,12 @@ import BlurCore
 
 /// The parameter tables of a layer's numbers, as the scene file and the command line read them.
 extension Layer {
+    /// The parameter table entry of ``Layer/opacity``: `opacity`, 0…1, default 1.
     public static let opacitySpec = ParameterSpec(
         name: "opacity", unit: "", range: 0...1, defaultValue: 1, summary: "opacity of the layer and its sublayers, as a group")
     /// The same table as a material's corner radius.
     public static let cornerRadiusSpec = Material.cornerRadiusSpec
+    /// The parameter table entry of ``Layer/blurRadius``: `blur-radius`, 0…1000 pt, default 0.
     public static let blurRadiusSpec = ParameterSpec(
         name: "blur-radius", unit: "pt", range: 0...1000, defaultValue: 0, summary: "the layer's own blur (σ in points)")
     /// A backdrop blur's radius, and the animatable `blurEffectRadius` of a blur backdrop.
@@ -25,7 +27,9 @@ extension Scene {
 extension Animation {
     /// When a transaction starts, scene seconds.
     public static let timeSpec = ParameterSpec(name: "at", unit: "s", range: -3600...3600, defaultValue: 0, summary: "when the change is made")
+    /// A transaction's duration: `duration`, 0…3600 s, default 0.
     public static let durationSpec = ParameterSpec(name: "duration", unit: "s", range: 0...3600, defaultValue: 0, summary: "how long it animates")
+    /// A transaction's delay: `delay`, 0…3600 s, default 0.
     public static let delaySpec = ParameterSpec(name: "delay", unit: "s", range: 0...3600, defaultValue: 0, summary: "how long it waits first")
 }
 
@@ -42,8 +46,10 @@ extension TimingCurve {
     public static let controlXSpec = ParameterSpec(name: "x", unit: "", range: 0...1, defaultValue: nil, summary: "a control point's time")
     /// A cubic Bézier's control-point y (it may overshoot).
     public static let controlYSpec = ParameterSpec(name: "y", unit: "", range: -10...10, defaultValue: nil, summary: "a control point's progress")
+    /// A spring's `response`, the period of the undamped oscillation: 0.01…100 s, default 0.5.
     public static let springResponseSpec = ParameterSpec(
         name: "response", unit: "s", range: 0.01...100, defaultValue: 0.5, summary: "the spring's period without damping")
+    /// A spring's `damping-fraction`: 0.01…10, default 0.825 (1 = critically damped, < 1 overshoots).
     public static let springDampingSpec = ParameterSpec(
         name: "damping-fraction", unit: "", range: 0.01...10, defaultValue: 0.825, summary: "the spring's damping: 1 settles without bouncing")
 }

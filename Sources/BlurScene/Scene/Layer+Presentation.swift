@@ -4,16 +4,23 @@ extension Layer {
     /// The values showing at `time` (seconds), animations applied: Core Animation's presentation
     /// layer, one property at a time.
     public struct Presentation: Sendable {
+        /// Points, in the parent's coordinates.
         public var frame: Rect
+        /// As animated, before drawing clamps it to 0…1.
         public var opacity: Double
+        /// Points.
         public var cornerRadius: Double
+        /// The fill beneath the content.
         public var backgroundColor: Color
+        /// The layer's own blur, σ in points.
         public var blurRadius: Double
         /// nil: the material's default radius.
         public var blurEffectRadius: Double?
+        /// The material backdrop's tint opacity: 1 = the style's own, 0 = blur only.
         public var dimmingAlpha: Double
     }
 
+    /// The values showing at `time` (seconds on the scene's clock), as `CALayer.presentation()` gives them.
     public func presentation(at time: Double) -> Presentation {
         Presentation(
             frame: frameValue.value(at: time), opacity: opacityValue.value(at: time), cornerRadius: cornerRadiusValue.value(at: time),

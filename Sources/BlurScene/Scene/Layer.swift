@@ -9,7 +9,9 @@ import BlurCore
 public final class Layer {
     /// What a layer draws inside its bounds, below its sublayers.
     public enum Content: Sendable {
+        /// Nothing: only the background, if any, shows.
         case none
+        /// One colour filling the (rounded) bounds.
         case color(Color)
         /// Premultiplied pixels, scaled into the bounds.
         case bitmap(Bitmap, mode: ContentMode)
@@ -19,7 +21,7 @@ public final class Layer {
         /// A filled vector shape, anti-aliased, non-zero winding; the path in points with (0, 0) at
         /// the layer's top-left corner. Parts outside the bounds show unless `masksToBounds`.
         case shape(Path, fill: Color)
-        /// BlurUIKit's reflection view (``ReflectionEffect``): the bitmap scaled to fill the top half
+        /// BlurUIKit's reflection view (`ReflectionEffect`): the bitmap scaled to fill the top half
         /// of the bounds, its mirrored, progressively blurred copy in the bottom half.
         case reflection(Bitmap, Reflection)
         /// UIKit's activity indicator (SwiftUI's `ProgressView()`): eight spokes around the centre of
@@ -27,7 +29,7 @@ public final class Layer {
         case activityIndicator(Color)
     }
 
-    /// The settings of a reflection: upstream's defaults (see ``ReflectionEffect``).
+    /// The settings of a reflection: upstream's defaults (see `ReflectionEffect`).
     public typealias Reflection = ReflectionEffect
 
     /// How a bitmap fits the bounds.
@@ -37,23 +39,32 @@ public final class Layer {
     public enum BackdropFilter: Sendable, Hashable {
         /// Gaussian blur, radius (σ) in points, edges clamped to the bounds.
         case blur(radius: Double)
+        /// A blur material; its dimming alpha and corner radius come from the layer, and so does its
+        /// radius while ``Layer/blurEffectRadius`` is set.
         case material(Material)
+        /// BlurUIKit's progressive blur with its dimming, over the bounds.
         case progressive(VariableBlurEffect)
     }
 
+    /// A label for finding the layer (a scene file's `name`, ``SceneFile/layers``); never drawn. Default empty.
     public var name: String
+    /// What the layer draws inside its bounds, below its sublayers. Default `.none`.
     public var content: Content = .none
     /// Clip the content, sublayers and own blur to the (rounded) bounds. Default false.
     public var masksToBounds = false
+    /// How the layer and its sublayers, as one group, blend with what is beneath. Default `.normal`.
     public var blendMode: BlendMode = .normal
     /// SwiftUI's `blur(radius:opaque: true)`: the own blur clamps at the layer's bounds instead of
     /// fading into transparency, and stays inside them (opaque content stays opaque). Default false.
     public var blurIsOpaque = false
+    /// Applied to what is beneath, within the (rounded) bounds, before the content draws, and mixed in at
+    /// the layer's opacity. Default nil: none.
     public var backdropFilter: BackdropFilter?
     /// A layer whose alpha (its content and sublayers, in this layer's coordinates, at its own
     /// opacity) masks this layer's content, sublayers and own blur, as `CALayer.mask`. Its backdrop
     /// filters are ignored.
     public var mask: Layer?
+    /// Drawn above the content in order, the last on top; add with ``addSublayer(_:)``.
     public private(set) var sublayers: [Layer] = []
 
     var frameValue: Animated<Rect>
@@ -64,12 +75,14 @@ public final class Layer {
     var backdropRadiusValue: Animated<Double>?
     var dimmingAlphaValue = Animated(1.0)
 
+    /// A layer at `frame` (points, in the parent's coordinates): opacity 1, clear background, no blur, no sublayers.
     public init(name: String = "", frame: Rect, content: Content = .none) {
         self.name = name
         self.frameValue = Animated(frame)
         self.content = content
     }
 
+    /// Adds `layer` above the sublayers already there.
     public func addSublayer(_ layer: Layer) { sublayers.append(layer) }
 
     /// Points, in the parent's coordinates. *Animatable.*

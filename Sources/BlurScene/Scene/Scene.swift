@@ -5,13 +5,17 @@ import BlurCore
 public final class Scene {
     /// Points.
     public let width: Double, height: Double
+    /// Fills the canvas beneath the layers. Default white.
     public var backgroundColor: Color
     /// Light or dark: picks the materials' and dimming colours' variants. Default light.
     public var appearance: Appearance = .light
+    /// Spans the scene; only its sublayers are drawn, not its own content, background or filters.
     public let root: Layer
 
+    /// The parameter table entry of a render's scale: `scale`, 0.01…16 px/pt, default 1.
     public static let scaleSpec = Bitmap.scaleSpec.named("scale", summary: "pixels per point of the rendered frames")
 
+    /// A scene `width × height` points (positive and finite, or rendering throws) over `backgroundColor`, default white.
     public init(width: Double, height: Double, backgroundColor: Color = .white) {
         self.width = width
         self.height = height
@@ -19,6 +23,7 @@ public final class Scene {
         self.root = Layer(name: "root", frame: Rect(x: 0, y: 0, width: width, height: height))
     }
 
+    /// Adds `layer` to ``root``, above the layers already there.
     public func addLayer(_ layer: Layer) { root.addSublayer(layer) }
 
     /// UIKit's `UIView.animate(withDuration:delay:options:animations:)`, at `time` on the scene's
@@ -37,9 +42,9 @@ public final class Scene {
     /// The scene at `time` (seconds) and `scale` (pixels per point), premultiplied RGBA. Reads the
     /// layer tree without changing it: frames of one scene may render concurrently as long as no
     /// thread changes the tree meanwhile.
-    /// - Throws: ``ParameterError`` for a scale or size that is not a positive finite number;
-    ///   ``BitmapError/tooLarge(width:height:limit:)`` when the canvas, or an offscreen surface that a
-    ///   blur's reach widens beyond it, would pass ``ImageLimits/maximumPixelCount``.
+    /// - Throws: `ParameterError` for a scale or size that is not a positive finite number;
+    ///   `BitmapError/tooLarge(width:height:limit:)` when the canvas, or an offscreen surface that a
+    ///   blur's reach widens beyond it, would pass `ImageLimits/maximumPixelCount`.
     public func render(at time: Double, scale: Double = 1, threads: Int? = nil) throws -> Bitmap {
         try renderReporting(at: time, scale: scale, threads: threads).image
     }

@@ -9,5 +9,6 @@ public struct Transaction: Sendable {
     /// nil: the change is immediate.
     public var animation: Animation?
 
+    /// The transaction in effect on this task: nil outside ``Scene/animate(at:duration:delay:curve:_:)`` and ``Scene/at(_:_:)``.
     @TaskLocal public static var current: Transaction?
 }

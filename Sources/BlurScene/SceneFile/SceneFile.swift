@@ -7,6 +7,7 @@ import Foundation
 /// expected (`layers[2].frame.width: expected a number, got "wide"`); unknown keys are errors, so
 /// a typo never passes silently.
 public struct SceneFile {
+    /// The scene the file describes, its layers built and its animations applied.
     public let scene: Scene
     /// Layers by their `name`, for code that animates a loaded scene further.
     public let layers: [String: Layer]

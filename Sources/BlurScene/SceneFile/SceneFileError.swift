@@ -13,6 +13,7 @@ public enum SceneFileError: Error, Equatable, Sendable, CustomStringConvertible 
     /// An image named by the scene could not be read; `message` names the file.
     case image(path: String, file: String, message: String)
 
+    /// One line: the value's path (or the line and column) and what is wrong with it.
     public var description: String {
         switch self {
         case let .syntax(line, column, message): "line \(line), column \(column): \(message)"
