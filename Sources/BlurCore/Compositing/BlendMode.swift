@@ -79,9 +79,6 @@ public enum BlendMode: String, Sendable, Hashable, CaseIterable {
 }
 
 extension BlendMode {
-    /// What compositing `color` in this mode does to each byte value of each channel of an opaque
-    /// premultiplied pixel (which stays opaque): 3 × 256 bytes, red then green then blue. The same
-    /// formula and rounding as ``Bitmap/composite(_:mode:in:coverage:)``.
     /// One premultiplied source (0…1 per channel) over the premultiplied pixel at `px`, rounded.
     @inline(__always)
     func composite(_ source: SIMD4<Double>, onto px: UnsafeMutablePointer<UInt8>) {
@@ -92,8 +89,9 @@ extension BlendMode {
         for c in 0..<3 { px[c] = UInt8(min(a, max(0, (out[c] * 255).rounded()))) }
     }
 
-    /// Each channel's byte after `color` is composited in this mode over an opaque pixel, indexed by its byte before:
-    /// 3 × 256 bytes, red then green then blue.
+    /// What compositing `color` in this mode does to each byte value of each channel of an opaque
+    /// premultiplied pixel (which stays opaque): 3 × 256 bytes, red then green then blue. The same
+    /// formula and rounding as ``Bitmap/composite(_:mode:in:coverage:)``.
     public func opaqueTable(for color: Color) -> [UInt8] {
         let straight = SIMD4<Double>(color.red, color.green, color.blue, 1)
         var table = [UInt8](repeating: 0, count: 3 * 256)
