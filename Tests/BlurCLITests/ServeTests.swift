@@ -25,19 +25,21 @@ import Testing
             var found: String?
             for _ in 0..<200 where found == nil {
                 usleep(25_000)
-                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                let log = String(decoding: (try? AtomicFile.read(logPath)) ?? [], as: UTF8.self)
                 if let range = log.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) { found = String(log[range]) }
                 if !process.isRunning { break }
             }
             guard let found else {
-                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                let log = String(decoding: (try? AtomicFile.read(logPath)) ?? [], as: UTF8.self)
                 if process.isRunning { process.terminate() }
                 throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the server did not start: " + log])
             }
             url = found
         }
 
-        var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        /// What the server has written to standard error so far. (Read with our own reader:
+        /// Foundation's `String(contentsOfFile:)` leaks its buffer when the file grows as it reads.)
+        var log: String { String(decoding: (try? AtomicFile.read(logPath)) ?? [], as: UTF8.self) }
 
         /// Sends `signal` and waits for the exit status.
         @discardableResult func stop(_ signal: Int32 = SIGTERM) -> Int32 {
@@ -79,7 +81,7 @@ import Testing
         let code = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         var headers: [String: String] = [:]
-        let raw = (try? String(contentsOfFile: folder + "/headers", encoding: .utf8)) ?? ""
+        let raw = String(decoding: (try? AtomicFile.read(folder + "/headers")) ?? [], as: UTF8.self)
         // The last response's headers (after any 100 Continue).
         for line in raw.components(separatedBy: "\r\n") {
             if line.hasPrefix("HTTP/") {
@@ -90,6 +92,19 @@ import Testing
         }
         let body = (try? AtomicFile.read(folder + "/body")) ?? []
         return Reply(status: Int(code) ?? 0, headers: headers, body: body)
+    }
+
+    /// What a Python script (a client that misbehaves on purpose) prints, trimmed.
+    static func python(_ script: String) throws -> String {
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", script]
+        let out = Pipe()
+        python.standardOutput = out
+        try python.run()
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        return printed.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A root with `in.png` (the fixture), `sub/cat.jpg`, a scene over `in.png`, text posing as an
@@ -323,14 +338,7 @@ import Testing
             data = s.recv(100)
             print(round(time.time() - start, 2), len(data))
             """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script]
-        let out = Pipe()
-        python.standardOutput = out
-        try python.run()
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ")
-        python.waitUntilExit()
+        let printed = try Self.python(script).split(separator: " ")
         let waited = Double(printed.first ?? "") ?? 99
         #expect(waited < 5 && printed.last?.hasPrefix("0") == true, "closed after \(waited) s: \(printed)")
         // Headers trickled a byte every 0.3 s — never silent long enough for an idle time-out — are
@@ -348,17 +356,7 @@ import Testing
             except OSError:
                 print(round(time.time() - start, 2))
             """
-        let trickler = Process()
-        trickler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        trickler.arguments = ["python3", "-c", trickle]
-        let trickled = Pipe()
-        trickler.standardOutput = trickled
-        try trickler.run()
-        let cut =
-            Double(
-                String(decoding: trickled.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-            ?? 99
-        trickler.waitUntilExit()
+        let cut = Double(try Self.python(trickle)) ?? 99
         #expect(cut < 4, "a trickling client was cut off after \(cut) s")
         // A render longer than the limit stops between frames with 503.
         let long = try Self.fetch(server, "/blurup/in.png?wait=30&fps=60")

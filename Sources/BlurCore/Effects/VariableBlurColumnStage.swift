@@ -36,13 +36,10 @@ final class VariableBlurColumnStage: RowStage {
     init(lines: VariableBlurLines, width: Int, height: Int) {
         self.width = width
         self.height = height
-        let region = lines.region, sigmas = lines.sigmas, blurs = lines.blurs
-        self.region = region
-        self.blurs = blurs
-        dimming = lines.dimming
-        let (ladder, levelOf, weightOf) = VariableGaussianBlur.ladder(sigmas)
-        self.levelOf = levelOf
-        self.weightOf = weightOf
+        let (region, sigmas, blurs, ladder, levelOf, weightOf) = (
+            lines.region, lines.sigmas, lines.blurs, lines.ladder, lines.levelOf, lines.weightOf
+        )
+        (self.region, self.blurs, self.levelOf, self.weightOf, dimming) = (region, blurs, levelOf, weightOf, lines.dimming)
         levels = ladder.indices.map { k -> Level? in
             let users = sigmas.indices.filter { VariableGaussianBlur.uses(k, $0, levelOf: levelOf, weightOf: weightOf) }
             guard blurs, let first = users.first, let last = users.last else { return nil }

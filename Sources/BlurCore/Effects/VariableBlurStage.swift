@@ -30,13 +30,10 @@ final class VariableBlurStage: RowStage {
     init(lines: VariableBlurLines, width: Int, height: Int) {
         self.width = width
         self.height = height
-        let region = lines.region, sigmas = lines.sigmas, blurs = lines.blurs
-        self.region = region
-        self.blurs = blurs
-        dimming = lines.dimming
-        let (ladder, levelOf, weightOf) = VariableGaussianBlur.ladder(sigmas)
-        self.levelOf = levelOf
-        self.weightOf = weightOf
+        let (region, sigmas, blurs, ladder, levelOf, weightOf) = (
+            lines.region, lines.sigmas, lines.blurs, lines.ladder, lines.levelOf, lines.weightOf
+        )
+        (self.region, self.blurs, self.levelOf, self.weightOf, dimming) = (region, blurs, levelOf, weightOf, lines.dimming)
         let stages = ladder.map { sigma -> (stage: GaussianStage, input: RowWindow, rows: RegionRows) in
             let rows = RegionRows(region: region)
             return (GaussianStage(sigma: sigma, edges: .clamp, width: region.width, height: region.height), RowWindow(source: rows), rows)
