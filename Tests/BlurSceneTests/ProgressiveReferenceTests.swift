@@ -85,6 +85,28 @@ import Testing
         }
     }
 
+    /// The library's own float64 reference (what `BLURKIT_REFERENCE=1` renders) is this test's
+    /// definition, written independently: within 1 everywhere, down and left, with the direct rows
+    /// and the pyramid's range both crossed; and it draws the same dimming as `render`.
+    @Test(arguments: [GradientDirection.down, .left])
+    func theLibrarysReferenceIsTheDefinition(_ direction: GradientDirection) throws {
+        let image = try TestImages.translucentPhoto.cropped(x: 150, y: 60, width: 120, height: 90)
+        let effect = Self.effect(radius: 10)
+        var got = effect.reference(over: image, frame: Rect(x: 0, y: 0, width: 120, height: 90))
+        if direction == .left {
+            var sideways = effect
+            sideways.direction = .left
+            got = sideways.reference(over: image.oriented(.leftMirrored), frame: Rect(x: 0, y: 0, width: 90, height: 120)).oriented(.leftMirrored)
+        }
+        let expected = try Self.reference(image, sigmas: Self.sigmas(effect, over: image))
+        let difference = ImageDifference(got, expected)
+        #expect(difference.maximum <= 1, "\(difference)")
+        var dimmed = VariableBlurEffect(direction: direction)
+        dimmed.maximumBlurRadius = 0
+        let frame = Rect(x: 0, y: 0, width: 120, height: 90)
+        #expect(dimmed.reference(over: image, frame: frame) == dimmed.render(over: image, frame: frame))
+    }
+
     /// The σ the output has in the middle of the gradient, measured from how a sharp edge spreads
     /// (the differences across a blurred step are the Gaussian itself: their variance is σ² plus the
     /// ⅟₁₂ of whole-pixel steps), is the σ the mask asks for there.

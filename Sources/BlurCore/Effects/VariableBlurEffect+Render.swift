@@ -12,12 +12,14 @@ extension VariableBlurEffect {
     ///
     /// Per-pixel σ = maximum radius × mask value × scale, the mask sampled between its entries.
     /// The same stage as the streaming chain runs (`VariableBlurStage`, `VariableBlurColumnStage`),
-    /// a band at a time over the image in memory.
+    /// a band at a time over the image in memory; `BLURKIT_REFERENCE=1` in the environment returns
+    /// ``reference(over:frame:appearance:cache:)`` instead.
     public func render(
         over backdrop: Bitmap, frame: Rect, appearance: Appearance = .light,
         cache: GradientMaskCache = .shared, threads: Int? = nil
     ) -> Bitmap {
         guard layout(width: frame.width, height: frame.height) != nil, !frame.isEmpty else { return backdrop }
+        if KernelSwitch.useReference { return reference(over: backdrop, frame: frame, appearance: appearance, cache: cache) }
         let stage = stage(width: backdrop.width, height: backdrop.height, scale: backdrop.scale, frame: frame, appearance: appearance, cache: cache)
         return stage.run(backdrop, parts: threads)
     }
