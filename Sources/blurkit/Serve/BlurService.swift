@@ -29,7 +29,8 @@ final class BlurService: Sendable {
     let settings: Settings
     let metrics = Metrics()
     private let gate: RenderGate
-    /// SHA-256 of files under the root, by path, while their size, modification time and inode stay.
+    /// SHA-256 of files under the root, by path, while their size, modification time and inode stay
+    /// (at most 100,000 of them; then they are computed afresh).
     private let digests = Mutex<[String: (stamp: [Int], digest: String)]>([:])
     let openAPI: [UInt8]
     /// Set when the server starts draining: renders still running finish, new ones get 503.
@@ -311,7 +312,11 @@ final class BlurService: Sendable {
         if let known = digests.withLock({ $0[path] }), known.stamp == stamp { return known.digest }
         guard let digest = Digest.sha256(file: path) else { throw .notFound("cannot read the file") }
         let hex = Digest.hex(digest)
-        digests.withLock { $0[path] = (stamp, hex) }
+        digests.withLock { known in
+            // Bounded: a root of millions of files must not grow the server without limit.
+            if known.count >= 100_000 { known.removeAll(keepingCapacity: true) }
+            known[path] = (stamp, hex)
+        }
         return hex
     }
 
