@@ -21,14 +21,17 @@ def main():
     for i in range(12):
         folder = images if i % 2 else os.path.join(images, "more")
         photo.rotate(i * 30).save(os.path.join(folder, f"p{i}.png" if i % 3 else f"p{i}.jpg"))
+    # Inputs named relative to the work folder: the partition hashes the path as given, so the same
+    # names give the same split on every run (and every host).
     one = os.path.join(work, "one")
-    subprocess.run([BLURKIT, "placeholder", images, "--out", one, "--quiet"], check=True)
+    subprocess.run([BLURKIT, "placeholder", "images", "--out", one, "--quiet"], check=True, cwd=work)
     sharded = os.path.join(work, "sharded")
-    shards = [subprocess.Popen([BLURKIT, "placeholder", images, "--out", sharded, "--shard", f"{k}/3", "--quiet"]) for k in (1, 2, 3)]
+    shards = [subprocess.Popen([BLURKIT, "placeholder", "images", "--out", sharded, "--shard", f"{k}/3", "--quiet"], cwd=work)
+              for k in (1, 2, 3)]
     assert all(p.wait() == 0 for p in shards)
     counts = [len(json.load(open(os.path.join(sharded, f"manifest.shard-{k}-of-3.json")))["images"]) for k in (1, 2, 3)]
     assert sum(counts) == 12 and all(c > 0 for c in counts), counts
-    subprocess.run([BLURKIT, "placeholder", images, "--out", sharded, "--merge", "--quiet"], check=True)
+    subprocess.run([BLURKIT, "placeholder", "images", "--out", sharded, "--merge", "--quiet"], check=True, cwd=work)
     assert open(os.path.join(one, "manifest.json")).read() == open(os.path.join(sharded, "manifest.json")).read()
     previews = sorted(n for n in os.listdir(one) if n.endswith(".png"))
     assert previews and all(filecmp.cmp(os.path.join(one, n), os.path.join(sharded, n), shallow=False) for n in previews)

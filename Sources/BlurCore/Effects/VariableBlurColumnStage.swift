@@ -14,14 +14,11 @@
 final class VariableBlurColumnStage: RowStage {
     let width: Int
     let height: Int
-    private let region: PixelRect
-    private let levelOf: [Int]
-    private let weightOf: [Float]
+    /// The region, each line's σ and pyramid levels, and the dimming: what the stage draws.
+    private let lines: VariableBlurLines
     /// Per level of the ladder: nil when no column uses it.
     private let levels: [Level?]
     private let direct: GaussianColumns?
-    private let blurs: Bool
-    private let dimming: (region: PixelRect, color: Color, coverage: [Float])?
     /// Per level, then the direct columns: the current band's floats, reused from band to band.
     private var floats: [UnsafeMutableBufferPointer<Float>]
 
@@ -39,7 +36,7 @@ final class VariableBlurColumnStage: RowStage {
         let (region, sigmas, blurs, ladder, levelOf, weightOf) = (
             lines.region, lines.sigmas, lines.blurs, lines.ladder, lines.levelOf, lines.weightOf
         )
-        (self.region, self.blurs, self.levelOf, self.weightOf, dimming) = (region, blurs, levelOf, weightOf, lines.dimming)
+        self.lines = lines
         levels = ladder.indices.map { k -> Level? in
             let users = sigmas.indices.filter { VariableGaussianBlur.uses(k, $0, levelOf: levelOf, weightOf: weightOf) }
             guard blurs, let first = users.first, let last = users.last else { return nil }
@@ -72,7 +69,7 @@ final class VariableBlurColumnStage: RowStage {
     }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
-        let (width, region, levelOf, weightOf, dimming) = (width, region, levelOf, weightOf, dimming)
+        let (width, region, blurs, levelOf, weightOf, dimming) = (width, lines.region, lines.blurs, lines.levelOf, lines.weightOf, lines.dimming)
         // Keep every row a level or the direct columns still have to read, and the band's own.
         let pending = levels.compactMap { $0?.rows.next } + (direct.map { [$0.next] } ?? [])
         input.keepFrom = min(rows.lowerBound, region.y + (pending.min() ?? region.height))
@@ -164,7 +161,7 @@ final class VariableBlurColumnStage: RowStage {
             return total + level.input.heldBytes + level.stage.heldBytes(bandRows: bandRows)
         }
         let spans = levels.reduce(direct?.columns.count ?? 0) { $0 + ($1?.columns.count ?? 0) }
-        return windows + bandRows * spans * 16 + region.width * 16
+        return windows + bandRows * spans * 16 + lines.region.width * 16
     }
 
     func inputBytes(bandRows: Int) -> Int {

@@ -10,12 +10,10 @@
 final class VariableBlurStage: RowStage {
     let width: Int
     let height: Int
-    private let region: PixelRect
-    private let levelOf: [Int]
-    private let weightOf: [Float]
+    /// The region, each line's σ and pyramid levels, and the dimming: what the stage draws.
+    private let lines: VariableBlurLines
     private let levels: [(stage: GaussianStage, input: RowWindow, rows: RegionRows)]
     private let direct: (rows: GaussianRows, input: RowWindow, source: RegionRows)
-    private let blurs: Bool
     /// Per level, then the direct rows: the first region row its window will ever read (nil: never),
     /// and its last user: after that row it reads nothing more.
     private let earliest: [Int?]
@@ -25,7 +23,6 @@ final class VariableBlurStage: RowStage {
     private let directKeep: [Int]
     /// Per level: its floats for the current band, reused from band to band.
     private var floats: [[Float]]
-    private let dimming: (region: PixelRect, color: Color, coverage: [Float])?
 
     init(lines: VariableBlurLines, width: Int, height: Int) {
         self.width = width
@@ -33,7 +30,7 @@ final class VariableBlurStage: RowStage {
         let (region, sigmas, blurs, ladder, levelOf, weightOf) = (
             lines.region, lines.sigmas, lines.blurs, lines.ladder, lines.levelOf, lines.weightOf
         )
-        (self.region, self.blurs, self.levelOf, self.weightOf, dimming) = (region, blurs, levelOf, weightOf, lines.dimming)
+        self.lines = lines
         let stages = ladder.map { sigma -> (stage: GaussianStage, input: RowWindow, rows: RegionRows) in
             let rows = RegionRows(region: region)
             return (GaussianStage(sigma: sigma, edges: .clamp, width: region.width, height: region.height), RowWindow(source: rows), rows)
@@ -66,7 +63,7 @@ final class VariableBlurStage: RowStage {
     }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
-        let (width, region, blurs, levelOf, weightOf, dimming) = (width, region, blurs, levelOf, weightOf, dimming)
+        let (width, region, blurs, levelOf, weightOf, dimming) = (width, lines.region, lines.blurs, lines.levelOf, lines.weightOf, lines.dimming)
         // Keep every row a level still has to read, and the band's own rows: a level reads on from
         // where it stopped, or from the first row its first user reaches.
         let sources = levels.map(\.rows) + [direct.source], line = rows.lowerBound - region.y
@@ -150,7 +147,7 @@ final class VariableBlurStage: RowStage {
 
     func heldBytes(bandRows: Int) -> Int {
         let windows = levels.reduce(direct.input.heldBytes) { $0 + $1.input.heldBytes + $1.stage.heldBytes(bandRows: bandRows) }
-        return windows + levels.count * bandRows * region.width * 16
+        return windows + levels.count * bandRows * lines.region.width * 16
     }
 
     func inputBytes(bandRows: Int) -> Int {
