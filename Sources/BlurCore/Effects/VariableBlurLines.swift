@@ -11,11 +11,9 @@ struct VariableBlurLines {
     let blurs: Bool
     /// The dimming gradient over the backdrop: where, what colour, and its coverage per line.
     let dimming: (region: PixelRect, color: Color, coverage: [Float])?
-    /// The pyramid levels for `sigmas`, and per line the upper level it mixes (−1: a direct line) and
-    /// that level's weight (``VariableGaussianBlur/ladder(_:)``).
-    let ladder: [Double]
-    let levelOf: [Int]
-    let weightOf: [Float]
+    /// The pyramid levels for `sigmas`, and per line the level it computes on and its residual σ
+    /// (``VariableGaussianBlur/plan(_:)``).
+    let plan: VariableGaussianBlur.Plan
 
     init(effect: VariableBlurEffect, width: Int, height: Int, scale: Double, frame: Rect, appearance: Appearance, cache: GradientMaskCache) {
         let vertical = effect.direction.isVertical
@@ -37,7 +35,7 @@ struct VariableBlurLines {
         }
         self.sigmas = sigmas
         blurs = layout != nil && blurRegion != nil && (sigmas.max() ?? 0) > GaussianBlur.identityThreshold
-        (ladder, levelOf, weightOf) = VariableGaussianBlur.ladder(sigmas)
+        plan = VariableGaussianBlur.plan(sigmas)
 
         let alpha = effect.dimmingAlpha?.alpha(for: appearance) ?? 0
         guard let layout, !frame.isEmpty, let tint = effect.dimmingTintColor?.resolved(for: appearance), alpha > 0, tint.alpha > 0 else {

@@ -2,17 +2,23 @@
 /// directions (each row its own σ, ``VariableGaussianBlur``): what
 /// ``VariableBlurEffect/render(over:frame:appearance:cache:threads:)`` runs over the whole image.
 ///
-/// Every pyramid level is a ``GaussianStage`` over the region's rows, producing floats for the rows
-/// of a band that use it; the rows below the pyramid's range are direct rows with their own σ
-/// (``GaussianRows``). A row mixes its two levels and is rounded once, then the dimming gradient is
-/// drawn over it. Each level reads the region through a window of its own over this stage's input
-/// window, which keeps every row a level has still to read.
+/// A row on a pyramid level is made from that level's blurred coarse rows (``PyramidLevel``): one
+/// weighted sum of them down — the B-spline upsampling and the row's residual blur folded into one
+/// kernel — then the residual blur across, then the upsampling across, rounded once. The rows below
+/// the pyramid's range are direct rows with their own σ (``GaussianRows``). Then the dimming
+/// gradient is drawn over each row. Each level reads the region through a window of its own over
+/// this stage's input window, which keeps every row a level has still to read.
 final class VariableBlurStage: RowStage {
     let width: Int
     let height: Int
-    /// The region, each line's σ and pyramid levels, and the dimming: what the stage draws.
+    /// The region, each line's σ and pyramid level, and the dimming: what the stage draws.
     private let lines: VariableBlurLines
-    private let levels: [(stage: GaussianStage, input: RowWindow, rows: RegionRows)]
+    /// Per level: nil when no row computes on it.
+    private let levels: [PyramidLevel?]
+    /// Per region row on a level: the first blurred coarse row it reads, the weights down from
+    /// there, and the residual's half-kernel across.
+    private let down: [(start: Int, weights: [Float])]
+    private let across: [[Float]]
     private let direct: (rows: GaussianRows, input: RowWindow, source: RegionRows)
     /// Per level, then the direct rows: the first region row its window will ever read (nil: never),
     /// and its last user: after that row it reads nothing more.
@@ -21,79 +27,84 @@ final class VariableBlurStage: RowStage {
     /// Per region row: the first input row any direct row from there on reads (their reaches differ,
     /// so a later row may reach further up than an earlier one).
     private let directKeep: [Int]
-    /// Per level: its floats for the current band, reused from band to band.
-    private var floats: [[Float]]
 
     init(lines: VariableBlurLines, width: Int, height: Int) {
         self.width = width
         self.height = height
-        let (region, sigmas, blurs, ladder, levelOf, weightOf) = (
-            lines.region, lines.sigmas, lines.blurs, lines.ladder, lines.levelOf, lines.weightOf
-        )
+        let (region, sigmas, blurs, plan) = (lines.region, lines.sigmas, lines.blurs, lines.plan)
         self.lines = lines
-        let stages = ladder.map { sigma -> (stage: GaussianStage, input: RowWindow, rows: RegionRows) in
-            let rows = RegionRows(region: region)
-            return (GaussianStage(sigma: sigma, edges: .clamp, width: region.width, height: region.height), RowWindow(source: rows), rows)
+        let margins = plan.margins
+        let levels = plan.levels.indices.map { k in
+            blurs && plan.levelOf.contains(k) ? PyramidLevel(sigma: plan.levels[k], margin: margins[k], region: region) : nil
         }
-        levels = stages
-        floats = ladder.map { _ in [] }
-        // Where each level's window will first read: the first input row of its first user.
-        var firsts: [Int?] = stages.indices.map { k in
-            guard blurs, let first = sigmas.indices.first(where: { VariableGaussianBlur.uses(k, $0, levelOf: levelOf, weightOf: weightOf) }) else {
-                return nil
-            }
-            return stages[k].stage.firstInputRow(for: first)
+        self.levels = levels
+        var down = [(start: Int, weights: [Float])](repeating: (0, []), count: sigmas.count)
+        var across = [[Float]](repeating: [1], count: sigmas.count)
+        for line in sigmas.indices where plan.levelOf[line] >= 0 {
+            guard let level = levels[plan.levelOf[line]] else { continue }
+            let upsample = level.plan.y.upsample, taps = upsample.width
+            let bspline = upsample.weights[(line * taps)..<(line * taps + taps)]
+            let weights = VariableGaussianBlur.composite(bspline: bspline, residual: plan.residual[line], margin: level.margin)
+            // Only the taps between the first and the last that weigh anything.
+            let lo = weights.firstIndex { $0 != 0 } ?? 0, hi = weights.lastIndex { $0 != 0 } ?? 0
+            down[line] = (upsample.starts[line] + lo, Array(weights[lo...hi]))
+            across[line] = VariableGaussianBlur.residualKernel(plan.residual[line])
+        }
+        self.down = down
+        self.across = across
+        var firsts: [Int?] = levels.indices.map { k in
+            guard let level = levels[k], let first = plan.levelOf.firstIndex(of: k) else { return nil }
+            return level.firstInputRow(forCoarse: level.plan.y.upsample.starts[first])
         }
         // Direct rows, those left as they are (σ ≤ 0.2) included: they read their own row. Their
         // reaches differ, so a later row may reach further up than an earlier one.
-        let directPlan = GaussianRows(sigmas: sigmas.indices.map { levelOf[$0] < 0 ? sigmas[$0] : 0 }, edges: .clamp, width: region.width)
+        let directPlan = GaussianRows(sigmas: sigmas.indices.map { plan.levelOf[$0] < 0 ? sigmas[$0] : 0 }, edges: .clamp, width: region.width)
         var keep = [Int](repeating: region.height, count: region.height + 1)
         for line in sigmas.indices.reversed() {
-            let start = levelOf[line] < 0 ? directPlan.inputRows(for: line..<(line + 1)).lowerBound : region.height
+            let start = plan.levelOf[line] < 0 ? directPlan.inputRows(for: line..<(line + 1)).lowerBound : region.height
             keep[line] = min(keep[line + 1], start)
         }
         directKeep = keep
         firsts.append(blurs && keep[0] < region.height ? keep[0] : nil)
         earliest = firsts
-        lastUse =
-            ladder.indices.map { k in sigmas.indices.last { VariableGaussianBlur.uses(k, $0, levelOf: levelOf, weightOf: weightOf) } ?? -1 }
-            + [sigmas.indices.last { levelOf[$0] < 0 } ?? -1]
+        lastUse = levels.indices.map { plan.levelOf.lastIndex(of: $0) ?? -1 } + [plan.levelOf.lastIndex { $0 < 0 } ?? -1]
         let directRows = RegionRows(region: region)
         direct = (directPlan, RowWindow(source: directRows), directRows)
     }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
-        let (width, region, blurs, levelOf, weightOf, dimming) = (width, lines.region, lines.blurs, lines.levelOf, lines.weightOf, lines.dimming)
+        let (width, region, blurs, levelOf, dimming) = (width, lines.region, lines.blurs, lines.plan.levelOf, lines.dimming)
         // Keep every row a level still has to read, and the band's own rows: a level reads on from
         // where it stopped, or from the first row its first user reaches.
-        let sources = levels.map(\.rows) + [direct.source], line = rows.lowerBound - region.y
+        let sources = levels.map { $0?.rows } + [direct.source], line = rows.lowerBound - region.y
         let pending = sources.indices.compactMap { i -> Int? in
-            guard let first = earliest[i], lastUse[i] >= line else { return nil }
-            return max(first, sources[i].next)
+            guard let source = sources[i], let first = earliest[i], lastUse[i] >= line else { return nil }
+            return max(first, source.next)
         }
         input.keepFrom = min(rows.lowerBound, region.y + (pending.min() ?? region.height))
-        for source in [direct.source] + levels.map(\.rows) { source.input = input }
+        for source in sources { source?.input = input }
         defer {
             input.keepFrom = nil
-            for source in [direct.source] + levels.map(\.rows) { source.input = nil }
+            for source in sources { source?.input = nil }
         }
         let top = max(rows.lowerBound, region.y), bottom = min(rows.upperBound, region.y + region.height)
         let inside = (top - region.y)..<(max(top, bottom) - region.y)
         let n = region.width * 4
 
-        // Each level's floats for the span of the band's region rows that use it.
-        var spans: [(Range<Int>, [Float])?] = []
+        // Each level's blurred coarse rows for the band's rows on it: where they start, and which.
+        var made: [(base: SharedPointer<Float>, first: Int)?] = []
         for (k, level) in levels.enumerated() {
-            let users = inside.filter { VariableGaussianBlur.uses(k, $0, levelOf: levelOf, weightOf: weightOf) }
-            guard blurs, let first = users.first, let last = users.last else {
-                spans.append(nil)
+            guard blurs, let level, let first = inside.first(where: { levelOf[$0] == k }),
+                let last = inside.last(where: { levelOf[$0] == k })
+            else {
+                made.append(nil)
                 continue
             }
-            if floats[k].count < (last + 1 - first) * n { floats[k] = [Float].unfilled(count: (last + 1 - first) * n) }
-            try floats[k].withUnsafeMutableBufferPointer { f in
-                try level.stage.produceFloats(first..<(last + 1), from: level.input, into: SharedPointer(f.baseAddress!), parts: parts)
-            }
-            spans.append((first..<(last + 1), floats[k]))
+            // From the first row's taps untrimmed, so that requests never go back up.
+            let upsample = level.plan.y.upsample
+            let wanted = upsample.starts[first]..<(upsample.starts[last] + upsample.width + 2 * level.margin)
+            try level.ensure(wanted, parts: parts)
+            made.append((SharedPointer(level.row(wanted.lowerBound)), wanted.lowerBound))
         }
         let directRows = inside.filter { levelOf[$0] < 0 }
         direct.input.keepFrom = directKeep[min(inside.lowerBound, region.height)]
@@ -102,15 +113,18 @@ final class VariableBlurStage: RowStage {
         let view = try input.rows(rows)!
 
         // The rows, split among the threads: each made the same way whichever thread makes it.
-        let directPlan = direct.rows, made = spans
+        let directPlan = direct.rows, down = down, across = across
+        let shapes = levels.map { $0.map { (plan: $0.plan, margin: $0.margin) } }
+        let longest = shapes.map { $0.map { $0.plan.x.blurredCount * 4 } ?? 0 }.max() ?? 0
         @Sendable func dim(_ y: Int) {
             guard let dimming, y >= dimming.region.y, y < dimming.region.y + dimming.region.height else { return }
             Bitmap.fillRow(
                 output.row(y) + dimming.region.x * 4, pixels: dimming.region.width, with: dimming.color,
                 coverage: dimming.coverage[y - dimming.region.y])
         }
+        let levelRows = made
         Parallel.forEachBand(count: rows.count, parts: parts) { part in
-            var a = [Float].unfilled(count: n)
+            var full = [Float].unfilled(count: n), coarse = [Float].unfilled(count: longest), inner = [Float].unfilled(count: longest)
             var scratch = directPlan.makeScratch()
             for y in (rows.lowerBound + part.lowerBound)..<(rows.lowerBound + part.upperBound) {
                 let line = y - region.y
@@ -119,26 +133,28 @@ final class VariableBlurStage: RowStage {
                     dim(y)
                     continue
                 }
-                // The pixels either side of the region as they are; the region's from its levels.
+                // The pixels either side of the region as they are; the region's from its level.
                 output.row(y).update(from: view.row(y), count: region.x * 4)
                 let after = (region.x + region.width) * 4
                 (output.row(y) + after).update(from: view.row(y) + after, count: width * 4 - after)
-                a.withUnsafeMutableBufferPointer { a in
-                    let k = levelOf[line], t = weightOf[line], into = output.row(y) + region.x * 4
-                    if k < 0 {
-                        directPlan.row(line, source: directView!, scratch: &scratch, into: a.baseAddress!)
-                        return Kernels.storeBytes(a.baseAddress!, count: n, into: into)
+                let into = output.row(y) + region.x * 4
+                full.withUnsafeMutableBufferPointer { full in
+                    let k = levelOf[line]
+                    guard k >= 0, let shape = shapes[k], let coarseRows = levelRows[k] else {
+                        directPlan.row(line, source: directView!, scratch: &scratch, into: full.baseAddress!)
+                        return Kernels.storeBytes(full.baseAddress!, count: n, into: into)
                     }
-                    let (span, floats) = made[k]!
-                    floats.withUnsafeBufferPointer { upper in
-                        let upper = upper.baseAddress! + (line - span.lowerBound) * n
-                        guard t < 1 else { return Kernels.storeBytes(upper, count: n, into: into) }
-                        let (lower, more) = made[k + 1]!
-                        more.withUnsafeBufferPointer {
-                            Kernels.mix(upper, $0.baseAddress! + (line - lower.lowerBound) * n, weight: t, count: n, into: a.baseAddress!)
+                    let (plan, margin) = shape, rowFloats = plan.x.blurredCount * 4, (start, weights) = down[line]
+                    let sources = weights.indices.map { UnsafePointer(coarseRows.base.base + (start - coarseRows.first + $0) * rowFloats) }
+                    coarse.withUnsafeMutableBufferPointer { coarse in
+                        inner.withUnsafeMutableBufferPointer { inner in
+                            Kernels.convolve(count: rowFloats, kernel: weights, sources: sources, into: coarse.baseAddress!)
+                            Kernels.convolveSymmetric(
+                                coarse.baseAddress! + margin * 4, count: rowFloats - margin * 8, kernel: across[line], into: inner.baseAddress!)
+                            Kernels.resamplePixels(inner.baseAddress!, taps: plan.x.upsample, into: full.baseAddress!)
                         }
-                        Kernels.storeBytes(a.baseAddress!, count: n, into: into)
                     }
+                    Kernels.storeBytes(full.baseAddress!, count: n, into: into)
                 }
                 dim(y)
             }
@@ -146,13 +162,18 @@ final class VariableBlurStage: RowStage {
     }
 
     func heldBytes(bandRows: Int) -> Int {
-        let windows = levels.reduce(direct.input.heldBytes) { $0 + $1.input.heldBytes + $1.stage.heldBytes(bandRows: bandRows) }
-        return windows + levels.count * bandRows * lines.region.width * 16
+        levels.reduce(direct.input.heldBytes) { total, level in
+            guard let level else { return total }
+            // The coarse rows one band reaches, or what the windows hold, if more.
+            let coarse = bandRows / level.plan.factor + 4 + 2 * (level.margin + level.plan.coarseRadius)
+            return total + max(level.heldBytes, coarse * level.plan.x.blurredCount * 32)
+        }
     }
 
     func inputBytes(bandRows: Int) -> Int {
-        let reach = levels.map { $0.stage.inputBytes(bandRows: bandRows) }.max() ?? 0
-        return max(reach, bandRows * width * 4) * (levels.count + 1)
+        let reach = levels.map { $0?.inputBytes ?? 0 }.max() ?? 0
+        let direct = direct.rows.inputRows(for: 0..<min(bandRows, lines.region.height)).count * lines.region.width * 4
+        return max(reach, direct, bandRows * width * 4) * (levels.count + 1)
     }
 }
 

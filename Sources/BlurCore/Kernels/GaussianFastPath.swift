@@ -106,15 +106,18 @@ struct PyramidPlan: Sendable {
     let y: PyramidAxis
     let width: Int
 
-    init(sigma: Double, edges: EdgeMode, width: Int, height: Int) {
+    /// - Parameter margin: blurred coarse samples made beyond those the upsampling reads, on each
+    ///   side of both axes: room for a further blur of that reach at the coarse level (the variable
+    ///   blur's residual).
+    init(sigma: Double, edges: EdgeMode, width: Int, height: Int, margin: Int = 0) {
         (factor, coarseRadius) = PyramidPlan.shape(sigma)
         let sigmaD = GaussianFastPath.prefilterPerFactor * Double(factor)
         let sigmaC = PyramidPlan.coarseSigma(sigma, factor: factor)
         let coarse = (-coarseRadius...coarseRadius).map { gaussian(Double($0), sigma: sigmaC) }
         let coarseSum = coarse.reduce(0, +)
         coarseKernel = coarse.map { Float($0 / coarseSum) }
-        x = PyramidAxis(count: width, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
-        y = PyramidAxis(count: height, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, edges: edges)
+        x = PyramidAxis(count: width, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, margin: margin, edges: edges)
+        y = PyramidAxis(count: height, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, margin: margin, edges: edges)
         self.width = width
     }
 
@@ -133,10 +136,10 @@ struct PyramidPlan: Sendable {
     /// Input pixels either side of an output pixel that the pyramid for `sigma` may read along an
     /// axis: the prefilter's support, the coarse blur's radius and the B-spline's two coarse
     /// samples, all in pixels.
-    static func reach(_ sigma: Double) -> Int {
+    static func reach(_ sigma: Double, margin: Int = 0) -> Int {
         let (factor, radius) = shape(sigma)
         let prefilter = 3.5 * GaussianFastPath.prefilterPerFactor * Double(factor)
-        return Int((Double(factor * (radius + 2)) + prefilter).rounded(.up)) + 1
+        return Int((Double(factor * (radius + margin + 2)) + prefilter).rounded(.up)) + 1
     }
 
     /// The blurred coarse rows that output rows `rows` are upsampled from.
@@ -173,6 +176,16 @@ struct PyramidPlan: Sendable {
         Kernels.convolve(count: rowFloats, kernel: coarseKernel, sources: sources, into: out)
     }
 
+    /// Coarse rows `rows` blurred down from `across` (which holds the rows they read) into `target`:
+    /// `x.blurredCount × 4` floats a row.
+    func blurDown(_ rows: Range<Int>, across: FloatRows, into target: SharedPointer<Float>, parts: Int?) {
+        let rowFloats = x.blurredCount * 4
+        let first = SharedPointer(across.row(rows.lowerBound))
+        Parallel.forEachBand(count: rows.count, parts: parts) { band in
+            for r in band { blurDown(across: first.base + r * rowFloats, into: target.base + r * rowFloats) }
+        }
+    }
+
     /// Coarse rows `rows` blurred down (from `across`, which holds the rows they read) and
     /// upsampled across to the full width, into `target`: `width × 4` floats a row.
     func blurAndUpsample(_ rows: Range<Int>, across: FloatRows, into target: SharedPointer<Float>, parts: Int?) {
@@ -193,26 +206,31 @@ struct PyramidPlan: Sendable {
 /// One axis of the pyramid: which coarse samples exist and how they map to and from the line.
 ///
 /// Coarse sample j sits at line position j·k + (k − 1)/2. The upsampling reads blurred samples
-/// u0…u1; the blur reads `coarseRadius` more on each side, so decimation makes u0 − r … u1 + r.
+/// u0…u1; blurring makes `margin` more on each side (u0 − m … u1 + m) and reads `coarseRadius`
+/// more, so decimation makes u0 − m − r … u1 + m + r.
 struct PyramidAxis: Sendable {
     let decimate: FilterTaps
+    /// From the blurred samples u0…u1 (the margin not counted: index 0 is u0) to the line.
     let upsample: FilterTaps
+    /// Blurred samples, the margin on both sides included.
     let blurredCount: Int
     let decimatedCount: Int
+    let margin: Int
 
-    init(count n: Int, factor: Int, sigmaD: Double, coarseRadius: Int, edges: EdgeMode) {
+    init(count n: Int, factor: Int, sigmaD: Double, coarseRadius: Int, margin: Int = 0, edges: EdgeMode) {
         let k = Double(factor), offset = (k - 1) / 2
         let u0 = Int((-offset / k).rounded(.down)) - 1
         let u1 = Int(((Double(n - 1) - offset) / k).rounded(.down)) + 2
-        blurredCount = u1 - u0 + 1
+        self.margin = margin
+        blurredCount = u1 - u0 + 1 + 2 * margin
         decimatedCount = blurredCount + 2 * coarseRadius
-        let first = u0 - coarseRadius
+        let first = u0 - margin - coarseRadius
         decimate = FilterTaps(
             inputCount: n, positions: (0..<decimatedCount).map { Double(first + $0) * k + offset },
             support: 3.5 * sigmaD, edges: edges, normalise: true
         ) { gaussian($0, sigma: sigmaD) }
         upsample = FilterTaps(
-            inputCount: blurredCount, positions: (0..<n).map { (Double($0) - offset) / k - Double(u0) },
+            inputCount: u1 - u0 + 1, positions: (0..<n).map { (Double($0) - offset) / k - Double(u0) },
             support: 1.999_999, edges: .clamp, normalise: false, kernel: cubicBSpline)
     }
 }

@@ -123,18 +123,53 @@ enum Kernels {
 
     /// Resamples a line of RGBA float pixels through `taps` (pixel indices), one SIMD4 a pixel.
     static func resamplePixels(_ line: UnsafePointer<Float>, taps: FilterTaps, into out: UnsafeMutablePointer<Float>) {
-        let raw = UnsafeRawPointer(line), width = taps.width
         taps.weights.withUnsafeBufferPointer { weights in
             taps.starts.withUnsafeBufferPointer { starts in
-                for o in 0..<starts.count {
-                    let w = weights.baseAddress! + o * width
-                    var acc = SIMD4<Float>()
-                    var at = starts[o] * 16
-                    for t in 0..<width {
-                        acc += w[t] * raw.loadUnaligned(fromByteOffset: at, as: SIMD4<Float>.self)
-                        at += 16
+                resamplePixels(line, starts: starts, weights: weights.baseAddress!, width: taps.width, into: out)
+            }
+        }
+    }
+
+    /// The same with the table's parts: output pixel o is `Σ weights[o·width + t] · line[starts[o] + t]`.
+    static func resamplePixels(
+        _ line: UnsafePointer<Float>, starts: UnsafeBufferPointer<Int>, weights: UnsafePointer<Float>, width: Int,
+        into out: UnsafeMutablePointer<Float>
+    ) {
+        let raw = UnsafeRawPointer(line)
+        for o in 0..<starts.count {
+            let w = weights + o * width
+            var acc = SIMD4<Float>()
+            var at = starts[o] * 16
+            for t in 0..<width {
+                acc += w[t] * raw.loadUnaligned(fromByteOffset: at, as: SIMD4<Float>.self)
+                at += 16
+            }
+            UnsafeMutableRawPointer(out).storeBytes(of: acc, toByteOffset: o * 16, as: SIMD4<Float>.self)
+        }
+    }
+
+    /// `out[p] = Σ_t weights[t][p] · sources[t][p]` for the RGBA float pixels `p < count`: a
+    /// convolution down whose kernel changes from pixel to pixel (one weight a pixel, for its four
+    /// channels), in blocks that stay in L1.
+    static func weightedSumPixels(
+        count: Int, weights: [UnsafePointer<Float>], sources: [UnsafePointer<Float>], into out: UnsafeMutablePointer<Float>
+    ) {
+        weights.withUnsafeBufferPointer { w in
+            sources.withUnsafeBufferPointer { s in
+                let block = chunk / 4
+                var begin = 0
+                while begin < count {
+                    let n = min(block, count - begin)
+                    let o = UnsafeMutableRawPointer(out + begin * 4)
+                    for t in 0..<w.count {
+                        let wt = w[t] + begin, st = UnsafeRawPointer(s[t] + begin * 4)
+                        for p in 0..<n {
+                            let v = wt[p] * st.loadUnaligned(fromByteOffset: p * 16, as: SIMD4<Float>.self)
+                            let acc = t == 0 ? v : o.loadUnaligned(fromByteOffset: p * 16, as: SIMD4<Float>.self) + v
+                            o.storeBytes(of: acc, toByteOffset: p * 16, as: SIMD4<Float>.self)
+                        }
                     }
-                    UnsafeMutableRawPointer(out).storeBytes(of: acc, toByteOffset: o * 16, as: SIMD4<Float>.self)
+                    begin += n
                 }
             }
         }

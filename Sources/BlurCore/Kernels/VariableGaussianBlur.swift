@@ -1,44 +1,77 @@
-/// A Gaussian blur whose σ changes along one axis: every row (or column) has its own σ.
+/// A Gaussian blur whose σ changes along one axis: every row (or column) has its own σ, and each
+/// is the Gaussian of that σ — no line is a blend of two blurs.
 ///
-/// - Rows whose σ is below the pyramid's range (σ < 4 px, or below the lowest level) are exact:
-///   each is blurred across by its own σ and gathers its column neighbours with the same σ.
-/// - Larger σ is a continuous blend of uniform pyramid blurs on a ladder anchored at the largest σ
-///   asked for: σ₀ = σmax, σₖ₊₁ = σₖ / √2, while σₖ ≥ 4 px. A row whose σ lies between two levels
-///   mixes them with the weight that matches the variance, w = (σ² − σₖ₊₁²) / (σₖ² − σₖ₊₁²), so the
-///   blur grows continuously with no steps. Where σ equals σmax (a constant region at full blur)
-///   the result is the uniform Gaussian, within the same bound as ``GaussianBlur``.
-/// Each level produces only the lines that use it, in floats, and a mix is rounded once. Edges are
-/// ``EdgeMode/clamp``. The stages run it: ``VariableBlurStage`` for rows, ``VariableBlurColumnStage``
-/// for columns (its direct columns are ``GaussianColumns``). Byte-identical for any thread count.
+/// - Lines whose σ is below the pyramid's range (σ < ``GaussianFastPath/pyramidThreshold``, or
+///   below the lowest level) are direct: each is blurred across by its own σ and gathers its
+///   neighbours down with the same σ.
+/// - Larger σ is computed on a ladder of pyramid levels anchored at the largest σ asked for:
+///   σ₀ = σmax, σₖ₊₁ = σₖ / √2, while σₖ ≥ the threshold. Level k is the image decimated by its
+///   factor fₖ and blurred both ways, so that it stands for the uniform blur of σₖ (``PyramidPlan``).
+///   A line computes on the highest level below its σ and adds, at that level's resolution, the
+///   **residual** blur r = √(σ² − σₖ²) / fₖ (coarse samples) both ways before it is upsampled once:
+///   the variances add up to exactly σ². As r < σₖ / fₖ ≤ 3, the residual is a short kernel.
+/// Edges are ``EdgeMode/clamp``. The stages run it: ``VariableBlurStage`` for rows,
+/// ``VariableBlurColumnStage`` for columns. Byte-identical for any thread count.
 enum VariableGaussianBlur {
     static let ratio = 2.0.squareRoot()
 
-    /// The pyramid levels for `sigmas` (σ₀ = the largest, each the one before ÷ √2, while ≥ 4 px),
-    /// the upper of the two levels each line mixes (−1: a direct line) and the weight of that upper
-    /// level (1: the level alone).
-    static func ladder(_ sigmas: [Double]) -> (levels: [Double], levelOf: [Int], weightOf: [Float]) {
+    /// How each line is made: the levels' σ (largest first), per line the level it computes on
+    /// (−1: a direct line) and its residual σ in that level's coarse samples.
+    struct Plan {
+        let levels: [Double]
+        let levelOf: [Int]
+        let residual: [Double]
+
+        /// Per level, the reach of its largest residual kernel, in coarse samples.
+        var margins: [Int] {
+            levels.indices.map { k in
+                levelOf.indices.filter { levelOf[$0] == k }.map { VariableGaussianBlur.residualRadius(residual[$0]) }.max() ?? 0
+            }
+        }
+
+        /// The lines that compute on level `k`.
+        func users(of k: Int) -> [Int] { levelOf.indices.filter { levelOf[$0] == k } }
+    }
+
+    static func plan(_ sigmas: [Double]) -> Plan {
         var levels: [Double] = []
         var level = sigmas.max() ?? 0
         while level >= GaussianFastPath.pyramidThreshold {
             levels.append(level)
             level /= VariableGaussianBlur.ratio
         }
-        let lowest = levels.last ?? .infinity
-        var upper = [Int](repeating: -1, count: sigmas.count), weight = [Float](repeating: 1, count: sigmas.count)
-        for (row, sigma) in sigmas.enumerated() where sigma >= lowest {
-            var k = 0
-            while k + 2 < levels.count && levels[k + 1] > sigma { k += 1 }
-            upper[row] = k
-            if sigma < levels[k], k + 1 < levels.count {
-                let hi = levels[k], lo = levels[k + 1]
-                weight[row] = Float((sigma * sigma - lo * lo) / (hi * hi - lo * lo))
-            }
+        var levelOf = [Int](repeating: -1, count: sigmas.count), residual = [Double](repeating: 0, count: sigmas.count)
+        for (line, sigma) in sigmas.enumerated() {
+            guard let k = levels.firstIndex(where: { $0 <= sigma }) else { continue }
+            levelOf[line] = k
+            let factor = Double(PyramidPlan.shape(levels[k]).factor)
+            residual[line] = max(0, sigma * sigma - levels[k] * levels[k]).squareRoot() / factor
         }
-        return (levels, upper, weight)
+        return Plan(levels: levels, levelOf: levelOf, residual: residual)
     }
 
-    /// Whether line `y` reads level `k`.
-    static func uses(_ k: Int, _ y: Int, levelOf: [Int], weightOf: [Float]) -> Bool {
-        levelOf[y] == k || (levelOf[y] + 1 == k && weightOf[y] < 1)
+    /// A residual below this (coarse samples) is left out: its kernel would be [1, ~0, …].
+    static let negligibleResidual = 0.05
+
+    /// The residual kernel's reach (coarse samples) for residual σ `r`.
+    static func residualRadius(_ r: Double) -> Int {
+        r < negligibleResidual ? 0 : GaussianRows.directRadius(r)
+    }
+
+    /// The residual's half-kernel (centre first), normalised; [1] for a negligible residual.
+    static func residualKernel(_ r: Double) -> [Float] {
+        r < negligibleResidual ? [1] : GaussianRows.halfKernel(r)
+    }
+
+    /// The composite of the B-spline upsampling taps `bspline` (4 weights from blurred inner sample
+    /// `start`) and the residual of σ `r`: `4 + 2 × margin` weights over the blurred samples from
+    /// index `start` on (the margin counted: inner sample i is blurred sample i + margin).
+    static func composite(bspline: ArraySlice<Float>, residual r: Double, margin: Int) -> [Float] {
+        let kernel = residualKernel(r), radius = kernel.count - 1
+        var weights = [Float](repeating: 0, count: bspline.count + 2 * margin)
+        for (m, b) in zip(0..., bspline) where b != 0 {
+            for d in -radius...radius { weights[m + margin + d] += b * kernel[abs(d)] }
+        }
+        return weights
     }
 }
