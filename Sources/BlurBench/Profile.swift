@@ -36,7 +36,7 @@ func profileProgressive(tile: Bitmap, threads: Int?) throws {
     let image = try photo(width: 6000, height: 4000, from: tile)
     let frame = Rect(x: 0, y: 0, width: 6000, height: 4000)
     let clock = ContinuousClock()
-    for direction in GradientDirection.allCases {
+    for direction in GradientDirection.allCases where ProcessInfo.processInfo.environment["BENCH_DIRECTION"].map({ $0 == "\(direction)" }) ?? true {
         var effect = VariableBlurEffect(direction: direction)
         effect.maximumBlurRadius = 24
         effect.dimmingTintColor = nil
