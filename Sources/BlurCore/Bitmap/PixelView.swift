@@ -51,6 +51,13 @@ package struct PixelView: @unchecked Sendable {
         return PixelView(base: base + local.y * bytesPerRow + rect.x * 4, width: rect.width, height: rect.height, bytesPerRow: bytesPerRow)
     }
 
+    /// Columns `x ..< x + width` of this view, its rows numbered from `top` (row `top` here is row 0
+    /// there): a region of the same image, read where it lies.
+    package func columns(_ x: Int, width: Int, top: Int) -> PixelView {
+        precondition(x >= 0 && width > 0 && x + width <= self.width, "columns \(x)..<\(x + width) of a view \(self.width) wide")
+        return PixelView(base: base + x * 4, width: width, height: height, bytesPerRow: bytesPerRow, firstRow: firstRow - top)
+    }
+
     /// Rows `rows` of this view, numbered as here (a band of the same image).
     package func band(_ rows: Range<Int>) -> PixelView {
         precondition(!rows.isEmpty && rows.lowerBound >= firstRow && rows.upperBound <= firstRow + height, "band \(rows) outside \(self.rows)")

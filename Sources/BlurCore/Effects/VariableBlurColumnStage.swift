@@ -12,8 +12,8 @@
 ///   phase and the column's residual, folded likewise), is rounded once, then dimmed;
 /// - columns below the pyramid's range are exact, each the 2-D Gaussian of its own σ
 ///   (``GaussianColumns``).
-/// Each level reads the region through a window of its own over this stage's input window, which
-/// keeps every row a level, or the direct columns, have still to read.
+/// The levels read the region where it lies in this stage's input window, which keeps every row a
+/// level, or the direct columns, have still to read.
 final class VariableBlurColumnStage: RowStage {
     let width: Int
     let height: Int
@@ -89,10 +89,10 @@ final class VariableBlurColumnStage: RowStage {
         /// The blurred coarse rows region rows `rows` gather.
         func coarseRows(for rows: Range<Int>) -> Range<Int> { firstRow[rows.lowerBound]..<(firstRow[rows.upperBound - 1] + taps) }
 
-        /// Makes the upsampled rows that region rows `rows` gather.
-        func ensure(_ rows: Range<Int>, parts: Int?) throws {
+        /// Makes the upsampled rows that region rows `rows` gather, reading from `input`.
+        func ensure(_ rows: Range<Int>, from input: RowWindow, parts: Int?) throws {
             let wanted = coarseRows(for: rows)
-            try level.ensure(wanted, parts: parts)
+            try level.ensure(wanted, from: input, parts: parts)
             let rowFloats = level.plan.x.blurredCount * 4, n = columns.count * 4
             let (starts, weights, taps) = (starts, weights, taps)
             upsampled.ensure(wanted) { new, target in
@@ -140,13 +140,9 @@ final class VariableBlurColumnStage: RowStage {
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
         let (width, region, blurs, levelOf, dimming) = (width, lines.region, lines.blurs, lines.plan.levelOf, lines.dimming)
         // Keep every row a level or the direct columns still have to read, and the band's own.
-        let pending = levels.compactMap { $0?.level.rows.next } + (direct.map { [$0.next] } ?? [])
+        let pending = levels.compactMap { $0?.level.nextInputRow } + (direct.map { [$0.next] } ?? [])
         input.keepFrom = min(rows.lowerBound, region.y + (pending.min() ?? region.height))
-        for level in levels { level?.level.rows.input = input }
-        defer {
-            input.keepFrom = nil
-            for level in levels { level?.level.rows.input = nil }
-        }
+        defer { input.keepFrom = nil }
         let top = max(rows.lowerBound, region.y), bottom = min(rows.upperBound, region.y + region.height)
         let inside = (top - region.y)..<(max(top, bottom) - region.y)
         let blurring = blurs && !inside.isEmpty
@@ -156,7 +152,7 @@ final class VariableBlurColumnStage: RowStage {
         if blurring {
             for (k, level) in levels.enumerated() {
                 guard let level else { continue }
-                try level.ensure(inside, parts: parts)
+                try level.ensure(inside, from: input, parts: parts)
                 let first = level.coarseRows(for: inside).lowerBound
                 made[k] = (SharedPointer(level.upsampled.row(first)), first)
             }

@@ -6,8 +6,8 @@
 /// weighted sum of them down — the B-spline upsampling and the row's residual blur folded into one
 /// kernel — then the residual blur across, then the upsampling across, rounded once. The rows below
 /// the pyramid's range are direct rows with their own σ (``GaussianRows``). Then the dimming
-/// gradient is drawn over each row. Each level reads the region through a window of its own over
-/// this stage's input window, which keeps every row a level has still to read.
+/// gradient is drawn over each row. The levels and the direct rows read the region where it lies
+/// in this stage's input window, which keeps every row one of them has still to read.
 final class VariableBlurStage: RowStage {
     let width: Int
     let height: Int
@@ -19,7 +19,7 @@ final class VariableBlurStage: RowStage {
     /// there, and the residual's half-kernel across.
     private let down: [(start: Int, weights: [Float])]
     private let across: [[Float]]
-    private let direct: (rows: GaussianRows, input: RowWindow, source: RegionRows)
+    private let direct: GaussianRows
     /// Per level, then the direct rows: the first region row its window will ever read (nil: never),
     /// and its last user: after that row it reads nothing more.
     private let earliest: [Int?]
@@ -68,25 +68,21 @@ final class VariableBlurStage: RowStage {
         firsts.append(blurs && keep[0] < region.height ? keep[0] : nil)
         earliest = firsts
         lastUse = levels.indices.map { plan.levelOf.lastIndex(of: $0) ?? -1 } + [plan.levelOf.lastIndex { $0 < 0 } ?? -1]
-        let directRows = RegionRows(region: region)
-        direct = (directPlan, RowWindow(source: directRows), directRows)
+        direct = directPlan
     }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
         let (width, region, blurs, levelOf, dimming) = (width, lines.region, lines.blurs, lines.plan.levelOf, lines.dimming)
         // Keep every row a level still has to read, and the band's own rows: a level reads on from
         // where it stopped, or from the first row its first user reaches.
-        let sources = levels.map { $0?.rows } + [direct.source], line = rows.lowerBound - region.y
-        let pending = sources.indices.compactMap { i -> Int? in
-            guard let source = sources[i], let first = earliest[i], lastUse[i] >= line else { return nil }
-            return max(first, source.next)
+        let line = rows.lowerBound - region.y
+        let next = levels.map { $0?.nextInputRow } + [directKeep[min(max(line, 0), region.height)]]
+        let pending = next.indices.compactMap { i -> Int? in
+            guard let next = next[i], let first = earliest[i], lastUse[i] >= line else { return nil }
+            return max(first, next)
         }
         input.keepFrom = min(rows.lowerBound, region.y + (pending.min() ?? region.height))
-        for source in sources { source?.input = input }
-        defer {
-            input.keepFrom = nil
-            for source in sources { source?.input = nil }
-        }
+        defer { input.keepFrom = nil }
         let top = max(rows.lowerBound, region.y), bottom = min(rows.upperBound, region.y + region.height)
         let inside = (top - region.y)..<(max(top, bottom) - region.y)
         let n = region.width * 4
@@ -103,17 +99,20 @@ final class VariableBlurStage: RowStage {
             // From the first row's taps untrimmed, so that requests never go back up.
             let upsample = level.plan.y.upsample
             let wanted = upsample.starts[first]..<(upsample.starts[last] + upsample.width + 2 * level.margin)
-            try level.ensure(wanted, parts: parts)
+            try level.ensure(wanted, from: input, parts: parts)
             made.append((SharedPointer(level.row(wanted.lowerBound)), wanted.lowerBound))
         }
-        let directRows = inside.filter { levelOf[$0] < 0 }
-        direct.input.keepFrom = directKeep[min(inside.lowerBound, region.height)]
-        let directView =
-            blurs && !directRows.isEmpty ? try direct.input.rows(direct.rows.inputRows(for: directRows.first!..<(directRows.last! + 1))) : nil
+        let directLines = inside.filter { levelOf[$0] < 0 }
+        var directView: PixelView?
+        if blurs, let first = directLines.first, let last = directLines.last {
+            let reach = direct.inputRows(for: first..<(last + 1))
+            directView = try input.rows((region.y + reach.lowerBound)..<(region.y + reach.upperBound))!
+                .columns(region.x, width: region.width, top: region.y)
+        }
         let view = try input.rows(rows)!
 
         // The rows, split among the threads: each made the same way whichever thread makes it.
-        let directPlan = direct.rows, down = down, across = across
+        let directPlan = direct, down = down, directRows = directView, across = across
         let shapes = levels.map { $0.map { (plan: $0.plan, margin: $0.margin) } }
         let longest = shapes.map { $0.map { $0.plan.x.blurredCount * 4 } ?? 0 }.max() ?? 0
         @Sendable func dim(_ y: Int) {
@@ -141,7 +140,7 @@ final class VariableBlurStage: RowStage {
                 full.withUnsafeMutableBufferPointer { full in
                     let k = levelOf[line]
                     guard k >= 0, let shape = shapes[k], let coarseRows = levelRows[k] else {
-                        directPlan.row(line, source: directView!, scratch: &scratch, into: full.baseAddress!)
+                        directPlan.row(line, source: directRows!, scratch: &scratch, into: full.baseAddress!)
                         return Kernels.storeBytes(full.baseAddress!, count: n, into: into)
                     }
                     let (plan, margin) = shape, rowFloats = plan.x.blurredCount * 4, (start, weights) = down[line]
@@ -162,7 +161,7 @@ final class VariableBlurStage: RowStage {
     }
 
     func heldBytes(bandRows: Int) -> Int {
-        levels.reduce(direct.input.heldBytes) { total, level in
+        levels.reduce(0) { total, level in
             guard let level else { return total }
             // The coarse rows one band reaches, or what the windows hold, if more.
             let coarse = bandRows / level.plan.factor + 4 + 2 * (level.margin + level.plan.coarseRadius)
@@ -172,39 +171,8 @@ final class VariableBlurStage: RowStage {
 
     func inputBytes(bandRows: Int) -> Int {
         let reach = levels.map { $0?.inputBytes ?? 0 }.max() ?? 0
-        let direct = direct.rows.inputRows(for: 0..<min(bandRows, lines.region.height)).count * lines.region.width * 4
+        let direct = direct.inputRows(for: 0..<min(bandRows, lines.region.height)).count * lines.region.width * 4
         return max(reach, direct, bandRows * width * 4) * (levels.count + 1)
-    }
-}
-
-/// The region's rows (its columns only, numbered from the region's top), copied from the stage's
-/// input window as a level reads them.
-final class RegionRows: RowSource {
-    let width: Int
-    let height: Int
-    private let region: PixelRect
-    var input: RowWindow?
-    /// The next row to be read.
-    private(set) var next = 0
-
-    init(region: PixelRect) {
-        self.region = region
-        width = region.width
-        height = region.height
-    }
-
-    var heldBytes: Int { 0 }
-
-    /// Rows before `row` are never made: a level that starts further down reads from there.
-    func skip(to row: Int) -> Bool {
-        next = row
-        return true
-    }
-
-    func read(into rows: MutablePixelView) throws {
-        let view = try input!.rows((region.y + rows.firstRow)..<(region.y + rows.rows.upperBound))!
-        for y in rows.rows { rows.row(y).update(from: view.row(region.y + y) + region.x * 4, count: width * 4) }
-        next = rows.rows.upperBound
     }
 }
 

@@ -3,8 +3,9 @@
 final class FloatRows {
     private var store: RowStore<Float>
     var length: Int { store.length }
-    /// The first row held.
+    /// The first row held, and the one after the last.
     var first: Int { store.first }
+    var end: Int { store.end }
 
     init(length: Int) { store = RowStore(length: length) }
 
