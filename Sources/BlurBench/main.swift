@@ -28,7 +28,7 @@ struct Options {
             case "--no-peers": peers = false
             case "--markdown": markdown = it.next()
             case "--accuracy": accuracy = true
-            case "--profile-progressive", "--profile-material", "--scene-only", "--placeholders-only", "--files-only": break
+            case "--profile-progressive", "--profile-material", "--scene-only", "--placeholders-only", "--files-only", "--progressive-only": break
             case "--profile": profileSigma = Double(it.next() ?? "")
             case "--threads": threads = Int(it.next() ?? "")
             case "--sigmas": sigmas = (it.next() ?? "").split(separator: ",").compactMap { Double($0) }
@@ -78,6 +78,13 @@ if CommandLine.arguments.contains("--profile-material") {
 }
 if CommandLine.arguments.contains("--profile-progressive") {
     try profileProgressive(tile: tile, threads: options.threads)
+    exit(0)
+}
+if CommandLine.arguments.contains("--progressive-only") {
+    let images = try (options.quick ? [(1920, 1080)] : [(6000, 4000), (1920, 1080)]).map {
+        ($0.0, $0.1, try photo(width: $0.0, height: $0.1, from: tile))
+    }
+    try benchProgressive(images: images, tile: tile, runs: options.runs) { print($0) }
     exit(0)
 }
 if CommandLine.arguments.contains("--placeholders-only") {
@@ -214,27 +221,7 @@ for (w, h, image) in images {
 }
 if !missing.isEmpty { emit("\nNot installed, not measured: \(missing.joined(separator: ", ")).") }
 
-// Progressive blur against the uniform blur of its maximum σ, same run.
-emit("")
-emit("Progressive blur, full frame, `.down`, maximum σ 24 px (radius 24 pt at scale 1), no dimming; against a uniform σ 24 blur.")
-emit("")
-emit("| image | uniform σ 24 ms | progressive ms | ratio | with dimming ms | mask, cached µs |")
-emit("|---|---|---|---|---|---|")
-for (w, h, image) in images {
-    let uniform = try GaussianBlur(sigma: 24)
-    let frame = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
-    var plain = VariableBlurEffect(direction: .down)
-    plain.maximumBlurRadius = 24
-    plain.dimmingTintColor = nil
-    var dimmed = plain
-    dimmed.dimmingTintColor = .systemBackground
-    let u = median(runs: options.runs) { blackHole(uniform.apply(to: image)) }
-    let p = median(runs: options.runs) { blackHole(plain.render(over: image, frame: frame)) }
-    let d = median(runs: options.runs) { blackHole(dimmed.render(over: image, frame: frame)) }
-    let layout = plain.layout(width: frame.width, height: frame.height)!
-    let mask = median(runs: options.runs) { blackHole(GradientMaskCache.shared.mask(for: layout.blurMask)) }
-    emit("| \(w)×\(h) | \(fmt(u)) | \(fmt(p)) | \(fmt(p / u, 2))× | \(fmt(d)) | \(fmt(mask * 1000, 1)) |")
-}
+try benchProgressive(images: images, tile: tile, runs: options.runs, emit: emit)
 // A material over a full phone screen (1170×2532, 3×) at its default radius, against a uniform blur
 // of the same σ (24 pt × 3 = 72 px), same run.
 do {

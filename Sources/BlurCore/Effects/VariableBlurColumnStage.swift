@@ -3,7 +3,7 @@
 /// ``VariableBlurEffect/render(over:frame:appearance:cache:threads:)`` runs over the whole image.
 ///
 /// The vertical stage's steps turned a quarter, with no image turned:
-/// - the same pyramid levels (``VariableGaussianBlur/plan(_:)``), each a ``PyramidLevel`` over the
+/// - pyramid levels as for rows (``VariableGaussianBlur/plan(_:lowest:)``), each a ``PyramidLevel`` over the
 ///   columns that compute on it, widened by the level's reach so that the span's own edges change
 ///   none of them;
 /// - every blurred coarse row of a level is upsampled across once, each column through its own

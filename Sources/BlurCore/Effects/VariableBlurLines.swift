@@ -12,7 +12,7 @@ struct VariableBlurLines {
     /// The dimming gradient over the backdrop: where, what colour, and its coverage per line.
     let dimming: (region: PixelRect, color: Color, coverage: [Float])?
     /// The pyramid levels for `sigmas`, and per line the level it computes on and its residual σ
-    /// (``VariableGaussianBlur/plan(_:)``).
+    /// (``VariableGaussianBlur/plan(_:lowest:)``).
     let plan: VariableGaussianBlur.Plan
 
     init(effect: VariableBlurEffect, width: Int, height: Int, scale: Double, frame: Rect, appearance: Appearance, cache: GradientMaskCache) {
@@ -35,7 +35,8 @@ struct VariableBlurLines {
         }
         self.sigmas = sigmas
         blurs = layout != nil && blurRegion != nil && (sigmas.max() ?? 0) > GaussianBlur.identityThreshold
-        plan = VariableGaussianBlur.plan(sigmas)
+        plan = VariableGaussianBlur.plan(
+            sigmas, lowest: vertical ? VariableGaussianBlur.lowestRowLevel : VariableGaussianBlur.lowestColumnLevel)
 
         let alpha = effect.dimmingAlpha?.alpha(for: appearance) ?? 0
         guard let layout, !frame.isEmpty, let tint = effect.dimmingTintColor?.resolved(for: appearance), alpha > 0, tint.alpha > 0 else {

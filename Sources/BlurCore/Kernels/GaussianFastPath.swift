@@ -52,7 +52,7 @@ struct GaussianRows: Sendable {
         kernels = [GaussianRows.halfKernel(sigma)]
     }
 
-    /// Direct rows whose σ (pixels, each below ``GaussianFastPath/pyramidThreshold``) changes from
+    /// Direct rows whose σ (pixels, each below the variable blur's lowest level) changes from
     /// row to row: row y is blurred across by σ[y] and gathers its column neighbours with σ[y]. A
     /// σ of 0.2 or less leaves the row as it is.
     init(sigmas: [Double], edges: EdgeMode, width: Int) {

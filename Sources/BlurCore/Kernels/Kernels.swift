@@ -136,6 +136,18 @@ enum Kernels {
         into out: UnsafeMutablePointer<Float>
     ) {
         let raw = UnsafeRawPointer(line)
+        if width == 4 {
+            // The B-spline's four taps, unrolled: the upsampling of every full-resolution line.
+            for o in 0..<starts.count {
+                let w = weights + o * 4, at = starts[o] * 16
+                var acc = w[0] * raw.loadUnaligned(fromByteOffset: at, as: SIMD4<Float>.self)
+                acc += w[1] * raw.loadUnaligned(fromByteOffset: at + 16, as: SIMD4<Float>.self)
+                acc += w[2] * raw.loadUnaligned(fromByteOffset: at + 32, as: SIMD4<Float>.self)
+                acc += w[3] * raw.loadUnaligned(fromByteOffset: at + 48, as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(out).storeBytes(of: acc, toByteOffset: o * 16, as: SIMD4<Float>.self)
+            }
+            return
+        }
         for o in 0..<starts.count {
             let w = weights + o * width
             var acc = SIMD4<Float>()
@@ -150,26 +162,29 @@ enum Kernels {
 
     /// `out[p] = Σ_t weights[t][p] · sources[t][p]` for the RGBA float pixels `p < count`: a
     /// convolution down whose kernel changes from pixel to pixel (one weight a pixel, for its four
-    /// channels), in blocks that stay in L1.
+    /// channels). Two pixels at a time, their sums kept in registers across the taps.
     static func weightedSumPixels(
         count: Int, weights: [UnsafePointer<Float>], sources: [UnsafePointer<Float>], into out: UnsafeMutablePointer<Float>
     ) {
         weights.withUnsafeBufferPointer { w in
             sources.withUnsafeBufferPointer { s in
-                let block = chunk / 4
-                var begin = 0
-                while begin < count {
-                    let n = min(block, count - begin)
-                    let o = UnsafeMutableRawPointer(out + begin * 4)
-                    for t in 0..<w.count {
-                        let wt = w[t] + begin, st = UnsafeRawPointer(s[t] + begin * 4)
-                        for p in 0..<n {
-                            let v = wt[p] * st.loadUnaligned(fromByteOffset: p * 16, as: SIMD4<Float>.self)
-                            let acc = t == 0 ? v : o.loadUnaligned(fromByteOffset: p * 16, as: SIMD4<Float>.self) + v
-                            o.storeBytes(of: acc, toByteOffset: p * 16, as: SIMD4<Float>.self)
-                        }
+                let taps = w.count, o = UnsafeMutableRawPointer(out)
+                var p = 0
+                while p + 2 <= count {
+                    var a0 = SIMD4<Float>(), a1 = SIMD4<Float>()
+                    for t in 0..<taps {
+                        let wt = w[t] + p, st = UnsafeRawPointer(s[t] + p * 4)
+                        a0 += wt[0] * st.loadUnaligned(as: SIMD4<Float>.self)
+                        a1 += wt[1] * st.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
                     }
-                    begin += n
+                    o.storeBytes(of: a0, toByteOffset: p * 16, as: SIMD4<Float>.self)
+                    o.storeBytes(of: a1, toByteOffset: p * 16 + 16, as: SIMD4<Float>.self)
+                    p += 2
+                }
+                if p < count {
+                    var a0 = SIMD4<Float>()
+                    for t in 0..<taps { a0 += w[t][p] * UnsafeRawPointer(s[t] + p * 4).loadUnaligned(as: SIMD4<Float>.self) }
+                    o.storeBytes(of: a0, toByteOffset: p * 16, as: SIMD4<Float>.self)
                 }
             }
         }
