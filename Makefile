@@ -8,7 +8,7 @@
 #   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
 #   make loadtest  blurkit serve against thumbor under wrk on loopback (LOADTEST_SECONDS a run, default 30)
 #   make docs    the DocC site into docs-site/ (every public symbol documented, warnings as errors)
-#   make peers   install the benchmark peers: Pillow, OpenCV, pyvips (pip), the vips command line (apt)
+#   make peers   install the benchmark peers: Pillow, OpenCV, pyvips, thumbhash (pip), the vips command line (apt)
 #   make sanitize  the tests under AddressSanitizer (with leak checks), then ThreadSanitizer
 #   make fuzz    libFuzzer on every parser for FUZZ_SECONDS (default 60) or FUZZ_RUNS inputs (default 10M),
 #                whichever ends first; findings in .build/fuzz/findings
@@ -142,7 +142,7 @@ format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
 
 peers:
-	python3 -m pip install --quiet numpy pillow opencv-python-headless pyvips pyvips-binary
+	python3 -m pip install --quiet numpy pillow opencv-python-headless pyvips pyvips-binary thumbhash
 	@command -v vips >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libvips-tools hyperfine >/dev/null; \
 		else echo "for the file-to-file table: sudo apt-get install -y libvips-tools"; fi; }

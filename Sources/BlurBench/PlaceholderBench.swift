@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 
 /// Placeholders for a folder of JPEG photos: BlurKit with DCT-scaled decoding, BlurKit decoding at
-/// full size then shrinking (the 5× target), and Pillow + thumbhash doing the same work, same run.
+/// full size then shrinking (the 5× target), and Pillow + thumbhash doing the same work, same run;
+/// then whole processes over the folder, one job each: `blurkit placeholder` against `vipsthumbnail`.
 func benchPlaceholders(tile: Bitmap, runs: Int, quick: Bool, emit: (String) -> Void) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurbench-photos-\(getpid())").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -73,4 +74,44 @@ func benchPlaceholders(tile: Bitmap, runs: Int, quick: Bool, emit: (String) -> V
     emit("|---|---|---|---|---|---|")
     let peerCell = peerMs.map { fmt($0) } ?? "—", ratio = peerMs.map { fmt($0 / scaledOne, 2) + "×" } ?? "—"
     emit("| \(fmt(fullOne)) | \(fmt(scaledOne)) | \(fmt(fullOne / scaledOne, 2))× | \(fmt(scaledAll)) | \(peerCell) | \(ratio) |")
+    try benchPlaceholderCommands(files: files, folder: folder, runs: max(3, runs / 2), emit: emit)
+}
+
+/// `blurkit placeholder FILES --out DIR --jobs 1 --force` (previews, ThumbHashes, manifest) against
+/// `vipsthumbnail FILES -s 32 -o DIR/%s.png` (previews only) with `VIPS_CONCURRENCY=1`: one job each,
+/// interleaved, medians; wall seconds and peak RSS.
+func benchPlaceholderCommands(files: [String], folder: String, runs: Int, emit: (String) -> Void) throws {
+    let blurkit = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("blurkit").path
+    guard FileManager.default.isExecutableFile(atPath: blurkit), FileManager.default.isExecutableFile(atPath: "/usr/bin/time"),
+        let vipsthumbnail = which("vipsthumbnail")
+    else {
+        emit("\n(placeholders, whole process: needs \(blurkit), /usr/bin/time and vipsthumbnail: make peers)")
+        return
+    }
+    let ours = folder + "/blurkit-out", theirs = folder + "/vips-out"
+    for out in [ours, theirs] { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
+    let tools: [(name: String, arguments: [String])] = [
+        ("blurkit", [blurkit, "placeholder"] + files + ["--out", ours, "--jobs", "1", "--force", "--quiet"]),
+        ("vipsthumbnail", ["/usr/bin/env", "VIPS_CONCURRENCY=1", vipsthumbnail] + files + ["-s", "32", "-o", theirs + "/%s.png"]),
+    ]
+    var times: [String: [Double]] = [:], memory: [String: Int] = [:]
+    for _ in 0..<runs {
+        for tool in tools {
+            let r = measure(tool.arguments)
+            guard r.status == 0 else { throw BenchError.failed(tool.arguments.joined(separator: " ")) }
+            times[tool.name, default: []].append(r.seconds)
+            memory[tool.name] = max(memory[tool.name] ?? 0, r.maxRSS)
+        }
+    }
+    func med(_ name: String) -> Double { let t = times[name]!.sorted(); return t[t.count / 2] }
+    emit("")
+    emit(
+        "The same \(files.count) photos, whole process, one job each: `blurkit placeholder … --jobs 1` (previews, ThumbHashes and the manifest) against `VIPS_CONCURRENCY=1 vipsthumbnail … -s 32` (previews only); median of \(runs), seconds and peak RSS in MB."
+    )
+    emit("")
+    emit("| blurkit s | MB | vipsthumbnail s | MB | vipsthumbnail ÷ blurkit |")
+    emit("|---|---|---|---|---|")
+    let b = med("blurkit"), v = med("vipsthumbnail")
+    emit("| \(fmt(b, 2)) | \(memory["blurkit"]! >> 10) | \(fmt(v, 2)) | \(memory["vipsthumbnail"]! >> 10) | \(fmt(v / b, 2))× |")
 }

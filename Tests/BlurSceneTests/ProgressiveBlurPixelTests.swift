@@ -80,7 +80,7 @@ import Testing
             let d = ImageDifference(out, try GaussianBlur(sigma: 5).apply(to: backdrop))
             #expect(d.psnr >= 58 && d.maximum <= 3, "\(d)")
         }
-        // Below the pyramid (σ < 4 px) rows are blurred exactly, each by its own σ: a constant 2 is
+        // Below the pyramid (σ < 8 px for rows) rows are blurred exactly, each by its own σ: a constant 2 is
         // the uniform blur itself.
         let small = render(
             {
