@@ -14,7 +14,9 @@ struct Options {
     var peers = true
     var quick = false
     var markdown: String?
-    var sigmas: [Double] = [2, 8, 24, 64]
+    /// In process: the σ an interface uses (1…12) and the large ones; file to file, fewer.
+    var sigmas: [Double] = [1, 2, 4, 8, 12, 24, 64]
+    var fileSigmas: [Double] = [2, 8, 24, 64]
     var profileSigma: Double?
     var accuracy = false
     var threads: Int?
@@ -31,9 +33,13 @@ struct Options {
             case "--profile-progressive", "--profile-material", "--scene-only", "--placeholders-only", "--files-only", "--progressive-only": break
             case "--profile": profileSigma = Double(it.next() ?? "")
             case "--threads": threads = Int(it.next() ?? "")
-            case "--sigmas": sigmas = (it.next() ?? "").split(separator: ",").compactMap { Double($0) }
+            case "--sigmas":
+                sigmas = (it.next() ?? "").split(separator: ",").compactMap { Double($0) }
+                fileSigmas = sigmas
             default:
-                print("usage: BlurBench [--quick] [--runs N] [--no-peers] [--sigmas 2,8] [--markdown FILE]")
+                print(
+                    "usage: BlurBench [--quick] [--runs N] [--no-peers] [--sigmas 2,8] [--markdown FILE] [--progressive-only | --placeholders-only | --files-only | --scene-only]"
+                )
                 exit(a == "--help" ? 0 : 2)
             }
         }
@@ -92,7 +98,7 @@ if CommandLine.arguments.contains("--placeholders-only") {
     exit(0)
 }
 if CommandLine.arguments.contains("--files-only") {
-    try benchFiles(tile: tile, runs: min(options.runs, 3), quick: options.quick, sigmas: options.sigmas) { print($0) }
+    try benchFiles(tile: tile, runs: min(options.runs, 3), quick: options.quick, sigmas: options.fileSigmas) { print($0) }
     exit(0)
 }
 if CommandLine.arguments.contains("--scene-only") {
@@ -242,7 +248,7 @@ do {
     emit("|---|---|---|---|")
     emit("| \(fmt(u)) | \(fmt(m)) | \(fmt(m / u, 2))× | \(fmt(rounded)) |")
 }
-try benchFiles(tile: tile, runs: min(options.runs, 3), quick: options.quick, sigmas: options.sigmas, emit: emit)
+try benchFiles(tile: tile, runs: min(options.runs, 3), quick: options.quick, sigmas: options.fileSigmas, emit: emit)
 try benchScene(tile: tile, runs: options.runs, emit: emit)
 try benchPlaceholders(tile: tile, runs: options.runs, quick: options.quick, emit: emit)
 if let path = options.markdown {

@@ -19,6 +19,28 @@ import Testing
         }
     }
 
+    /// The σ interfaces use, on a fine grid — 0.5 … 12 px by 0.25, both schedules and the threshold
+    /// between them — over a photo given with padded rows and with tight ones, both edge modes: the
+    /// bar, and the same bytes from either.
+    @Test func smallSigmaOnAFineGridMeetsTheBar() throws {
+        let tight = try TestImages.translucentPhoto.cropped(x: 100, y: 60, width: 161, height: 117)
+        let row = tight.width * 4, padding = 36
+        var bytes = [UInt8](repeating: 0xEE, count: (row + padding) * tight.height)
+        for y in 0..<tight.height {
+            bytes.replaceSubrange((y * (row + padding))..<(y * (row + padding) + row), with: tight.premultipliedRGBA[(y * row)..<(y * row + row)])
+        }
+        let padded = try Bitmap(width: tight.width, height: tight.height, bytesPerRow: row + padding, premultipliedRGBA: bytes)
+        for sigma in stride(from: 0.5, through: 12, by: 0.25) {
+            for edges in EdgeMode.allCases {
+                let blur = try GaussianBlur(sigma: sigma, edges: edges)
+                let fast = blur.fastPath(padded)
+                let d = ImageDifference(blur.reference(tight), fast)
+                #expect(d.psnr >= Self.bar.psnr && d.maximum <= Self.bar.maximum, "σ \(sigma) \(edges): \(d)")
+                #expect(fast == blur.fastPath(tight), "σ \(sigma) \(edges): padded and tight rows differ")
+            }
+        }
+    }
+
     @Test(arguments: [1.5, 5, 30])
     func sameBytesWhateverTheThreadCount(_ sigma: Double) throws {
         let image = TestImages.noise(width: 301, height: 199, seed: 7)
