@@ -37,6 +37,7 @@ extension Bitmap {
         return Bitmap(validatedWidth: width, height: height, scale: scale)
     }
 
+    #if !hasFeature(Embedded)  // decoders' errors are untyped; WebAssembly has no decoders
     /// A bitmap that `fill` writes through a view, every byte: how decoders and kernels make
     /// their output without an intermediate copy. `premultiplied: false` means `fill` writes straight
     /// alpha, converted here in place.
@@ -53,4 +54,5 @@ extension Bitmap {
         }
         return image
     }
+    #endif
 }

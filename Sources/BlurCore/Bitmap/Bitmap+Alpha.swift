@@ -7,7 +7,7 @@
 extension Bitmap {
     /// A bitmap from straight-alpha RGBA bytes (tightly packed, exactly `width * height * 4`).
     /// - Throws: ``BitmapError`` for an invalid size or byte count.
-    public init(width: Int, height: Int, straightRGBA bytes: [UInt8], scale: Double = 1) throws {
+    public init(width: Int, height: Int, straightRGBA bytes: [UInt8], scale: Double = 1) throws(BitmapError) {
         try Bitmap.validate(width: width, height: height, scale: scale)
         guard bytes.count == width * height * 4 else {
             throw BitmapError.byteCountMismatch(expected: width * height * 4, got: bytes.count)

@@ -2,7 +2,7 @@ extension Bitmap {
     /// The pixels inside the rectangle (in pixels, origin top-left); the scale is kept.
     /// - Throws: ``BitmapError/cropOutOfBounds(x:y:width:height:)`` unless the rectangle is
     ///   non-empty and lies inside the image.
-    public func cropped(x: Int, y: Int, width w: Int, height h: Int) throws -> Bitmap {
+    public func cropped(x: Int, y: Int, width w: Int, height h: Int) throws(BitmapError) -> Bitmap {
         guard x >= 0, y >= 0, w > 0, h > 0, x <= width - w, y <= height - h else {
             throw BitmapError.cropOutOfBounds(x: x, y: y, width: w, height: h)
         }

@@ -2,7 +2,7 @@ extension Bitmap {
     /// A bitmap of `width × height` pixels all of `color`: the bytes of compositing it over
     /// transparency, written as one repeated pixel.
     /// - Throws: ``BitmapError`` as ``init(width:height:scale:)``.
-    public init(width: Int, height: Int, filledWith color: Color, scale: Double = 1) throws {
+    public init(width: Int, height: Int, filledWith color: Color, scale: Double = 1) throws(BitmapError) {
         var pixel = try Bitmap(width: 1, height: 1)
         pixel.composite(color, mode: .normal, in: PixelRect(x: 0, y: 0, width: 1, height: 1))
         let word = pixel.withPixels { UnsafeRawPointer($0.row(0)).loadUnaligned(as: UInt32.self) }

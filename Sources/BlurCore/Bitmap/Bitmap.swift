@@ -62,7 +62,7 @@ public struct Bitmap: Sendable, Hashable {
     /// - Throws: ``BitmapError`` for an invalid size or scale, a stride below `width * 4`, a byte
     ///   count that does not match, or a colour that exceeds its alpha (the bytes are not
     ///   premultiplied).
-    public init(width: Int, height: Int, bytesPerRow: Int? = nil, premultipliedRGBA bytes: [UInt8], scale: Double = 1) throws {
+    public init(width: Int, height: Int, bytesPerRow: Int? = nil, premultipliedRGBA bytes: [UInt8], scale: Double = 1) throws(BitmapError) {
         try Bitmap.validate(width: width, height: height, scale: scale)
         let packed = width * 4, stride = bytesPerRow ?? packed
         guard stride >= packed, stride <= Int(Int32.max) else { throw BitmapError.invalidStride(bytesPerRow: stride, width: width) }

@@ -33,16 +33,16 @@ public enum ImageLimits {
     /// Default 268,435,456 (2²⁸). Values < 1 are stored as 1. Inside
     /// ``withMaximumPixelCount(_:_:)`` the scoped value applies instead.
     public static var maximumPixelCount: Int {
-        get { scopedMaximum ?? maximumPixels.load(ordering: .relaxed) }
+        get { scopedMaximum.get() ?? maximumPixels.load(ordering: .relaxed) }
         set { maximumPixels.store(max(1, newValue), ordering: .relaxed) }
     }
 
-    @TaskLocal private static var scopedMaximum: Int?
+    private static let scopedMaximum = TaskLocal<Int?>(wrappedValue: nil)
 
     /// Runs `body` with a pixel-count limit for this task only (a server's per-request limit, a
     /// test's), leaving other threads' limit alone.
     public static func withMaximumPixelCount<R>(_ limit: Int, _ body: () throws -> R) rethrows -> R {
-        try $scopedMaximum.withValue(max(1, limit)) { try body() }
+        try scopedMaximum.withValue(max(1, limit)) { try body() }
     }
 }
 

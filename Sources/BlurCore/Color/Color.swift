@@ -23,7 +23,7 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
     public init?(hex: String) {
         var digits = Substring(hex)
         if digits.hasPrefix("#") { digits = digits.dropFirst() }
-        guard [3, 6, 8].contains(digits.count), digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else { return nil }
+        guard [3, 6, 8].contains(digits.count), digits.allSatisfy({ $0.isHexDigit }), let value = UInt32(digits, radix: 16) else { return nil }
         switch digits.count {
         case 3:
             let r = Double((value >> 8) & 0xF), g = Double((value >> 4) & 0xF), b = Double(value & 0xF)

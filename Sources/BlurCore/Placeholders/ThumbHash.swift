@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // ThumbHash, the image placeholder format by Evan Wallace (https://evanw.github.io/thumbhash/).
 //
 // Written from the published algorithm. Every step uses Double and the same order of
@@ -131,8 +123,8 @@ public enum ThumbHash {
         var cosX = [Double](repeating: 0, count: maxTerms * w)
         var cosY = [Double](repeating: 0, count: maxTerms * h)
         for c in 0..<maxTerms {
-            for x in 0..<w { cosX[c * w + x] = cos(Double.pi / Double(w) * Double(c) * (Double(x) + 0.5)) }
-            for y in 0..<h { cosY[c * h + y] = cos(Double.pi / Double(h) * Double(c) * (Double(y) + 0.5)) }
+            for x in 0..<w { cosX[c * w + x] = Elementary.cos(Double.pi / Double(w) * Double(c) * (Double(x) + 0.5)) }
+            for y in 0..<h { cosY[c * h + y] = Elementary.cos(Double.pi / Double(h) * Double(c) * (Double(y) + 0.5)) }
         }
 
         // DCT into a DC term and AC terms normalised to 0…1 by the largest |AC|.
@@ -244,10 +236,10 @@ public enum ThumbHash {
         var cosX = [Double](repeating: 0, count: w * nx)
         var cosY = [Double](repeating: 0, count: h * ny)
         for x in 0..<w {
-            for cx in 0..<nx { cosX[x * nx + cx] = cos(Double.pi / Double(w) * (Double(x) + 0.5) * Double(cx)) }
+            for cx in 0..<nx { cosX[x * nx + cx] = Elementary.cos(Double.pi / Double(w) * (Double(x) + 0.5) * Double(cx)) }
         }
         for y in 0..<h {
-            for cy in 0..<ny { cosY[y * ny + cy] = cos(Double.pi / Double(h) * (Double(y) + 0.5) * Double(cy)) }
+            for cy in 0..<ny { cosY[y * ny + cy] = Elementary.cos(Double.pi / Double(h) * (Double(y) + 0.5) * Double(cy)) }
         }
 
         var rgba = [UInt8](repeating: 0, count: w * h * 4)

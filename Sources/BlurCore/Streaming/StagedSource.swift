@@ -46,6 +46,7 @@ package final class BitmapSource: RowSource {
     }
 }
 
+#if !hasFeature(Embedded)  // sources that read files throw untyped errors; WebAssembly reads none
 extension RowSource {
     /// Every remaining row, pulled in bands of `bandRows`, as a bitmap.
     package func collect(bandRows: Int? = nil, scale: Double = 1) throws -> Bitmap {
@@ -60,3 +61,4 @@ extension RowSource {
         }
     }
 }
+#endif

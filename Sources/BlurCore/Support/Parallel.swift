@@ -1,4 +1,6 @@
+#if !hasFeature(Embedded)
 import Dispatch
+#endif
 
 /// A pointer that may cross into `concurrentPerform`: the one place where the kernels promise the
 /// compiler that concurrent writers touch disjoint parts of the memory.
@@ -17,8 +19,13 @@ enum Parallel {
         guard count > 0 else { return }
         let bands = max(1, min(count, parts ?? 16))
         if bands == 1 { return body(0..<count) }
+        #if hasFeature(Embedded)
+        // One thread (WebAssembly): the bands in turn, each the same as on a thread of its own.
+        for b in 0..<bands { body((count * b / bands)..<(count * (b + 1) / bands)) }
+        #else
         DispatchQueue.concurrentPerform(iterations: bands) { b in
             body((count * b / bands)..<(count * (b + 1) / bands))
         }
+        #endif
     }
 }
