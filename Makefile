@@ -8,6 +8,7 @@
 #   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
 #   make loadtest  blurkit serve against thumbor under wrk on loopback (LOADTEST_SECONDS a run, default 30)
 #   make docs    the DocC site into docs-site/ (every public symbol documented, warnings as errors)
+#   make wasm    blurkit.wasm, blurkit.mjs and the static page into demo-output/web (Embedded Swift, the toolchain alone)
 #   make peers   install the benchmark peers: Pillow, OpenCV, pyvips, thumbhash (pip), the vips command line (apt)
 #   make sanitize  the tests under AddressSanitizer (with leak checks), then ThreadSanitizer
 #   make fuzz    libFuzzer on every parser for FUZZ_SECONDS (default 60) or FUZZ_RUNS inputs (default 10M),
@@ -25,7 +26,7 @@ BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 DEB_PACKAGES = pkg-config libpng-dev zlib1g-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev libmicrohttpd-dev libgnutls28-dev fonts-dejavu-core fontconfig curl
 PKG_MODULES = libpng zlib libjpeg libwebpmux libwebpdemux freetype2 libmicrohttpd gnutls
 
-.PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format loadtest docs
+.PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format loadtest docs wasm
 
 deps:
 	@missing=""; \
@@ -67,6 +68,8 @@ SERVICE_TESTS = test_schemathesis test_playground test_nginx test_shards
 
 test: deps test-deps
 	$(SWIFT) test -c release $(CPU_FLAGS)
+	$(MAKE) wasm
+	node Tests/Web/test_wasm.mjs .build/release/blurkit $(WASM_OUT)
 	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Service/$$t.py || exit 1; done
 
 # Pillow: the decoder and encoder that are not ours, for the tests that hold our files to them;
@@ -77,6 +80,7 @@ test-deps:
 	@python3 -c "import playwright, schemathesis" 2>/dev/null || { echo "installing Playwright and schemathesis for the service tests (pip)"; \
 		python3 -m pip install --quiet playwright schemathesis || { echo "run: python3 -m pip install playwright schemathesis"; exit 1; }; }
 	@missing=""; command -v chromium >/dev/null 2>&1 || missing="chromium"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -90,6 +94,12 @@ bench: deps
 	$(BUILD) --product BlurBench
 	@python3 -c "import numpy" 2>/dev/null || echo "(numpy missing: peers are skipped; run make peers)"
 	.build/release/BlurBench --markdown bench-output.md
+
+# blurkit.wasm (Embedded Swift: BlurCore's own sources and Web/Exports.swift), blurkit.mjs and the
+# static page into $(WASM_OUT), with the toolchain alone (its swiftc, clang and wasm-ld).
+WASM_OUT ?= demo-output/web
+wasm:
+	bash Scripts/wasm.sh $(WASM_OUT)
 
 # The DocC site, offline, into docs-site/ (symbol graphs, the undocumented-symbol check, docc with
 # warnings as errors, static hosting), then opened in headless Chromium.
@@ -133,7 +143,7 @@ fuzz: deps
 		else echo "FINDING: see .build/fuzz/$$t.log and .build/fuzz/findings/"; exit 1; fi; \
 	done
 
-FORMAT_PATHS = Package.swift Sources Tests
+FORMAT_PATHS = Package.swift Sources Tests Web
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)

@@ -1,0 +1,142 @@
+// blurkit.wasm in Node against the native command line, byte for byte (run by `make test`):
+//   node Tests/Web/test_wasm.mjs BLURKIT WEB_DIR
+// BLURKIT is the native binary, WEB_DIR what `make wasm` wrote (blurkit.wasm, blurkit.mjs). Each case
+// runs the same effect with the same parameters on the same fixture through both, and the bytes must
+// be equal. Then: errors name their parameter, memory stops growing, ThumbHash round trips.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [blurkit, web] = process.argv.slice(2).map((p) => resolve(p));
+const { load } = await import(pathToFileURL(join(web, 'blurkit.mjs')));
+const kit = await load(pathToFileURL(join(web, 'blurkit.wasm')));
+const work = mkdtempSync(join(tmpdir(), 'blurkit-wasm-'));
+const fixtures = resolve(new URL('../Fixtures', import.meta.url).pathname);
+let failures = 0, checks = 0;
+
+function check(ok, message) {
+  checks++;
+  if (!ok) { failures++; console.error(`FAIL ${message}`); }
+}
+
+function readPAM(path) {
+  const bytes = readFileSync(path);
+  const end = bytes.indexOf('ENDHDR\n') + 7;
+  const header = bytes.subarray(0, end).toString();
+  const field = (k) => Number(header.match(new RegExp(`${k} (\\d+)`))[1]);
+  if (field('DEPTH') !== 4) throw new Error(`${path}: depth ${field('DEPTH')}`);
+  return { width: field('WIDTH'), height: field('HEIGHT'), data: new Uint8ClampedArray(bytes.subarray(end)) };
+}
+
+/// The fixture as RGBA, through the native decoder (a σ-0 blur is a copy), optionally translucent.
+function fixture(name, { translucent = false, crop } = {}) {
+  const out = join(work, `${name}.pam`);
+  execFileSync(blurkit, ['blur', join(fixtures, name), out, '--sigma', '0']);
+  let image = readPAM(out);
+  if (crop) {
+    const { width, height } = crop, data = new Uint8ClampedArray(width * height * 4);
+    for (let y = 0; y < height; y++) data.set(image.data.subarray(y * image.width * 4, (y * image.width + width) * 4), y * width * 4);
+    image = { width, height, data };
+  }
+  if (translucent) {
+    // Straight alpha falling off to the right, fully clear in a band: premultiplication matters.
+    for (let i = 0; i < image.width * image.height; i++) {
+      const x = i % image.width;
+      image.data[i * 4 + 3] = x < 8 ? 0 : Math.round(255 - (200 * x) / image.width);
+    }
+  }
+  return image;
+}
+
+function writePAM(image, path) {
+  const header = `P7\nWIDTH ${image.width}\nHEIGHT ${image.height}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n`;
+  const bytes = new Uint8Array(header.length + image.data.length);
+  bytes.set(new TextEncoder().encode(header));
+  bytes.set(image.data, header.length);
+  writeFileSync(path, bytes);
+}
+
+/// Runs the native command on `image` and returns its output pixels.
+function native(image, args) {
+  const input = join(work, 'in.pam'), output = join(work, 'out.pam');
+  writePAM(image, input);
+  execFileSync(blurkit, [args[0], input, output, ...args.slice(1)]);
+  return readPAM(output);
+}
+
+function same(name, got, expected) {
+  let differ = 0, largest = 0;
+  for (let i = 0; i < expected.data.length; i++) {
+    const d = Math.abs(got.data[i] - expected.data[i]);
+    if (d) differ++;
+    largest = Math.max(largest, d);
+  }
+  check(got.width === expected.width && got.height === expected.height && differ === 0,
+    `${name}: ${differ} bytes differ (largest ${largest})`);
+}
+
+const photo = fixture('chelsea.png', { crop: { width: 240, height: 180 } });
+const clear = fixture('chelsea.png', { crop: { width: 240, height: 180 }, translucent: true });
+
+for (const [image, label] of [[photo, 'opaque'], [clear, 'translucent']]) {
+  for (const sigma of [0.5, 2, 7.5, 24]) {
+    same(`blur σ ${sigma} ${label}`, kit.blur(image, { sigma }), native(image, ['blur', '--sigma', String(sigma)]));
+  }
+  same(`blur σ 3 transparent ${label}`, kit.blur(image, { sigma: 3, edges: 'transparent' }),
+    native(image, ['blur', '--sigma', '3', '--edges', 'transparent']));
+  for (const direction of ['down', 'up', 'left', 'right']) {
+    same(`progressive ${direction} ${label}`, kit.progressive(image, { direction, maximumBlurRadius: 8, scale: 2 }),
+      native(image, ['progressive', '--direction', direction, '--max-radius', '8', '--scale', '2']));
+  }
+  same(`progressive defaults dark ${label}`, kit.progressive(image, { appearance: 'dark' }),
+    native(image, ['progressive', '--appearance', 'dark']));
+  same(`progressive no tint ${label}`, kit.progressive(image, { maximumBlurRadius: 30, minimumBlurRadius: 2, dimmingTint: 'none' }),
+    native(image, ['progressive', '--max-radius', '30', '--min-radius', '2', '--tint', 'none']));
+  same(`material ${label}`, kit.material(image, { style: 'systemMaterial', region: { x: 20, y: 15, width: 160, height: 100 } }),
+    native(image, ['material', '--style', 'systemMaterial', '--region', '20,15,160,100']));
+  same(`material thick dark ${label}`,
+    kit.material(image, { style: 'systemThickMaterial', appearance: 'dark', region: { x: 10, y: 10, width: 90, height: 60 }, cornerRadius: 12, scale: 2 }),
+    native(image, ['material', '--style', 'systemThickMaterial', '--appearance', 'dark', '--region', '10,10,90,60', '--corner-radius', '12', '--scale', '2']));
+}
+
+// ThumbHash of an image under 100 px (no shrinking on either side), against the manifest's.
+const small = fixture('chelsea.png', { crop: { width: 96, height: 64 } });
+writePAM(small, join(work, 'small.pam'));
+execFileSync(blurkit, ['placeholder', join(work, 'small.pam'), '--out', join(work, 'previews'), '--quiet']);
+const manifest = JSON.parse(readFileSync(join(work, 'previews', 'manifest.json'), 'utf8'));
+const entry = (manifest.images ?? manifest.entries ?? manifest)[0] ?? Object.values(manifest)[0];
+const expectedHash = entry.thumbHash ?? entry.thumbhash;
+const hash = kit.thumbHash(small);
+check(Buffer.from(hash).toString('base64') === expectedHash, `thumbHash: ${Buffer.from(hash).toString('base64')} against ${expectedHash}`);
+const back = kit.fromThumbHash(hash);
+// The hash keeps the aspect ratio only roughly (3:2 comes back as 32 × 21…23).
+check(back.width === 32 && Math.abs(back.width / back.height - 1.5) < 0.15 && back.data.length === back.width * back.height * 4,
+  `fromThumbHash: ${back.width}×${back.height}`);
+
+// Errors name the parameter, as the command line's do.
+for (const [call, parameter] of [
+  [() => kit.blur(photo, { sigma: -1 }), 'sigma'],
+  [() => kit.blur(photo, { sigma: 2, edges: 'mirror' }), 'edges'],
+  [() => kit.progressive(photo, { direction: 'sideways' }), 'direction'],
+  [() => kit.progressive(photo, { maximumBlurRadius: 5000 }), 'max'],
+  [() => kit.material(photo, { style: 'glass' }), 'style'],
+  [() => kit.fromThumbHash([1, 2]), 'hash'],
+  [() => kit.blur({ width: 2, height: 2, data: new Uint8Array(3) }, { sigma: 1 }), 'image'],
+]) {
+  let message = '';
+  try { call(); } catch (error) { message = error.message; }
+  check(message.toLowerCase().includes(parameter), `error for ${parameter}: '${message}'`);
+}
+
+// Memory: after a first call at a size, more calls at that size do not grow it.
+kit.progressive(photo, { maximumBlurRadius: 8 });
+kit.material(photo, {});
+const settled = kit.memoryBytes;
+for (let i = 0; i < 20; i++) { kit.progressive(photo, { maximumBlurRadius: 8 }); kit.material(photo, {}); kit.blur(photo, { sigma: 4 }); }
+check(kit.memoryBytes === settled, `memory grew from ${settled} to ${kit.memoryBytes} bytes over 60 calls`);
+
+rmSync(work, { recursive: true, force: true });
+console.log(`${checks - failures}/${checks} checks passed`);
+process.exit(failures ? 1 : 0);
