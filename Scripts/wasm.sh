@@ -21,4 +21,18 @@ exports=$(grep -o '@_cdecl("[a-z_]*")' Web/Exports.swift | sed 's/@_cdecl("\(.*\
 mv "$work/blurkit.wasm.partial" "$out/blurkit.wasm"
 cp Web/blurkit.mjs "$out/blurkit.mjs"
 [ -f Web/index.html ] && cp Web/index.html "$out/index.html"
+
+# The page's sample picture: the test fixture with only its pixel chunks (no colour profile, so a
+# browser draws the bytes the native decoder reads).
+python3 - Tests/Fixtures/chelsea.png "$out/sample.png" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+out, at = [data[:8]], 8
+while at < len(data):
+    length, kind = struct.unpack(">I4s", data[at:at + 8])
+    if kind in (b"IHDR", b"PLTE", b"IDAT", b"IEND"):
+        out.append(data[at:at + 12 + length])
+    at += 12 + length
+open(sys.argv[2], "wb").write(b"".join(out))
+PY
 echo "$out/blurkit.wasm: $(wc -c < "$out/blurkit.wasm") bytes"
