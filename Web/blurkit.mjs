@@ -47,6 +47,7 @@ export class BlurKit {
 
   /// The Gaussian blur: `sigma` in pixels (0…2000), `edges` 'clamp' (default) or 'transparent'.
   blur(image, { sigma, edges = 'clamp' } = {}) {
+    if (sigma === undefined) throw new Error('sigma: required (pixels, 0…2000)');
     return this.#run(image, (p, w, h) => {
       const [edgesAt, edgesLength] = this.#strings(edges);
       return this.#e.bk_blur(p, w, h, number(sigma), edgesAt, edgesLength);
