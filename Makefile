@@ -71,7 +71,7 @@ test: deps test-deps
 	$(MAKE) wasm
 	node Tests/Web/test_wasm.mjs .build/release/blurkit $(WASM_OUT)
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_page.py $(WASM_OUT)
-	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Service/$$t.py || exit 1; done
+	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit BLURKIT_WEB=$(CURDIR)/$(WASM_OUT) python3 Tests/Service/$$t.py || exit 1; done
 
 # Pillow: the decoder and encoder that are not ours, for the tests that hold our files to them;
 # Playwright and schemathesis (pip), Chromium and nginx (apt) for the service's tests.

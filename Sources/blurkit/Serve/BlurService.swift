@@ -24,6 +24,9 @@ final class BlurService: Sendable {
         var timeout: Double
         /// Where request bodies and outputs wait while a request is handled.
         var workFolder: String
+        /// What `make wasm` writes (`blurkit.mjs`, `blurkit.wasm`), served at `/web/` for the
+        /// playground's previews; nil without `--web`.
+        var web: [String: [UInt8]]? = nil
     }
 
     let settings: Settings
@@ -71,7 +74,7 @@ final class BlurService: Sendable {
         do { target = try RequestTarget(request.rawTarget) } catch {
             return .now(count(error.response, route: "other", request, began))
         }
-        let known = ["blur", "progressive", "material", "blurup", "render", "placeholder", "healthz", "metrics", "openapi.json", "images"]
+        let known = ["blur", "progressive", "material", "blurup", "render", "placeholder", "healthz", "metrics", "openapi.json", "images", "web"]
         let route = target.route.isEmpty ? "playground" : known.contains(target.route) ? target.route : "other"
         do {
             switch try respond(to: request, target) {
@@ -114,6 +117,12 @@ final class BlurService: Sendable {
         case "images":
             try only(["GET", "HEAD"])
             return .now(try images())
+        case "web":
+            try only(["GET", "HEAD"])
+            guard let files = settings.web else { throw .notFound("no WebAssembly build is served here (blurkit serve --web DIR)") }
+            guard let body = files[target.rest] else { throw .notFound("/web/ has blurkit.mjs and blurkit.wasm") }
+            let type = target.rest.hasSuffix(".wasm") ? "application/wasm" : "text/javascript; charset=utf-8"
+            return .now(HTTPResponse(status: 200, contentType: type, body: body, headers: ["Cache-Control": "no-cache"]))
         default:
             guard let route = ServiceRoute.all.first(where: { $0.name == target.route }) else {
                 throw .notFound("no route /\(target.route); see /openapi.json")

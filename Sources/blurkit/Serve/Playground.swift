@@ -3,7 +3,9 @@
 /// tables — so every parameter of an effect has one: a slider for a number, a menu for a choice, a
 /// box for a flag, a field for text, and the region drawn on the image by dragging. The server's
 /// result follows the controls (debounced; a stale request is cancelled), with the equivalent
-/// `blurkit` command line to copy. The blur-up view plays seed 000: the tiny preview blurred with
+/// `blurkit` command line to copy. With `--web`, the engine itself runs in the page (blurkit.wasm,
+/// from `/web/`) and repaints a preview on every change while the server's result is on its way.
+/// The blur-up view plays seed 000: the tiny preview blurred with
 /// CSS, then the image coming into focus with a 0.8 s ease-out (a 0.2 s fade with reduced motion).
 enum Playground {
     static let html = #"""
@@ -29,7 +31,8 @@ enum Playground {
           #drop { border: 2px dashed rgba(127,127,127,.5); border-radius: 8px; padding: 12px; text-align: center; margin-top: 8px; }
           #drop.over { border-color: var(--accent); }
           #stage { position: relative; align-self: flex-start; max-width: 100%; }
-          #stage img { display: block; max-width: 100%; max-height: 70vh; }
+          #stage img, #stage canvas { display: block; max-width: 100%; max-height: 70vh; }
+          #stage canvas { display: none; }
           #box { position: absolute; border: 2px solid var(--accent); background: rgba(10,132,255,.15); pointer-events: none; display: none; }
           pre { background: var(--panel); padding: 8px; border-radius: 6px; white-space: pre-wrap; word-break: break-all; margin: 0; }
           #status { min-height: 1.4em; }
@@ -58,7 +61,7 @@ enum Playground {
         </aside>
         <main>
           <div id="status"></div>
-          <div id="stage"><img id="result" alt="the server's result"><div id="box"></div></div>
+          <div id="stage"><img id="result" alt="the server's result"><canvas id="preview"></canvas><div id="box"></div></div>
           <div><label>The same on the command line</label><pre id="command"></pre></div>
           <div>
             <label>Blur-up <span class="hint">seed 000: the tiny preview blurred, then the image coming into focus</span></label>
@@ -76,6 +79,9 @@ enum Playground {
         let timer = 0;
         let lastURL = null;
         const hidden = new Set(["path", "sig", "quality", "compression", "loop"]);
+        // The engine in the page (blurkit serve --web): previews while the server renders.
+        const live = (window.playgroundPreview = { kit: null, source: null, key: null, renders: 0, ready: false });
+        const shortStyles = { ultrathin: "systemUltraThinMaterial", thin: "systemThinMaterial", regular: "systemMaterial", thick: "systemThickMaterial", chrome: "systemChromeMaterial" };
 
         function status(text, error) { $("status").textContent = text; $("status").className = error ? "error" : ""; }
 
@@ -103,7 +109,68 @@ enum Playground {
           regionDrawing();
           build();
           schedule(0);
+          try {
+            const module = await import("/web/blurkit.mjs");
+            live.kit = await module.load(new URL("/web/blurkit.wasm", location.href));
+          } catch (error) {
+            live.kit = null;  // no --web: the server's results alone
+          }
+          live.ready = true;
         }
+
+        // The options of the module for the current controls, or null where it cannot preview them
+        // (the server still renders every case).
+        function previewOptions(effect) {
+          const v = values, number = (name) => (v[name] === undefined ? undefined : Number(v[name]));
+          if (effect === "blur") {
+            if (v.radius !== undefined) return null;
+            return { sigma: number("sigma") ?? 8, edges: v.edges || "clamp" };
+          }
+          if (effect === "progressive") {
+            if (v.region || v["blur-inset"] || v["dimming-inset"] || v["dimming-extension"]) return null;
+            const tint = v.tint === undefined || v.tint === "" ? "background" : v.tint;
+            if (!/^(background|none|#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?)$/.test(tint)) return null;
+            return { direction: v.direction || "down", maximumBlurRadius: number("max-radius"), minimumBlurRadius: number("min-radius"),
+              dimmingAlpha: number("dimming"), dimmingTint: tint, appearance: v.appearance || "light", scale: number("scale") };
+          }
+          if (effect === "material") {
+            const style = shortStyles[v.style || "regular"] || v.style;
+            const r = (v.region || "").split(",").map(Number);
+            const region = r.length === 4 && r.every((n) => Number.isFinite(n)) ? { x: r[0], y: r[1], width: r[2], height: r[3] } : {};
+            return { style, appearance: v.appearance || "light", region, cornerRadius: number("corner-radius"),
+              blurEffectRadius: number("radius"), dimmingAlpha: number("dimming"), scale: number("scale") };
+          }
+          return null;
+        }
+
+        // The chosen image's pixels at full size (once per image), then the effect on them, drawn over
+        // the last result until the server's new one arrives.
+        async function preview() {
+          const effect = $("effect").value, options = previewOptions(effect);
+          if (!live.kit || !options) return;
+          const key = dropped ? dropped : $("image").value;
+          if (!key) return;
+          if (live.key !== key) {
+            const blob = dropped ? dropped : await (await fetch("/blur/" + key.split("/").map(encodeURIComponent).join("/") + "?sigma=0&format=png")).blob();
+            const bitmap = await createImageBitmap(blob);
+            if (bitmap.width * bitmap.height > 4e6) { live.source = null; live.key = key; return; }
+            const canvas = new OffscreenCanvas(bitmap.width, bitmap.height), ctx = canvas.getContext("2d");
+            ctx.drawImage(bitmap, 0, 0);
+            live.source = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+            live.key = key;
+          }
+          if (!live.source) return;
+          let out;
+          try { out = live.kit[effect](live.source, options); } catch (error) { return; }  // the server names the parameter
+          const canvas = $("preview");
+          canvas.width = out.width; canvas.height = out.height;
+          canvas.getContext("2d").putImageData(out, 0, 0);
+          canvas.style.display = "block";
+          $("result").style.display = "none";
+          live.renders++;
+        }
+        let previewFrame = 0;
+        function schedulePreview() { cancelAnimationFrame(previewFrame); previewFrame = requestAnimationFrame(() => preview().catch(() => {})); }
 
         // One control per parameter, from its schema: range, default, choices.
         function build() {
@@ -155,7 +222,11 @@ enum Playground {
           }
         }
 
-        function set(name, value) { if (value === "" || value === null) delete values[name]; else values[name] = value; schedule(); }
+        function set(name, value) {
+          if (value === "" || value === null) delete values[name]; else values[name] = value;
+          schedulePreview();
+          schedule();
+        }
 
         function query() {
           const names = new Set(routes[$("effect").value].map((p) => p.name));
@@ -198,6 +269,8 @@ enum Playground {
             if (lastURL) URL.revokeObjectURL(lastURL);
             lastURL = URL.createObjectURL(blob);
             $("result").src = lastURL;
+            $("result").style.display = "block";
+            $("preview").style.display = "none";
             $("result").dataset.version = String(Number($("result").dataset.version || 0) + 1);
             status(effect + ": " + Math.round(blob.size / 1024) + " KB, " + (response.headers.get("x-cache") === "hit" ? "from the cache" : "rendered"));
           } catch (error) {

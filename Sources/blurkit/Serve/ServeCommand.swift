@@ -51,6 +51,9 @@ enum ServeCommand: Command {
             OptionSpec(name: "cache", value: "DIR", help: "keep rendered responses in this folder (made if missing)"),
             OptionSpec(cacheSize, value: "MB"),
             OptionSpec(maximumBody, value: "MB"),
+            OptionSpec(
+                name: "web", value: "DIR",
+                help: "the folder make wasm writes (blurkit.mjs, blurkit.wasm): served at /web/, and the playground previews with them as you drag"),
             StandardOptions.quiet,
         ] + StandardOptions.limits
 
@@ -75,10 +78,21 @@ enum ServeCommand: Command {
             let work = scratch + "blurkit-serve-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: work) }
+            // The WebAssembly build, read once: the playground previews with it.
+            var web: [String: [UInt8]]?
+            if let folder = arguments.values["web"] {
+                web = [:]
+                for name in ["blurkit.mjs", "blurkit.wasm"] {
+                    guard let bytes = try? AtomicFile.read(folder + "/" + name) else {
+                        throw CLIError.usage("--web \(folder): no \(name) there (make wasm writes it to demo-output/web)")
+                    }
+                    web?[name] = bytes
+                }
+            }
             let service = BlurService(
                 .init(
                     root: root, signer: signer, cache: cache, maximumConcurrent: maximumConcurrent, maximumQueued: maximumQueued,
-                    timeout: timeout, workFolder: work))
+                    timeout: timeout, workFolder: work, web: web))
 
             // SIGINT and SIGTERM are waited for here: blocked in every thread (the server's inherit
             // the mask), taken with sigwait, so the drain runs as ordinary code.
