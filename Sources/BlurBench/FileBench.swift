@@ -59,16 +59,8 @@ func benchFiles(tile: Bitmap, runs: Int, quick: Bool, sigmas: [Double], emit: (S
                 let out = folder + "/im." + suffix
                 tools.append(("convert", [magick, input, "-blur", "0x\(s)"] + (suffix == "jpg" ? ["-quality", "90"] : []) + [out], out))
             }
-            var times: [String: [Double]] = [:], memory: [String: Int] = [:]
-            for _ in 0..<runs {
-                for tool in tools {
-                    let r = measure(tool.arguments)
-                    guard r.status == 0 else { throw BenchError.failed(tool.arguments.joined(separator: " ")) }
-                    times[tool.name, default: []].append(r.seconds)
-                    memory[tool.name] = max(memory[tool.name] ?? 0, r.maxRSS)
-                }
-            }
-            func med(_ name: String) -> Double { let t = times[name]!.sorted(); return t[t.count / 2] }
+            let (medians, memory) = try interleaved(tools.map { ($0.name, $0.arguments) }, runs: runs)
+            func med(_ name: String) -> Double { medians[name]! }
             func size(_ path: String) -> String { fmt(Double((try? AtomicFile.read(path).count) ?? 0) / 1e6, 1) }
             let ours = med("blurkit")
             var row = "| \(suffix == "jpg" ? "JPEG" : "PNG") | \(s) | \(fmt(ours, 2)) | \(memory["blurkit"]! >> 10) | \(size(tools[0].output)) |"
@@ -77,7 +69,7 @@ func benchFiles(tile: Bitmap, runs: Int, quick: Bool, sigmas: [Double], emit: (S
                 row += " \(fmt(theirs, 2)) | \(memory["vips"]! >> 10) | \(size(tools[1].output)) | \(fmt(theirs / ours, 2))× |"
             }
             if magick != nil {
-                row += times["convert"] == nil ? " — | — |" : " \(fmt(med("convert"), 2)) | \(memory["convert"]! >> 10) |"
+                row += medians["convert"] == nil ? " — | — |" : " \(fmt(med("convert"), 2)) | \(memory["convert"]! >> 10) |"
             }
             emit(row)
         }
@@ -86,6 +78,21 @@ func benchFiles(tile: Bitmap, runs: Int, quick: Bool, sigmas: [Double], emit: (S
 }
 
 enum BenchError: Error { case failed(String) }
+
+/// Runs each tool `runs` times, interleaved so that all see the same machine state: by name, the
+/// median wall seconds and the peak RSS in KB. Throws when a run fails.
+func interleaved(_ tools: [(name: String, arguments: [String])], runs: Int) throws -> (medians: [String: Double], peakKB: [String: Int]) {
+    var times: [String: [Double]] = [:], memory: [String: Int] = [:]
+    for _ in 0..<runs {
+        for tool in tools {
+            let r = measure(tool.arguments)
+            guard r.status == 0 else { throw BenchError.failed(tool.arguments.joined(separator: " ")) }
+            times[tool.name, default: []].append(r.seconds)
+            memory[tool.name] = max(memory[tool.name] ?? 0, r.maxRSS)
+        }
+    }
+    return (times.mapValues { $0.sorted()[$0.count / 2] }, memory)
+}
 
 /// A program's path on PATH, or nil.
 func which(_ name: String) -> String? {

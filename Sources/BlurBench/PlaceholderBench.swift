@@ -95,16 +95,8 @@ func benchPlaceholderCommands(files: [String], folder: String, runs: Int, emit: 
         ("blurkit", [blurkit, "placeholder"] + files + ["--out", ours, "--jobs", "1", "--force", "--quiet"]),
         ("vipsthumbnail", ["/usr/bin/env", "VIPS_CONCURRENCY=1", vipsthumbnail] + files + ["-s", "32", "-o", theirs + "/%s.png"]),
     ]
-    var times: [String: [Double]] = [:], memory: [String: Int] = [:]
-    for _ in 0..<runs {
-        for tool in tools {
-            let r = measure(tool.arguments)
-            guard r.status == 0 else { throw BenchError.failed(tool.arguments.joined(separator: " ")) }
-            times[tool.name, default: []].append(r.seconds)
-            memory[tool.name] = max(memory[tool.name] ?? 0, r.maxRSS)
-        }
-    }
-    func med(_ name: String) -> Double { let t = times[name]!.sorted(); return t[t.count / 2] }
+    let (medians, memory) = try interleaved(tools, runs: runs)
+    func med(_ name: String) -> Double { medians[name]! }
     emit("")
     emit(
         "The same \(files.count) photos, whole process, one job each: `blurkit placeholder … --jobs 1` (previews, ThumbHashes and the manifest) against `VIPS_CONCURRENCY=1 vipsthumbnail … -s 32` (previews only); median of \(runs), seconds and peak RSS in MB."
