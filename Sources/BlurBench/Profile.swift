@@ -31,7 +31,8 @@ func accuracySweep(tile: Bitmap) throws {
     print("worst: PSNR \(String(format: "%.1f", worst.psnr)) dB, max \(worst.maximum)")
 }
 
-/// `BlurBench --profile-progressive`: a full-frame progressive blur of 6000×4000 in a loop, for perf.
+/// `BlurBench --profile-progressive`: a full-frame progressive blur of 6000×4000 in a loop, for perf;
+/// every direction, or the one `BENCH_DIRECTION` names (down, up, left, right).
 func profileProgressive(tile: Bitmap, threads: Int?) throws {
     let image = try photo(width: 6000, height: 4000, from: tile)
     let frame = Rect(x: 0, y: 0, width: 6000, height: 4000)
