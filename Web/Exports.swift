@@ -1,14 +1,23 @@
 // The C functions blurkit.wasm exports, compiled with BlurCore's own sources into one module by
 // `make wasm` (Embedded Swift, wasm32). Pixels are the canvas's: straight-alpha RGBA bytes at
 // `pixels`, `width × height`, rewritten in place. Names (styles, directions, edge modes) arrive as
-// UTF-8 at a pointer and a length. Every function returns 0, or 1 with the message left for
-// `bk_error` (the same message the command line prints, the parameter named).
+// UTF-8 at a pointer and a length; a number given as NaN takes its parameter table's default. Every
+// function returns 0, or 1 with the message left for `bk_error` (the same message the command line
+// prints, the parameter named).
 
-/// The message of the last call that failed, NUL-terminated, kept until the next failure.
-nonisolated(unsafe) private var lastError: [UInt8] = [0]
+/// The message of the last call that failed, NUL-terminated, kept until the next failure (one thread:
+/// WebAssembly has no other).
+nonisolated(unsafe) private var lastError: UnsafeMutableBufferPointer<UInt8> = {
+    let empty = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1)
+    empty[0] = 0
+    return empty
+}()
 
 private func fail(_ message: String) -> Int32 {
-    lastError = Array(message.utf8) + [0]
+    let bytes = Array(message.utf8)
+    lastError.deallocate()
+    lastError = .allocate(capacity: bytes.count + 1)
+    _ = lastError.initialize(from: bytes + [0])
     return 1
 }
 
@@ -16,7 +25,7 @@ private func text(_ bytes: UnsafePointer<UInt8>, _ count: Int32) -> String {
     String(decoding: UnsafeBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
 }
 
-/// `name` as one of `Choice`'s cases, or nil; `parameter` names it in the error.
+/// `name` as one of `Choice`'s cases, or nil.
 private func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, _: Choice.Type) -> Choice? where Choice.RawValue == String {
     Choice(rawValue: name)
 }
@@ -47,7 +56,7 @@ public func bkAlloc(_ bytes: Int32) -> UnsafeMutableRawPointer? { UnsafeMutableR
 public func bkFree(_ pointer: UnsafeMutableRawPointer?) { pointer?.deallocate() }
 
 @_cdecl("bk_error")
-public func bkError() -> UnsafePointer<UInt8> { lastError.withUnsafeBufferPointer { $0.baseAddress! } }
+public func bkError() -> UnsafePointer<UInt8> { UnsafePointer(lastError.baseAddress!) }
 
 /// The Gaussian blur of σ `sigma` pixels (``GaussianBlur/sigmaSpec``) with edges `edges`.
 @_cdecl("bk_blur")
