@@ -103,13 +103,16 @@ final class VariableBlurStage: RowStage {
             made.append((SharedPointer(level.row(wanted.lowerBound)), wanted.lowerBound))
         }
         let directLines = inside.filter { levelOf[$0] < 0 }
-        var directView: PixelView?
+        // One last request for the band's rows and those the direct rows reach: a later request may
+        // move the window's rows, so both views come from this one.
+        var wanted = rows, directReach: Range<Int>?
         if blurs, let first = directLines.first, let last = directLines.last {
             let reach = direct.inputRows(for: first..<(last + 1))
-            directView = try input.rows((region.y + reach.lowerBound)..<(region.y + reach.upperBound))!
-                .columns(region.x, width: region.width, top: region.y)
+            directReach = reach
+            wanted = min(rows.lowerBound, region.y + reach.lowerBound)..<max(rows.upperBound, region.y + reach.upperBound)
         }
-        let view = try input.rows(rows)!
+        let view = try input.rows(wanted)!
+        let directView = directReach.map { _ in view.columns(region.x, width: region.width, top: region.y) }
 
         // The rows, split among the threads: each made the same way whichever thread makes it.
         let directPlan = direct, down = down, directRows = directView, across = across
