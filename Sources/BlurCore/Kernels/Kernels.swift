@@ -190,8 +190,6 @@ enum Kernels {
         }
     }
 
-    /// `a[i] = t·a[i] + (1 − t)·b[i]`: the same operations for every channel, so a mix of
-    /// premultiplied pixels stays premultiplied.
     /// `out[i] = Σ_t weights[t][i] · sources[t][i]` for `i < count`: a convolution whose kernel
     /// changes from element to element (a kernel per column), in blocks that stay in L1.
     static func weightedSum(
@@ -212,14 +210,6 @@ enum Kernels {
                 }
             }
         }
-    }
-
-    /// `out[i] = t·a[i] + (1 − t)·b[i]` for `i < count`: two levels mixed.
-    static func mix(
-        _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, weight t: Float, count: Int, into out: UnsafeMutablePointer<Float>
-    ) {
-        let u = 1 - t
-        for i in 0..<count { out[i] = t * a[i] + u * b[i] }
     }
 
     @inline(__always)

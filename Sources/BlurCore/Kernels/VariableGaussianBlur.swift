@@ -35,9 +35,6 @@ enum VariableGaussianBlur {
                 levelOf.indices.filter { levelOf[$0] == k }.map { VariableGaussianBlur.residualRadius(residual[$0]) }.max() ?? 0
             }
         }
-
-        /// The lines that compute on level `k`.
-        func users(of k: Int) -> [Int] { levelOf.indices.filter { levelOf[$0] == k } }
     }
 
     /// The plan for lines of σ `sigmas` (pixels), with levels down to `lowest`.
