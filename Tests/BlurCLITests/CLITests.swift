@@ -36,6 +36,23 @@ struct CLI {
         return Result(status: process.terminationStatus, stdout: Data(), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Returns once `process` catches every one of `signals` (its `SigCgt` in `/proc/PID/status`),
+    /// so that a signal sent next reaches its handler; throws if it ends first or takes over 2 minutes.
+    static func waitUntilCaught(_ signals: [Int32], by process: Process) throws {
+        let wanted = signals.reduce(UInt64(0)) { $0 | 1 << UInt64($1 - 1) }
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning, Date() < deadline {
+            let status = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(process.processIdentifier)/status"))) ?? Data(), as: UTF8.self)
+            if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+                let caught = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16), caught & wanted == wanted
+            {
+                return
+            }
+            usleep(5_000)
+        }
+        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "blurkit ended or never caught \(signals) within 2 minutes"])
+    }
+
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable

@@ -87,7 +87,8 @@ import Testing
 }
 
 extension RenderCLITests {
-    /// A long render into `output`, started; the caller signals it.
+    /// A long render into `output`, started, with its SIGINT and SIGTERM handlers in place; the
+    /// caller signals it.
     func startLongRender(to output: String, scale: String, extra: [String] = []) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = CLI.executable
@@ -95,9 +96,7 @@ extension RenderCLITests {
         let err = Pipe()
         process.standardError = err
         try process.run()
-        // The handler is installed once the arguments and the scene are read, long before this
-        // (sanitizer builds start slowly: they wait longer).
-        Thread.sleep(forTimeInterval: ProcessInfo.processInfo.environment["BLURKIT_SANITIZER"] == nil ? 1.5 : 5)
+        try CLI.waitUntilCaught([SIGINT, SIGTERM], by: process)
         return (process, err)
     }
 
@@ -129,19 +128,27 @@ extension RenderCLITests {
     }
 
     // A second signal ends the process at once, without waiting for the frame in flight (large and
-    // on one thread here, so the orderly stop the first signal asks for takes far longer than the
-    // gap between the two; signals sent back to back would arrive as one). Not under
-    // ThreadSanitizer, which holds signals back until a safe point and delivers two as one.
+    // on one thread here, so the orderly stop the first signal asks for takes far longer). The
+    // second is sent once the first is acknowledged: two signals sent back to back merge into one
+    // when the first is still pending as the second comes (a loaded machine may not run the
+    // process for longer than their gap). Not under ThreadSanitizer, which holds signals back
+    // until a safe point and delivers two as one.
     @Test(.disabled(if: ProcessInfo.processInfo.environment["BLURKIT_SANITIZER"] == "thread"))
     func aSecondSignalEndsAtOnce() throws {
         let output = folder + "/long.gif"
         // Frames of 2340 × 5064 px on one thread take well over a second each.
         let (process, err) = try startLongRender(to: output, scale: "6", extra: ["--threads", "1"])
         process.interrupt()
-        Thread.sleep(forTimeInterval: 0.01)
+        var stderr = ""
+        while !stderr.contains("interrupt again to stop at once") {
+            let data = err.fileHandleForReading.availableData
+            if data.isEmpty { break }  // the process has ended: the expectations below say how
+            stderr += String(decoding: data, as: UTF8.self)
+        }
         process.interrupt()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stderr += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        #expect(stderr.contains("interrupt again to stop at once"), "\(stderr)")
         #expect(process.terminationStatus == 130 && process.terminationReason == .exit, "\(stderr)")
         #expect(!stderr.contains("interrupted after"), "the first signal's orderly stop ran: \(stderr)")
         #expect(!FileManager.default.fileExists(atPath: output))

@@ -244,6 +244,29 @@ import Testing
         let hit = try Self.fetch(server, "/blur/in.png?sigma=4")
         #expect(hit.headers["x-cache"] == "hit" && hit.body == first.body && hit.headers["etag"] == etag)
 
+        // The output format is part of the key: the same path and parameters as PNG, WebP and JPEG
+        // (asked by format= or by Accept) have ETags of their own and never answer from each other's
+        // cache entry or revalidate against each other's ETag.
+        var etags: Set<String> = [etag]
+        for (options, query, type) in [
+            ([String](), "&format=webp", "image/webp"), ([], "&format=jpeg", "image/jpeg"), (["-H", "Accept: image/webp"], "", "image/webp"),
+        ] {
+            let other = try Self.fetch(server, "/blur/in.png?sigma=4" + query, options)
+            let otherTag = try #require(other.headers["etag"])
+            #expect(other.status == 200 && other.headers["content-type"] == type, "\(query) \(options)")
+            if query.isEmpty {
+                // Accept: image/webp asks for what format=webp asked for: the same ETag, and its entry.
+                #expect(etags.contains(otherTag) && other.headers["x-cache"] == "hit")
+            } else {
+                #expect(!etags.contains(otherTag) && other.headers["x-cache"] == nil, "\(query)")
+            }
+            etags.insert(otherTag)
+            #expect(try Self.fetch(server, "/blur/in.png?sigma=4" + query, options + ["-H", "If-None-Match: \(etag)"]).status == 200)
+        }
+        #expect(etags.count == 3, "\(etags)")
+        let pngAgain = try Self.fetch(server, "/blur/in.png?sigma=4&format=png")
+        #expect(pngAgain.headers["content-type"] == "image/png" && pngAgain.body == first.body)
+
         // A damaged entry is thrown away and rendered again.
         let entries = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".bkc") }
         for entry in entries {

@@ -9,13 +9,24 @@ import Testing
 
     // Ring 1, every tiny size, σ and edge mode against the reference: TinyImageTests.
 
-    // Ring 2: photos, σ 0.5…100, both edge modes: the published accuracy bar.
+    /// What the fast path achieves on the photos, per σ: the worst PSNR (dB) and largest difference of
+    /// the three cases below, measured. A kernel a tap short, a wrong rounding or a wrong weight
+    /// costs more than the 2 dB margin the test allows, though it may stay above the contract's bar.
+    static let achieved: [Double: (psnr: Double, maximum: Int)] = [
+        0.5: (97.7, 1), 1: (74.0, 1), 2: (66.7, 1), 3: (63.4, 1), 3.9: (63.6, 1), 4: (62.2, 1), 6: (73.8, 1),
+        8: (71.6, 1), 13: (70.8, 1), 24: (69.2, 1), 40: (68.4, 1), 64: (66.5, 1), 100: (65.1, 1),
+    ]
+
+    // Ring 2: photos, σ 0.5…100, both edge modes: the published accuracy bar, and what the fast
+    // path achieves less a 2 dB margin (the largest difference no more than measured).
     @Test(arguments: [0.5, 1, 2, 3, 3.9, 4, 6, 8, 13, 24, 40, 64, 100])
     func photoMeetsTheAccuracyBar(_ sigma: Double) throws {
+        let achieved = try #require(Self.achieved[sigma])
         for (edges, image) in [(EdgeMode.clamp, TestImages.photo), (.transparent, TestImages.photo), (.clamp, TestImages.translucentPhoto)] {
             let blur = try GaussianBlur(sigma: sigma, edges: edges)
             let d = ImageDifference(blur.reference(image), blur.fastPath(image))
             #expect(d.psnr >= Self.bar.psnr && d.maximum <= Self.bar.maximum, "σ \(sigma) \(edges): \(d)")
+            #expect(d.psnr >= achieved.psnr - 2 && d.maximum <= achieved.maximum, "σ \(sigma) \(edges): \(d), achieved \(achieved)")
         }
     }
 

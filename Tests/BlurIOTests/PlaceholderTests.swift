@@ -1,6 +1,7 @@
 import BlurCore
 import BlurIO
 import BlurTestSupport
+import Foundation
 import Testing
 
 /// Placeholders against what they promise, computed here: the fitted size, the preview as the exact
@@ -123,5 +124,32 @@ import Testing
             let decoded = try Bitmap(thumbHash: hash)
             #expect(decoded.width * decoded.height > 10)
         }
+    }
+}
+
+/// The manifest's order is the sorted paths', whatever order the file system lists a folder in.
+@Suite struct PlaceholderManifestOrderTests {
+    @Test func entriesFollowSortedPathsNotTheDirectoryOrder() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-order-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let folder = base + "/in"
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        // Created in sorted order; ext4 lists them in hash order and tmpfs newest first.
+        let tile = try Bitmap(width: 6, height: 4)
+        var names: [String] = []
+        for i in 0..<24 { names.append(String(format: "p%02d.png", i)) }
+        names += ["sub/a.png", "sub/b.png", "Z.png"]
+        for name in names { try ImageFile.write(tile, to: folder + "/" + name) }
+        let listed = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }
+        try #require(listed != listed.sorted(), "this file system lists the folder sorted: the test would show nothing")
+
+        let output = base + "/out"
+        let batch = try PlaceholderBatch(operands: [folder], output: output, settings: .init(size: 4))
+        let report = try batch.run(parallel: 2)
+        #expect(report.made == names.count)
+        let manifest = try #require(PlaceholderManifest.read(output + "/manifest.json", matching: batch.settings))
+        let expected = names.map { folder + "/" + $0 }.sorted()
+        #expect(manifest.images.map(\.file) == expected)
+        #expect(batch.jobs.map(\.input) == expected)
     }
 }

@@ -36,16 +36,17 @@ enum Interruption {
         return s == 0 ? nil : s
     }
 
+    /// What the first signal answers on standard error at once, from the handler (`write` is
+    /// async-signal-safe): the work stops at its next step, and another signal stops it now. A
+    /// caller that sends a second signal waits for this line, so that the two never arrive as one
+    /// (a signal still pending when the next comes merges with it).
+    /// (A static string: constant bytes, nothing to initialise inside the handler.)
+    static let acknowledgement: StaticString = "blurkit: stopping after the work in flight (interrupt again to stop at once)\n"
+
     /// Routes SIGINT and SIGTERM to the flag (a second signal of either kind ends the process at once).
     static func install() {
         guard !serving.load(ordering: .relaxed) else { return }
-        // A parent that spawned us from a thread with these signals blocked (Dispatch's workers block
-        // them) passes that mask on: unblock them, or they would never arrive.
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        _ = acknowledgement.utf8CodeUnitCount  // touched here, never first in the handler
         for s in [SIGINT, SIGTERM] {
             Foundation.signal(s) { number in
                 if Interruption.received.exchange(number, ordering: .relaxed) != 0 {
@@ -53,8 +54,18 @@ enum Interruption {
                     if let path = UnsafePointer<CChar>(bitPattern: Interruption.doomed.load(ordering: .sequentiallyConsistent)) { unlink(path) }
                     _exit(128 + number)
                 }
+                let text = Interruption.acknowledgement
+                _ = write(2, text.utf8Start, text.utf8CodeUnitCount)
             }
         }
+        // A parent that spawned us from a thread with these signals blocked (Dispatch's workers block
+        // them) passes that mask on: unblock them, or they would never arrive. After the handlers,
+        // so that one already pending is taken by them, not by the default action.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 }
 

@@ -1,0 +1,83 @@
+import BlurServe
+import Foundation
+import Testing
+
+/// The two checks every request of a public deployment goes through, held to every way they could
+/// be fooled: the URL signature (each wrong form refused, not just a changed digit) and the root's
+/// confinement (a sibling folder whose name starts with the root's is outside it).
+@Suite struct ServeGuardTests {
+    static let key = "00112233445566778899aabbccddeeff"
+
+    /// `verify`'s answer: the target without its signature, or the status it refused with.
+    static func verdict(_ signer: URLSigner, _ target: String) -> Result<String, ServeError> {
+        Result { () throws(ServeError) -> String in try signer.verify(target) }
+    }
+
+    @Test func onlyTheExactSignatureIsAccepted() throws {
+        let signer = try URLSigner(hexKey: Self.key)
+        let target = "/blur/in.png?sigma=2"
+        let signed = signer.sign(target)
+        #expect(Self.verdict(signer, signed) == .success(target))
+        let signature = String(signed[try #require(signed.range(of: "sig=")).upperBound...])
+        #expect(signature.count == 64 && signature == signature.lowercased())
+
+        let otherKey = try URLSigner(hexKey: "ffeeddccbbaa99887766554433221100").sign(target)
+        let otherSignature = String(otherKey[try #require(otherKey.range(of: "sig=")).upperBound...])
+        let flipped = String(signature.dropLast()) + (signature.hasSuffix("0") ? "1" : "0")
+        let forms: [(String, String)] = [
+            ("one digit short", String(signature.dropLast())),
+            ("half of it", String(signature.prefix(32))),
+            ("its first digit", String(signature.prefix(1))),
+            ("empty", ""),
+            ("one digit more", signature + "0"),
+            ("twice", signature + signature),
+            ("upper case", signature.uppercased()),
+            ("another key's", otherSignature),
+            ("the last digit changed", flipped),
+            ("with a trailing space", signature + " "),
+        ]
+        for (name, form) in forms {
+            #expect(Self.verdict(signer, target + "&sig=" + form).failureStatus == 403, "\(name): \(form)")
+        }
+        // No signature, a signature of another target, and one that is not at the end.
+        #expect(Self.verdict(signer, target).failureStatus == 403)
+        #expect(Self.verdict(signer, "/blur/in.png?sigma=3&sig=" + signature).failureStatus == 403)
+        #expect(Self.verdict(signer, "/blur/in.png?sig=\(signature)&sigma=2").failureStatus == 403)
+        #expect(Self.verdict(signer, "/blur/in.png?xsig=" + signature).failureStatus == 403)
+        // A key too short to be one.
+        #expect(throws: ServeError.self) { try URLSigner(hexKey: "0011223344556677") }
+    }
+
+    /// `photos` and `photos-private` side by side: a link from the root into the sibling (to a file
+    /// or to the folder) leads out of the root, though the sibling's path starts with the root's.
+    @Test func aSiblingWhoseNameStartsWithTheRootsIsOutside() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-root-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let root = base + "/photos", sibling = base + "/photos-private"
+        for folder in [root + "/sub", sibling] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        for file in [root + "/in.png", root + "/sub/cat.png", sibling + "/secret.png"] {
+            #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        }
+        try FileManager.default.createSymbolicLink(atPath: root + "/peek.png", withDestinationPath: "../photos-private/secret.png")
+        try FileManager.default.createSymbolicLink(atPath: root + "/private", withDestinationPath: sibling)
+        try FileManager.default.createSymbolicLink(atPath: root + "/inside.png", withDestinationPath: "sub/cat.png")
+
+        let served = try ServeRoot(root)
+        let real = try #require(served.path.hasSuffix("/photos") ? served.path : nil)
+        #expect(Result { () throws(ServeError) in try served.resolve("in.png") } == .success(real + "/in.png"))
+        #expect(Result { () throws(ServeError) in try served.resolve("inside.png") } == .success(real + "/sub/cat.png"))
+        for relative in ["peek.png", "private/secret.png"] {
+            #expect(Result { () throws(ServeError) in try served.resolve(relative) }.failureStatus == 403, "\(relative)")
+        }
+        // The sibling's own path, given as the root's, is refused before it is looked up.
+        #expect(Result { () throws(ServeError) in try served.resolve("../photos-private/secret.png") }.failureStatus == 403)
+    }
+}
+
+extension Result where Failure == ServeError {
+    /// The status a failure stands for; nil for a success.
+    var failureStatus: Int? {
+        if case let .failure(error) = self { return error.status }
+        return nil
+    }
+}
