@@ -128,16 +128,23 @@ extension RenderCLITests {
     }
 
     // A second signal ends the process at once, without waiting for the frame in flight (large and
-    // on one thread here, so the orderly stop the first signal asks for takes far longer). The
-    // second is sent once the first is acknowledged: two signals sent back to back merge into one
-    // when the first is still pending as the second comes (a loaded machine may not run the
-    // process for longer than their gap). Not under ThreadSanitizer, which holds signals back
-    // until a safe point and delivers two as one.
+    // on one thread here, so the orderly stop the first signal asks for takes far longer). Into a
+    // PNG sequence, so that the test sees when a frame is in flight: the first frame's file is on
+    // disk, the second is being drawn. The second signal is sent once the first is acknowledged:
+    // two signals sent back to back merge into one when the first is still pending as the second
+    // comes (a loaded machine may not run the process for longer than their gap). Not under
+    // ThreadSanitizer, which holds signals back until a safe point and delivers two as one.
     @Test(.disabled(if: ProcessInfo.processInfo.environment["BLURKIT_SANITIZER"] == "thread"))
     func aSecondSignalEndsAtOnce() throws {
-        let output = folder + "/long.gif"
+        let frames = folder + "/frames"
         // Frames of 2340 × 5064 px on one thread take well over a second each.
-        let (process, err) = try startLongRender(to: output, scale: "6", extra: ["--threads", "1"])
+        let (process, err) = try startLongRender(to: frames + "/", scale: "6", extra: ["--threads", "1"])
+        let deadline = Date().addingTimeInterval(300)
+        while process.isRunning, (try? FileManager.default.contentsOfDirectory(atPath: frames))?.contains(AnimationWriter.sequenceFileName(0)) != true,
+            Date() < deadline
+        {
+            usleep(10_000)
+        }
         process.interrupt()
         var stderr = ""
         while !stderr.contains("interrupt again to stop at once") {
@@ -151,7 +158,9 @@ extension RenderCLITests {
         #expect(stderr.contains("interrupt again to stop at once"), "\(stderr)")
         #expect(process.terminationStatus == 130 && process.terminationReason == .exit, "\(stderr)")
         #expect(!stderr.contains("interrupted after"), "the first signal's orderly stop ran: \(stderr)")
-        #expect(!FileManager.default.fileExists(atPath: output))
+        // Only whole frames are left, and not the one that was in flight.
+        let names = try FileManager.default.contentsOfDirectory(atPath: frames).sorted()
+        #expect(names == [AnimationWriter.sequenceFileName(0)], "\(names)")
     }
 }
 
