@@ -13,6 +13,8 @@
 #   make sanitize  the tests under AddressSanitizer (with leak checks), then ThreadSanitizer
 #   make fuzz    libFuzzer on every parser for FUZZ_SECONDS (default 60) or FUZZ_RUNS inputs (default 10M),
 #                whichever ends first; findings in .build/fuzz/findings
+#   make mutants  apply each small break of Tests/Mutants/mutants.txt, run the tests it names, and
+#                print the breaks no test caught (not part of make test: a release build per break)
 #   make lint    swift-format lint --strict over Package.swift, Sources and Tests (.swift-format)
 #   make format  swift-format the same files in place
 #   make deps    install the system libraries only
@@ -26,7 +28,7 @@ BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 DEB_PACKAGES = pkg-config libpng-dev zlib1g-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev libmicrohttpd-dev libgnutls28-dev fonts-dejavu-core fontconfig curl
 PKG_MODULES = libpng zlib libjpeg libwebpmux libwebpdemux freetype2 libmicrohttpd gnutls
 
-.PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format loadtest docs wasm
+.PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format loadtest docs wasm mutants
 
 deps:
 	@missing=""; \
@@ -89,6 +91,9 @@ test-deps:
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
 		else echo "run: sudo apt-get install -y --no-install-recommends $$missing"; exit 1; fi; \
 	fi
+
+mutants: deps test-deps
+	python3 Scripts/mutants.py
 
 bench: deps
 	$(BUILD) --product blurkit

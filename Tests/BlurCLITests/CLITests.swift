@@ -42,7 +42,8 @@ struct CLI {
         let wanted = signals.reduce(UInt64(0)) { $0 | 1 << UInt64($1 - 1) }
         let deadline = Date().addingTimeInterval(120)
         while process.isRunning, Date() < deadline {
-            let status = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(process.processIdentifier)/status"))) ?? Data(), as: UTF8.self)
+            let status = String(
+                decoding: (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(process.processIdentifier)/status"))) ?? Data(), as: UTF8.self)
             if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
                 let caught = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16), caught & wanted == wanted
             {

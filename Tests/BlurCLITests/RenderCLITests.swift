@@ -140,7 +140,8 @@ extension RenderCLITests {
         // Frames of 2340 × 5064 px on one thread take well over a second each.
         let (process, err) = try startLongRender(to: frames + "/", scale: "6", extra: ["--threads", "1"])
         let deadline = Date().addingTimeInterval(300)
-        while process.isRunning, (try? FileManager.default.contentsOfDirectory(atPath: frames))?.contains(AnimationWriter.sequenceFileName(0)) != true,
+        while process.isRunning,
+            (try? FileManager.default.contentsOfDirectory(atPath: frames))?.contains(AnimationWriter.sequenceFileName(0)) != true,
             Date() < deadline
         {
             usleep(10_000)

@@ -173,7 +173,9 @@ import Testing
             let expected = try #require(Self.measured[name])
             for level in 0...9 {
                 let bound = Double(expected[level]) * 0.01
-                #expect(abs(Double(sizes[level] - expected[level])) <= bound, "\(name) at level \(level): \(sizes[level]) bytes, measured \(expected[level]); all: \(sizes)")
+                #expect(
+                    abs(Double(sizes[level] - expected[level])) <= bound,
+                    "\(name) at level \(level): \(sizes[level]) bytes, measured \(expected[level]); all: \(sizes)")
             }
             // Stored is the raw rows (a filter byte each) and little more.
             let raw = image.height * (1 + image.width * 3)

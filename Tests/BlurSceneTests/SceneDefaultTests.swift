@@ -129,7 +129,9 @@ import Testing
                 guard let value = table.defaults[key] else { continue }
                 // What the document level holds for a recording rather than a frame: its specs.
                 if context == .document, let spec = ["scale": Scene.scaleSpec, "fps": SceneRecording.frameRateSpec][key] {
-                    #expect(spec.defaultValue == (value as? Double), "\(key): documented \(value), the spec says \(String(describing: spec.defaultValue))")
+                    #expect(
+                        spec.defaultValue == (value as? Double), "\(key): documented \(value), the spec says \(String(describing: spec.defaultValue))"
+                    )
                     checked.append(key)
                     continue
                 }
