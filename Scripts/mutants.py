@@ -4,10 +4,11 @@ tests the break names, restores the file, and prints which breaks survived (no t
 
 Usage: Scripts/mutants.py [--list FILE] [--only TEXT]   (TEXT: run the blocks whose title has it)
 Exit status: 0 when every break was caught, 1 when one survived, 2 when the list is wrong (a
-`from` text missing or not unique, a file with changes of its own).
+`from` text missing or not unique, a file with changes of its own, a break that does not build).
 """
 import argparse
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -75,7 +76,9 @@ def main():
     os.makedirs(os.path.dirname(log), exist_ok=True)
     open(log, "w").close()
     print(f"{len(blocks)} breaks; the builds' and tests' output is in {log}")
-    survivors = []
+    survivors, broken = [], []
+    # SIGTERM as SIGINT: either restores the file in hand (the finally below) before the script ends.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     for index, block in enumerate(blocks, 1):
         path = os.path.join(ROOT, block["file"])
         original = open(path, encoding="utf-8").read()
@@ -84,7 +87,9 @@ def main():
             with open(path, "w", encoding="utf-8") as f:
                 f.write(original.replace(block["from"], block["to"]))
             if run(["swift", "build", "--build-tests"] + flags, log) != 0:
-                verdict = "caught (does not build)"
+                # Not a catch: a break must compile, or it shows nothing about the tests.
+                verdict = "DOES NOT BUILD (fix the entry)"
+                broken.append(block)
             elif run(["swift", "test", "--skip-build"] + flags + ["--filter", block["tests"]], log) != 0:
                 verdict = "caught"
             else:
@@ -97,11 +102,15 @@ def main():
 
     # Leave the build as the code is.
     run(["swift", "build", "--build-tests"] + flags, log)
+    for block in broken:
+        print(f"does not build: {block['title']} ({block['file']}): see {log}")
     if survivors:
         print(f"{len(survivors)} of {len(blocks)} breaks survived (a test is missing for each):")
         for block in survivors:
             print(f"  {block['title']} ({block['file']}; tests {block['tests']})")
         return 1
+    if broken:
+        return 2
     print(f"0 survivors: every one of the {len(blocks)} breaks failed a test")
     return 0
 

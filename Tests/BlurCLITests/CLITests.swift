@@ -54,6 +54,17 @@ struct CLI {
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "blurkit ended or never caught \(signals) within 2 minutes"])
     }
 
+    /// The CPU time `process` has used so far, user and system, in clock ticks (1/100 s here):
+    /// fields 14 and 15 of `/proc/PID/stat`; 0 once it has ended.
+    static func cpuTicks(of process: Process) -> Int {
+        let stat = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(process.processIdentifier)/stat"))) ?? Data(), as: UTF8.self)
+        // The fields after the command's name, which is in parentheses and may hold spaces.
+        guard let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
+        return user + system
+    }
+
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable

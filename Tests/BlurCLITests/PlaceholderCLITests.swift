@@ -65,8 +65,9 @@ import Testing
         #expect(result.status == 1 && result.stderr.contains("0 made, 4 up to date, 1 failed"))
         #expect(try manifest(out).count == 4)
         // A touched input is made again; --force remakes all.
-        Thread.sleep(forTimeInterval: 1.1)
+        // Touched: rewritten, and dated after its preview (whatever the file system's clock steps).
         try ImageFile.write(try ImageFile.read(inputs + "/cat.jpg"), to: inputs + "/cat.jpg")
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: inputs + "/cat.jpg")
         try FileManager.default.removeItem(atPath: inputs + "/broken.jpg")
         result = try CLI.run(["placeholder", inputs, "--out", out])
         #expect(result.status == 0 && String(decoding: result.stdout, as: UTF8.self).contains("1 made, 3 up to date, 0 failed"))
@@ -153,8 +154,8 @@ import Testing
         let out = folder + "/o"
         #expect(try CLI.run(["placeholder", inputs, "--out", out]).status == 1)
         #expect(try manifest(out).contains { ($0["file"] as! String).hasSuffix("/cat.jpg") })
-        Thread.sleep(forTimeInterval: 1.1)
         try Data("now broken".utf8).write(to: URL(fileURLWithPath: inputs + "/cat.jpg"))
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: inputs + "/cat.jpg")
         let r = try CLI.run(["placeholder", inputs, "--out", out])
         #expect(r.status == 1 && r.stderr.contains("2 failed"))
         #expect(try !manifest(out).contains { ($0["file"] as! String).hasSuffix("/cat.jpg") })

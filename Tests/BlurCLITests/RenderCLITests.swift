@@ -130,7 +130,8 @@ extension RenderCLITests {
     // A second signal ends the process at once, without waiting for the frame in flight (large and
     // on one thread here, so the orderly stop the first signal asks for takes far longer). Into a
     // PNG sequence, so that the test sees when a frame is in flight: the first frame's file is on
-    // disk, the second is being drawn. The second signal is sent once the first is acknowledged:
+    // disk and the process has worked on since, so the second is being drawn (signalled between
+    // the two frames, the orderly stop would end at once, with nothing in flight to wait for). The second signal is sent once the first is acknowledged:
     // two signals sent back to back merge into one when the first is still pending as the second
     // comes (a loaded machine may not run the process for longer than their gap). Not under
     // ThreadSanitizer, which holds signals back until a safe point and delivers two as one.
@@ -139,12 +140,18 @@ extension RenderCLITests {
         let frames = folder + "/frames"
         // Frames of 2340 × 5064 px on one thread take well over a second each.
         let (process, err) = try startLongRender(to: frames + "/", scale: "6", extra: ["--threads", "1"])
+        // In flight: the first frame's file is on disk, and the process has run a tenth of a second
+        // of CPU since (a frame takes several times that; the step from one frame to the next, a
+        // few microseconds, is past).
         let deadline = Date().addingTimeInterval(300)
-        while process.isRunning,
-            (try? FileManager.default.contentsOfDirectory(atPath: frames))?.contains(AnimationWriter.sequenceFileName(0)) != true,
-            Date() < deadline
-        {
-            usleep(10_000)
+        var written: Int?
+        while process.isRunning, Date() < deadline {
+            let ticks = CLI.cpuTicks(of: process)
+            if let written, ticks >= written + 10 { break }
+            if written == nil, (try? FileManager.default.contentsOfDirectory(atPath: frames))?.contains(AnimationWriter.sequenceFileName(0)) == true {
+                written = ticks
+            }
+            usleep(5_000)
         }
         process.interrupt()
         var stderr = ""
