@@ -147,3 +147,17 @@ import Testing
         #expect((quarter.width, quarter.height) == (16, 12))
     }
 }
+
+/// JPEG's default quality is the documented 90 (README, `blurkit … --help`, docs/scene-format.md),
+/// byte for byte through every way of asking for it, and quality orders file sizes.
+@Suite struct JPEGSizeTests {
+    @Test func theDefaultIsQuality90AndQualityOrdersSizes() throws {
+        let photo = TestImages.photo
+        let at90 = try JPEGCodec.encode(photo, quality: 90)
+        #expect(try JPEGCodec.encode(photo) == at90)
+        #expect(try ImageFile.encode(photo, as: .jpeg) == at90)
+        #expect(ImageFile.qualitySpec.defaultValue == 90)
+        let sizes = try [30, 50, 75, 90, 100].map { try JPEGCodec.encode(photo, quality: $0).count }
+        #expect(sizes == sizes.sorted() && Set(sizes).count == sizes.count, "\(sizes)")
+    }
+}
