@@ -131,10 +131,11 @@ extension RenderCLITests {
     // on one thread here, so the orderly stop the first signal asks for takes far longer). Into a
     // PNG sequence, so that the test sees when a frame is in flight: the first frame's file is on
     // disk and the process has worked on since, so the second is being drawn (signalled between
-    // the two frames, the orderly stop would end at once, with nothing in flight to wait for). The second signal is sent once the first is acknowledged:
-    // two signals sent back to back merge into one when the first is still pending as the second
-    // comes (a loaded machine may not run the process for longer than their gap). Not under
-    // ThreadSanitizer, which holds signals back until a safe point and delivers two as one.
+    // two frames, the orderly stop would end at once, with nothing in flight to wait for). The
+    // second signal is sent once the first is acknowledged: two signals sent back to back merge
+    // into one when the first is still pending as the second comes (a loaded machine may not run
+    // the process for longer than their gap). Not under ThreadSanitizer, which holds signals back
+    // until a safe point and delivers two as one.
     @Test(.disabled(if: ProcessInfo.processInfo.environment["BLURKIT_SANITIZER"] == "thread"))
     func aSecondSignalEndsAtOnce() throws {
         let frames = folder + "/frames"
