@@ -13,16 +13,25 @@ import Testing
         Result { () throws(ServeError) -> String in try signer.verify(target) }
     }
 
+    /// `resolve`'s answer: the file's real path, or the status it refused with.
+    static func resolution(_ root: ServeRoot, _ relative: String) -> Result<String, ServeError> {
+        Result { () throws(ServeError) -> String in try root.resolve(relative) }
+    }
+
+    /// The hex after `sig=` in a signed target.
+    static func signature(of signed: String) throws -> String {
+        String(signed[try #require(signed.range(of: "sig=")).upperBound...])
+    }
+
     @Test func onlyTheExactSignatureIsAccepted() throws {
         let signer = try URLSigner(hexKey: Self.key)
         let target = "/blur/in.png?sigma=2"
         let signed = signer.sign(target)
         #expect(Self.verdict(signer, signed) == .success(target))
-        let signature = String(signed[try #require(signed.range(of: "sig=")).upperBound...])
+        let signature = try Self.signature(of: signed)
         #expect(signature.count == 64 && signature == signature.lowercased())
 
-        let otherKey = try URLSigner(hexKey: "ffeeddccbbaa99887766554433221100").sign(target)
-        let otherSignature = String(otherKey[try #require(otherKey.range(of: "sig=")).upperBound...])
+        let otherSignature = try Self.signature(of: try URLSigner(hexKey: "ffeeddccbbaa99887766554433221100").sign(target))
         let flipped = String(signature.dropLast()) + (signature.hasSuffix("0") ? "1" : "0")
         let forms: [(String, String)] = [
             ("one digit short", String(signature.dropLast())),
@@ -64,13 +73,13 @@ import Testing
 
         let served = try ServeRoot(root)
         let real = try #require(served.path.hasSuffix("/photos") ? served.path : nil)
-        #expect(Result { () throws(ServeError) in try served.resolve("in.png") } == .success(real + "/in.png"))
-        #expect(Result { () throws(ServeError) in try served.resolve("inside.png") } == .success(real + "/sub/cat.png"))
+        #expect(Self.resolution(served, "in.png") == .success(real + "/in.png"))
+        #expect(Self.resolution(served, "inside.png") == .success(real + "/sub/cat.png"))
         for relative in ["peek.png", "private/secret.png"] {
-            #expect(Result { () throws(ServeError) in try served.resolve(relative) }.failureStatus == 403, "\(relative)")
+            #expect(Self.resolution(served, relative).failureStatus == 403, "\(relative)")
         }
         // The sibling's own path, given as the root's, is refused before it is looked up.
-        #expect(Result { () throws(ServeError) in try served.resolve("../photos-private/secret.png") }.failureStatus == 403)
+        #expect(Self.resolution(served, "../photos-private/secret.png").failureStatus == 403)
     }
 }
 
