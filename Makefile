@@ -72,6 +72,9 @@ test: deps test-deps
 	$(SWIFT) test -c release $(CPU_FLAGS)
 	$(MAKE) wasm
 	node Tests/Web/test_wasm.mjs .build/release/blurkit $(WASM_OUT)
+	@d=$$(mktemp -d) && cp Tests/Web/example.mts $(WASM_OUT)/blurkit.d.mts $$d/ && \
+		tsc --noEmit --strict --target es2022 --module node16 --moduleResolution node16 --lib es2022,dom $$d/example.mts; \
+		status=$$?; rm -rf $$d; [ $$status = 0 ] && echo "blurkit.d.ts: Tests/Web/example.mts type-checks" || exit 1
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_page.py $(WASM_OUT)
 	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit BLURKIT_WEB=$(CURDIR)/$(WASM_OUT) python3 Tests/Service/$$t.py || exit 1; done
 
@@ -84,6 +87,7 @@ test-deps:
 		python3 -m pip install --quiet playwright schemathesis || { echo "run: python3 -m pip install playwright schemathesis"; exit 1; }; }
 	@missing=""; command -v chromium >/dev/null 2>&1 || missing="chromium"; \
 	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v tsc >/dev/null 2>&1 || missing="$$missing node-typescript"; \
 	command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \

@@ -20,6 +20,10 @@ exports=$(grep -o '@_cdecl("[a-z_]*")' Web/Exports.swift | sed 's/@_cdecl("\(.*\
     "$work/blurkit.o" "$work/runtime.o" "$embedded/libswiftUnicodeDataTables.a" -o "$work/blurkit.wasm.partial"
 mv "$work/blurkit.wasm.partial" "$out/blurkit.wasm"
 cp Web/blurkit.mjs "$out/blurkit.mjs"
+# The TypeScript declarations, from the module's own description of its operations; .d.mts is
+# the same file under the name Node16 resolution pairs with blurkit.mjs.
+node Scripts/dts.mjs "$out" >/dev/null
+cp "$out/blurkit.d.ts" "$out/blurkit.d.mts"
 [ -f Web/index.html ] && cp Web/index.html "$out/index.html"
 
 # The page's sample picture: the test fixture with only its pixel chunks (no colour profile, so a

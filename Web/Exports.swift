@@ -1,23 +1,30 @@
 // The C functions blurkit.wasm exports, compiled with BlurCore's own sources into one module by
 // `make wasm` (Embedded Swift, wasm32). Pixels are the canvas's: straight-alpha RGBA bytes at
-// `pixels`, `width × height`, rewritten in place. Names (styles, directions, edge modes) arrive as
-// UTF-8 at a pointer and a length; a number given as NaN takes its parameter table's default. Every
-// function returns 0, or 1 with the message left for `bk_error` (the same message the command line
-// prints, the parameter named).
+// `pixels`, `width × height`, rewritten in place.
+//
+// The effects' parameters are not declared here: `bk_run` reads the options it is given through
+// the operation registry (`BlurOperation`), the same parsers the command line, the HTTP service and
+// the scene reader use, spelled as JavaScript options; `bk_describe` hands the registry to
+// blurkit.mjs, which builds its option checks, blurkit.d.ts and the page's controls from it. Every
+// function returns 0, or 1 with the message left for `bk_error`.
 
-/// The message of the last call that failed, NUL-terminated, kept until the next failure (one thread:
-/// WebAssembly has no other).
-nonisolated(unsafe) private var lastError: UnsafeMutableBufferPointer<UInt8> = {
+/// The message of the last call that failed, or the description, NUL-terminated, kept until the
+/// next (one thread: WebAssembly has no other).
+nonisolated(unsafe) private var lastText: UnsafeMutableBufferPointer<UInt8> = {
     let empty = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1)
     empty[0] = 0
     return empty
 }()
 
-private func fail(_ message: String) -> Int32 {
+private func keep(_ message: String) {
     let bytes = Array(message.utf8)
-    lastError.deallocate()
-    lastError = .allocate(capacity: bytes.count + 1)
-    _ = lastError.initialize(from: bytes + [0])
+    lastText.deallocate()
+    lastText = .allocate(capacity: bytes.count + 1)
+    _ = lastText.initialize(from: bytes + [0])
+}
+
+private func fail(_ message: String) -> Int32 {
+    keep(message)
     return 1
 }
 
@@ -25,17 +32,8 @@ private func text(_ bytes: UnsafePointer<UInt8>, _ count: Int32) -> String {
     String(decoding: UnsafeBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
 }
 
-/// `name` as one of `Choice`'s cases, or nil.
-private func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, _: Choice.Type) -> Choice? where Choice.RawValue == String {
-    Choice(rawValue: name)
-}
-
-private func unknown<Choice: RawRepresentable & CaseIterable>(_ parameter: String, _ name: String, _: Choice.Type) -> Int32
-where Choice.RawValue == String {
-    var known = ""
-    for option in Choice.allCases { known += (known.isEmpty ? "" : ", ") + option.rawValue }
-    return fail("\(parameter): unknown value '\(name)' (known: \(known))")
-}
+/// The operations the module runs, in the order `bk_describe` lists them.
+private let operations: [BlurOperation] = [.blur, .progressive, .material]
 
 /// The image at `pixels` as a bitmap (straight alpha → premultiplied), at `scale` pixels per point.
 private func bitmap(_ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32, scale: Double) -> Bitmap? {
@@ -56,102 +54,57 @@ public func bkAlloc(_ bytes: Int32) -> UnsafeMutableRawPointer? { UnsafeMutableR
 public func bkFree(_ pointer: UnsafeMutableRawPointer?) { pointer?.deallocate() }
 
 @_cdecl("bk_error")
-public func bkError() -> UnsafePointer<UInt8> { UnsafePointer(lastError.baseAddress!) }
+public func bkError() -> UnsafePointer<UInt8> { UnsafePointer(lastText.baseAddress!) }
 
-/// The Gaussian blur of σ `sigma` pixels (``GaussianBlur/sigmaSpec``) with edges `edges`.
-@_cdecl("bk_blur")
-public func bkBlur(
-    _ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32, _ sigma: Double, _ edgesName: UnsafePointer<UInt8>, _ edgesLength: Int32
-)
-    -> Int32
-{
-    let name = text(edgesName, edgesLength)
-    guard let edges = choice(name, EdgeMode.self) else { return unknown("edges", name, EdgeMode.self) }
-    let blur: GaussianBlur
-    do { blur = try GaussianBlur(sigma: try check(GaussianBlur.sigmaSpec, sigma), edges: edges) } catch { return fail(error.description) }
-    guard let image = bitmap(pixels, width, height, scale: 1) else { return fail("the image is empty or too large") }
-    store(blur.apply(to: image), pixels)
+/// The registry as JSON, for blurkit.mjs: each operation's name and summary and the parameters the
+/// module takes (name, kind, range, unit, words with aliases, default, help). Read with `bk_error`.
+@_cdecl("bk_describe")
+public func bkDescribe() -> Int32 {
+    keep("[" + operations.map { Describe.operation($0, in: .javascript, spelling: .key) }.joined(separator: ",") + "]")
     return 0
 }
 
-/// The tint of the dimming gradient from its word: `background` (BlurUIKit's default), `none`, or
-/// `#RRGGBB` / `#RRGGBBAA`. Nil (the outer optional) for anything else.
-private func tint(_ word: String) -> DynamicColor?? {
-    switch word {
-    case "background": return .some(.systemBackground)
-    case "none": return .some(nil)
-    default: return Color(hex: word).map { .some(DynamicColor($0)) }
+/// Runs operation `name` (`blur`, `progressive`, `material`) on the pixels with the options at
+/// `options`: UTF-8 `name NUL value NUL …`, names as JavaScript spells them.
+@_cdecl("bk_run")
+public func bkRun(
+    _ nameBytes: UnsafePointer<UInt8>, _ nameLength: Int32, _ optionBytes: UnsafePointer<UInt8>, _ optionLength: Int32,
+    _ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32
+) -> Int32 {
+    let name = text(nameBytes, nameLength)
+    guard let operation = operations.first(where: { $0.name == name }) else { return fail("no operation \(name)") }
+    let words = UnsafeBufferPointer(start: optionBytes, count: Int(optionLength)).split(separator: 0, omittingEmptySubsequences: false)
+    var pairs: [(name: String, value: String)] = []
+    var at = 0
+    while at + 1 < words.count {
+        pairs.append((String(decoding: words[at], as: UTF8.self), String(decoding: words[at + 1], as: UTF8.self)))
+        at += 2
     }
-}
-
-/// `value` checked against `spec`, or the spec's default for NaN (an error if it has none).
-private func check(_ spec: ParameterSpec, _ value: Double) throws(ParameterError) -> Double {
-    try spec.validate(value.isNaN ? spec.defaultValue ?? value : value)
-}
-
-/// The progressive blur (BlurUIKit's `VariableBlurView`) over the whole image at `pointScale` pixels
-/// per point: radii in points; `dimmingAlpha` NaN for BlurUIKit's default (0.5 light, 0.25 dark).
-@_cdecl("bk_progressive")
-public func bkProgressive(
-    _ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32, _ pointScale: Double,
-    _ directionName: UnsafePointer<UInt8>, _ directionLength: Int32, _ maximumRadius: Double, _ minimumRadius: Double,
-    _ dimmingAlpha: Double, _ tintName: UnsafePointer<UInt8>, _ tintLength: Int32,
-    _ appearanceName: UnsafePointer<UInt8>, _ appearanceLength: Int32
-) -> Int32 {
-    let directionWord = text(directionName, directionLength), appearanceWord = text(appearanceName, appearanceLength)
-    let tintWord = text(tintName, tintLength)
-    guard let direction = choice(directionWord, GradientDirection.self) else { return unknown("direction", directionWord, GradientDirection.self) }
-    guard let appearance = choice(appearanceWord, Appearance.self) else { return unknown("appearance", appearanceWord, Appearance.self) }
-    guard let dimmingTint = tint(tintWord) else { return fail("dimmingTint: '\(tintWord)' is not background, none, #RRGGBB or #RRGGBBAA") }
-    var effect = VariableBlurEffect(direction: direction), scale = pointScale
     do {
-        scale = try check(Bitmap.scaleSpec, scale)
-        effect.maximumBlurRadius = try check(VariableBlurEffect.maximumRadiusSpec, maximumRadius)
-        effect.minimumBlurRadius = try check(VariableBlurEffect.minimumRadiusSpec, minimumRadius)
-        if !dimmingAlpha.isNaN { effect.dimmingAlpha = .constant(alpha: try check(VariableBlurEffect.dimmingAlphaSpec, dimmingAlpha)) }
-    } catch { return fail(error.description) }
-    effect.dimmingTintColor = dimmingTint
-    guard let image = bitmap(pixels, width, height, scale: scale) else { return fail("the image is empty or too large") }
-    let frame = Rect(x: 0, y: 0, width: Double(width) / scale, height: Double(height) / scale)
-    store(effect.render(over: image, frame: frame, appearance: appearance), pixels)
-    return 0
-}
-
-/// A material (`UIBlurEffect` style `styleName`) over `x, y, regionWidth, regionHeight` points of the
-/// image at `scale` (a NaN size: to the image's edge); `blurRadius` NaN for the style's own.
-@_cdecl("bk_material")
-public func bkMaterial(
-    _ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32, _ pointScale: Double,
-    _ styleName: UnsafePointer<UInt8>, _ styleLength: Int32, _ appearanceName: UnsafePointer<UInt8>, _ appearanceLength: Int32,
-    _ x: Double, _ y: Double, _ regionWidth: Double, _ regionHeight: Double,
-    _ cornerRadius: Double, _ blurRadius: Double, _ dimmingAlpha: Double
-) -> Int32 {
-    let styleWord = text(styleName, styleLength), appearanceWord = text(appearanceName, appearanceLength)
-    guard let style = choice(styleWord, MaterialStyle.self) else { return unknown("style", styleWord, MaterialStyle.self) }
-    guard let appearance = choice(appearanceWord, Appearance.self) else { return unknown("appearance", appearanceWord, Appearance.self) }
-    var material = Material(style: style), scale = pointScale
-    let frame: Rect
-    do {
-        scale = try check(Bitmap.scaleSpec, scale)
-        material.cornerRadius = try check(Material.cornerRadiusSpec, cornerRadius)
-        material.dimmingAlpha = try check(Material.dimmingSpec, dimmingAlpha)
-        if !blurRadius.isNaN { material.blurEffectRadius = try check(Material.radiusSpec, blurRadius) }
-        // No region (NaN): the whole image.
-        let whole = (Double(width) / scale, Double(height) / scale)
-        frame = Rect(
-            x: try check(Rect.coordinateSpec.named("x"), x), y: try check(Rect.coordinateSpec.named("y"), y),
-            width: try check(Rect.lengthSpec.named("width"), regionWidth.isNaN ? whole.0 : regionWidth),
-            height: try check(Rect.lengthSpec.named("height"), regionHeight.isNaN ? whole.1 : regionHeight))
-    } catch { return fail(error.description) }
-    guard let image = bitmap(pixels, width, height, scale: scale) else { return fail("the image is empty or too large") }
-    store(material.render(over: image, frame: frame, appearance: appearance), pixels)
+        let arguments = try operation.read(pairs, as: .key, in: .javascript)
+        let scale = arguments.number("scale") ?? 1
+        guard let image = bitmap(pixels, width, height, scale: scale) else { return fail("image: empty or too large") }
+        let appearance = arguments.choice("appearance", Appearance.spec) ?? .light
+        switch name {
+        case "blur":
+            store(try GaussianBlur(arguments).apply(to: image), pixels)
+        case "progressive":
+            let frame = try arguments.frame("region", width: Int(width), height: Int(height), scale: scale)
+            store(try VariableBlurEffect(arguments).render(over: image, frame: frame, appearance: appearance), pixels)
+        default:
+            let frame = try arguments.frame("region", width: Int(width), height: Int(height), scale: scale)
+            store(try Material(arguments).render(over: image, frame: frame, appearance: appearance), pixels)
+        }
+    } catch {
+        return fail(error.description)
+    }
     return 0
 }
 
 /// The ThumbHash of the image (at most 25 bytes into `hash`): its length, or 0 on failure.
 @_cdecl("bk_thumbhash")
 public func bkThumbHash(_ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32, _ hash: UnsafeMutablePointer<UInt8>) -> Int32 {
-    guard let image = bitmap(pixels, width, height, scale: 1) else { return Int32(fail("the image is empty or too large") - 1) }
+    guard let image = bitmap(pixels, width, height, scale: 1) else { return Int32(fail("image: empty or too large") - 1) }
     let bytes = image.thumbHash()
     hash.update(from: bytes, count: bytes.count)
     return Int32(bytes.count)

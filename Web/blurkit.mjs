@@ -1,5 +1,5 @@
 // BlurKit in the browser (and in Node): the engine's own kernels compiled to WebAssembly. An ES
-// module with no dependencies; blurkit.wasm sits beside it.
+// module with no dependencies; blurkit.wasm sits beside it. Types: blurkit.d.ts.
 //
 //   import { load } from './blurkit.mjs';
 //   const blurkit = await load();
@@ -7,10 +7,12 @@
 //   ctx.putImageData(out, 0, 0);
 //
 // Images are canvas ImageData (straight-alpha RGBA bytes) or { width, height, data }; each call
-// returns a new one and leaves its argument alone. Options take the library's names, defaults and
-// ranges: a number left out takes the default of its parameter table, and a bad value throws an
-// Error whose message names the parameter, as the command line does. The module's memory is
-// allocated once per image size and reused: nothing grows from call to call.
+// returns a new one and leaves its argument alone. Options are the library's parameters, read by
+// the library's own parsers inside the module: the same names, defaults, ranges, aliases and case
+// rules as the command line, the HTTP service and scene files, and errors that name the option.
+// `blurkit.operations` lists them (what blurkit.d.ts and the demo page's controls are made from).
+// An option left out (or undefined) takes its default. The module's memory is allocated once per
+// image size and reused: nothing grows from call to call.
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -37,44 +39,26 @@ export class BlurKit {
   #words = 0;
   #hash = 0;
   #size = 0;
+  /// The operations and their options, as the module describes them (blurkit.d.ts's source).
+  operations;
 
   constructor(exports) {
     this.#e = exports;
-    this.#words = exports.bk_alloc(1024);
+    this.#words = exports.bk_alloc(4096);
     this.#hash = exports.bk_alloc(32);
     this.#size = exports.bk_alloc(8);
+    exports.bk_describe();
+    this.operations = JSON.parse(this.#error());
   }
 
-  /// The Gaussian blur: `sigma` in pixels (0…2000), `edges` 'clamp' (default) or 'transparent'.
-  blur(image, { sigma, edges = 'clamp' } = {}) {
-    if (sigma === undefined) throw new Error('sigma: required (pixels, 0…2000)');
-    return this.#run(image, (p, w, h) => {
-      const [edgesAt, edgesLength] = this.#strings(edges);
-      return this.#e.bk_blur(p, w, h, number(sigma), edgesAt, edgesLength);
-    });
-  }
+  /// The Gaussian blur: `sigma` in pixels, or `radius` in points at `scale`; `edges`.
+  blur(image, options = {}) { return this.#apply('blur', image, options); }
 
-  /// The progressive blur of BlurUIKit's VariableBlurView over the whole image: `direction`
-  /// ('down', 'up', 'left', 'right'), `maximumBlurRadius` and `minimumBlurRadius` in points,
-  /// `dimmingAlpha` (default 0.5 light, 0.25 dark), `dimmingTint` ('background', 'none', '#RRGGBB'
-  /// or '#RRGGBBAA'), `appearance` ('light', 'dark'), `scale` in pixels per point.
-  progressive(image, { direction = 'down', maximumBlurRadius, minimumBlurRadius, dimmingAlpha, dimmingTint = 'background', appearance = 'light', scale } = {}) {
-    return this.#run(image, (p, w, h) => {
-      const [d, dl, t, tl, a, al] = this.#strings(direction, dimmingTint, appearance);
-      return this.#e.bk_progressive(p, w, h, number(scale), d, dl, number(maximumBlurRadius), number(minimumBlurRadius), number(dimmingAlpha), t, tl, a, al);
-    });
-  }
+  /// BlurUIKit's VariableBlurView: the progressive blur and its dimming gradient over `region`.
+  progressive(image, options = {}) { return this.#apply('progressive', image, options); }
 
-  /// A material (UIBlurEffect style, e.g. 'systemMaterial') over `region` ({ x, y, width, height } in
-  /// points; default the whole image), with `cornerRadius`, `blurEffectRadius` (default the style's),
-  /// `dimmingAlpha` (default 1), `appearance` and `scale`.
-  material(image, { style = 'systemMaterial', appearance = 'light', region = {}, cornerRadius, blurEffectRadius, dimmingAlpha, scale } = {}) {
-    return this.#run(image, (p, w, h) => {
-      const [s, sl, a, al] = this.#strings(style, appearance);
-      return this.#e.bk_material(p, w, h, number(scale), s, sl, a, al, number(region.x ?? 0), number(region.y ?? 0),
-        number(region.width), number(region.height), number(cornerRadius), number(blurEffectRadius), number(dimmingAlpha));
-    });
-  }
+  /// A UIBlurEffect material over `region` ({ x, y, width, height } in points, or 'X,Y,W,H').
+  material(image, options = {}) { return this.#apply('material', image, options); }
 
   /// The image's ThumbHash, as bytes.
   thumbHash(image) {
@@ -101,10 +85,24 @@ export class BlurKit {
   /// Bytes the module's memory holds now (it only grows when an image is larger than any before).
   get memoryBytes() { return this.#e.memory.buffer.byteLength; }
 
-  #run(image, call) {
+  /// Runs `name` with `options` written as the module reads them: `name NUL value NUL …`.
+  #apply(name, image, options) {
+    if (options === null || typeof options !== 'object') throw new Error(`${name}: options must be an object`);
+    const words = [];
+    for (const [key, value] of Object.entries(options)) {
+      if (value === undefined) continue;
+      words.push(key, text(value));
+    }
+    const bytes = encoder.encode(words.map((w) => w + '\0').join(''));
+    const nameBytes = encoder.encode(name);
+    if (nameBytes.length + bytes.length > 4096) throw new Error(`${name}: options too long`);
     const { width, height } = image;
     const pointer = this.#upload(image);
-    if (call(pointer, width, height) !== 0) throw new Error(this.#error());
+    const memory = new Uint8Array(this.#e.memory.buffer);
+    memory.set(nameBytes, this.#words);
+    memory.set(bytes, this.#words + nameBytes.length);
+    const status = this.#e.bk_run(this.#words, nameBytes.length, this.#words + nameBytes.length, bytes.length, pointer, width, height);
+    if (status !== 0) throw new Error(this.#error());
     return imageData(new Uint8ClampedArray(new Uint8Array(this.#e.memory.buffer, pointer, width * height * 4)), width, height);
   }
 
@@ -122,20 +120,6 @@ export class BlurKit {
     return this.#pixels.pointer;
   }
 
-  /// Writes the words into the module's word buffer: [pointer, length] for each.
-  #strings(...words) {
-    const out = [];
-    let at = this.#words;
-    for (const word of words) {
-      const bytes = encoder.encode(String(word));
-      if (at + bytes.length > this.#words + 1024) throw new Error(`'${word}': too long`);
-      new Uint8Array(this.#e.memory.buffer, at, bytes.length).set(bytes);
-      out.push(at, bytes.length);
-      at += bytes.length;
-    }
-    return out;
-  }
-
   #error() {
     const at = this.#e.bk_error();
     const memory = new Uint8Array(this.#e.memory.buffer, at);
@@ -143,11 +127,13 @@ export class BlurKit {
   }
 }
 
-/// A number for the module: NaN for "the table's default"; anything not a number throws.
-function number(value) {
-  if (value === undefined || value === null) return NaN;
-  if (typeof value !== 'number' || Number.isNaN(value)) throw new Error(`${value}: not a number`);
-  return value;
+/// An option's value as the module's parsers read it: numbers in JavaScript's own shortest form
+/// (which the module reads back exactly), a region object as X,Y,W,H, anything else as its text.
+function text(value) {
+  if (typeof value === 'object' && value !== null && 'width' in value) {
+    return [value.x ?? 0, value.y ?? 0, value.width, value.height].map(String).join(',');
+  }
+  return String(value);
 }
 
 function imageData(data, width, height) {

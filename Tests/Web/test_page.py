@@ -96,11 +96,29 @@ def main():
             same("seed 004's header", canvas(page),
                  native(folder, ["progressive", "--max-radius", "3.5", "--scale", "3", "--dimming", "0.5"]))
 
+            # The controls show the values in use: the demo's scale, not the one before it.
+            shown = page.evaluate("[document.getElementById('control-scale').value, document.getElementById('slider-scale').value]")
+            check(shown[0] == "3" and abs(float(shown[1]) - 3) < 0.02, f"the scale control after the header demo shows {shown}")
+
+            # Dark appearance takes BlurUIKit's dark default dimming (0.25), and the control shows it.
+            before = page.evaluate("window.blurkitPage.renders")
+            page.select_option("#control-appearance", "dark")
+            wait_for_render(page, before)
+            same("seed 004's header, dark", canvas(page),
+                 native(folder, ["progressive", "--max-radius", "3.5", "--scale", "3", "--dimming", "0.5", "--appearance", "dark"]))
+            page.select_option("#effect", "progressive")
+            before = page.evaluate("window.blurkitPage.renders")
+            page.select_option("#control-appearance", "dark")
+            wait_for_render(page, before)
+            same("progressive, dark, defaults", canvas(page), native(folder, ["progressive", "--appearance", "dark"]))
+            dimming = page.evaluate("document.getElementById('control-dimmingAlpha').value")
+            check(dimming == "0.25", f"the dimming control in dark appearance shows {dimming!r}, not the dark default 0.25")
+
             before = page.evaluate("window.blurkitPage.renders")
             page.click("#demo-material")
             wait_for_render(page, before)
             same("seed 003's material card", canvas(page),
-                 native(folder, ["material", "--style", "systemMaterial", "--region", "40,40,371,220", "--corner-radius", "24"]))
+                 native(folder, ["material", "--style", "regular", "--region", "40,40,371,220", "--corner-radius", "24"]))
 
             page.click("#demo-blurup")
             page.wait_for_function("document.getElementById('status').textContent === 'blur-up done'", timeout=30_000)

@@ -92,13 +92,79 @@ for (const [image, label] of [[photo, 'opaque'], [clear, 'translucent']]) {
   }
   same(`progressive defaults dark ${label}`, kit.progressive(image, { appearance: 'dark' }),
     native(image, ['progressive', '--appearance', 'dark']));
-  same(`progressive no tint ${label}`, kit.progressive(image, { maximumBlurRadius: 30, minimumBlurRadius: 2, dimmingTint: 'none' }),
+  same(`progressive no tint ${label}`, kit.progressive(image, { maximumBlurRadius: 30, minimumBlurRadius: 2, dimmingTintColor: 'none' }),
     native(image, ['progressive', '--max-radius', '30', '--min-radius', '2', '--tint', 'none']));
   same(`material ${label}`, kit.material(image, { style: 'systemMaterial', region: { x: 20, y: 15, width: 160, height: 100 } }),
     native(image, ['material', '--style', 'systemMaterial', '--region', '20,15,160,100']));
   same(`material thick dark ${label}`,
     kit.material(image, { style: 'systemThickMaterial', appearance: 'dark', region: { x: 10, y: 10, width: 90, height: 60 }, cornerRadius: 12, scale: 2 }),
     native(image, ['material', '--style', 'systemThickMaterial', '--appearance', 'dark', '--region', '10,10,90,60', '--corner-radius', '12', '--scale', '2']));
+}
+
+// What the module took differently from the command line (issue 25): aliases, case, the tint's
+// words and short form, regions for progressive; each must now match the native bytes.
+for (const [label, options, args] of [
+  ['style thin', { style: 'thin' }, ['material', '--style', 'thin']],
+  ['style regular, dark', { style: 'regular', appearance: 'DARK' }, ['material', '--style', 'regular', '--appearance', 'dark']],
+  ['direction UP', { direction: 'UP' }, ['progressive', '--direction', 'up']],
+  ['tint white', { dimmingTintColor: 'white' }, ['progressive', '--tint', 'white']],
+  ['tint black, dark', { dimmingTintColor: 'Black', appearance: 'dark' }, ['progressive', '--tint', 'black', '--appearance', 'dark']],
+  ['tint #FFF', { dimmingTintColor: '#FFF', dimmingAlpha: 0.8 }, ['progressive', '--tint', '#FFF', '--dimming', '0.8']],
+  ['progressive region', { region: { x: 10, y: 20, width: 200, height: 60 }, blurMaximumRadiusInset: '25%', dimmingClearExtension: 'none' },
+    ['progressive', '--region', '10,20,200,60', '--blur-inset', '25%', '--dimming-extension', 'none']],
+  ['blur radius at a scale', { radius: 2, scale: 1.5 }, ['blur', '--radius', '2', '--scale', '1.5']],
+]) {
+  same(label, kit[args[0]](photo, options), native(photo, args));
+}
+
+// Every option of every operation the module describes: the bounds of a number are taken and the
+// nearest values outside refused, with a message naming the option as JavaScript spells it.
+const required = { blur: { sigma: 1 }, progressive: {}, material: {} };
+for (const operation of kit.operations) {
+  for (const p of operation.parameters) {
+    const base = { ...required[operation.name] };
+    if (operation.name === 'blur' && p.name === 'radius') delete base.sigma;
+    if (operation.name === 'blur' && p.name === 'scale') { delete base.sigma; base.radius = 1; }
+    const tiny = fixture('chelsea.png', { crop: { width: 24, height: 16 } });
+    if (p.kind === 'number') {
+      const step = p.integer ? 1 : Math.max(Number.EPSILON * Math.abs(p.maximum), 1e-9);
+      for (const value of [p.minimum, p.maximum]) {
+        if (operation.name === 'blur' && p.name === 'scale' && value > 16) continue;
+        let message = '';
+        try { kit[operation.name](tiny, { ...base, [p.name]: value }); } catch (error) { message = error.message; }
+        // σ = radius × scale may leave σ's range at the top: then the message names both.
+        check(message === '' || message.includes('×'), `${operation.name} ${p.name} = ${value}: '${message}'`);
+      }
+      for (const value of [p.minimum - step, p.maximum + step * Math.max(1, p.maximum)]) {
+        let message = '';
+        try { kit[operation.name](tiny, { ...base, [p.name]: value }); } catch (error) { message = error.message; }
+        check(message.startsWith(p.name + ' '), `${operation.name} ${p.name} = ${value} must be refused naming ${p.name}: '${message}'`);
+      }
+    }
+    if (p.kind === 'choice') {
+      for (const word of [...p.words, ...Object.keys(p.aliases)]) {
+        let message = '';
+        try { kit[operation.name](tiny, { ...base, [p.name]: word.toUpperCase() }); } catch (error) { message = error.message; }
+        check(message === '', `${operation.name} ${p.name} = ${word.toUpperCase()}: '${message}'`);
+      }
+    }
+  }
+}
+
+// Messages name the JavaScript option, never a command-line flag, and NaN names its option.
+for (const [call, start] of [
+  [() => kit.progressive(photo, { maximumBlurRadius: 1001 }), 'maximumBlurRadius must be between 0 and 1000'],
+  [() => kit.progressive(photo, { dimmingAlpha: NaN }), 'dimmingAlpha expects a number'],
+  [() => kit.material(photo, { region: { x: 1000, y: 0, width: 40, height: 40 } }), 'region expects a region inside the 240×180-pt image'],
+  [() => kit.material(photo, { region: { x: 0, y: 0, width: 0, height: 40 } }), 'region expects X,Y,W,H'],
+  [() => kit.progressive(photo, { region: '-500,0,100,40' }), 'region expects a region inside'],
+  [() => kit.blur(photo, { sigma: 2, radius: 3 }), 'give sigma or radius, not both'],
+  [() => kit.blur(photo, { sigma: 2, scale: 3 }), 'scale goes with radius'],
+  [() => kit.blur(photo, { sigmaa: 2 }), 'blur takes no parameter sigmaa'],
+]) {
+  let message = '';
+  try { call(); } catch (error) { message = error.message; }
+  check(message.startsWith(start), `expected '${start}…', got '${message}'`);
 }
 
 // ThumbHash of an image under 100 px (no shrinking on either side), against the manifest's.

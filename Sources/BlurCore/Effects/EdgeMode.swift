@@ -11,5 +11,5 @@ public enum EdgeMode: String, Sendable, Hashable, CaseIterable {
     /// The parameter table entry: `edges`, default `clamp`.
     public static let spec = ChoiceSpec<EdgeMode>(
         name: "edges", defaultValue: .clamp,
-        summary: "what the blur sees past the edges: clamp (edge pixels extend: no fringe, opaque stays opaque) or transparent")
+        summary: "what the blur sees past the edges (clamp: the edge pixels extend, no fringe, opaque stays opaque; transparent: clear beyond them)")
 }

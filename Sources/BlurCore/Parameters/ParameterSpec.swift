@@ -142,13 +142,26 @@ public enum ParameterError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidChoice(name: String, value: String, choices: [String])
     /// Text that is not in the form the parameter takes (`X,Y,W,H`, a colour, a length).
     case invalidForm(name: String, text: String, expected: String)
+    /// A name the operation does not take; `known` lists those it does.
+    case unknown(name: String, operation: String, known: [String])
+    /// A parameter given twice (refused by every front end, never last-wins).
+    case repeated(name: String)
+    /// Parameters of which at most one may be given, given together.
+    case conflict(names: [String])
+    /// None of the parameters of which one is needed.
+    case missing(names: [String], operation: String)
+    /// A parameter that only goes with `other`, given with `instead`.
+    case requires(name: String, other: String, instead: String)
 
     /// The parameter the error is about.
     public var parameter: String {
         switch self {
         case let .notFinite(name, _), let .outOfRange(name, _, _, _), let .notWhole(name, _), let .notANumber(name, _, _),
-            let .invalidChoice(name, _, _), let .invalidForm(name, _, _):
+            let .invalidChoice(name, _, _), let .invalidForm(name, _, _), let .unknown(name, _, _), let .repeated(name),
+            let .requires(name, _, _):
             return name
+        case let .conflict(names), let .missing(names, _):
+            return names.first ?? ""
         }
     }
 
@@ -168,6 +181,16 @@ public enum ParameterError: Error, Equatable, Sendable, CustomStringConvertible 
             return "\(name) must be one of \(listing(choices)), got \"\(value)\""
         case let .invalidForm(name, text, expected):
             return "\(name) expects \(expected), got \"\(text)\""
+        case let .unknown(name, operation, known):
+            return "\(operation) takes no parameter \(name); it takes \(listing(known))"
+        case let .repeated(name):
+            return "\(name) is given twice; give it once"
+        case let .conflict(names):
+            return "give \(names.joined(separator: " or ")), not both"
+        case let .missing(names, operation):
+            return "\(operation) needs \(names.joined(separator: " or "))"
+        case let .requires(name, other, instead):
+            return "\(name) goes with \(other), not \(instead)"
         }
     }
 }
@@ -210,7 +233,11 @@ public func parseDecimal(_ text: String) -> Double? {
             return nil
         }
     }
+    #if hasFeature(Embedded)
+    guard digits > 0, let value = EmbeddedDecimal.parse(bytes), value.isFinite else { return nil }
+    #else
     guard digits > 0, let value = Double(text), value.isFinite else { return nil }
+    #endif
     return value
 }
 

@@ -1,0 +1,208 @@
+/// A parameter's value once its parser has read and checked it.
+public enum ParameterValue: Sendable, Hashable {
+    /// A number inside the parameter's range.
+    case number(Double)
+    /// A choice's canonical word (whatever alias or case was given).
+    case word(String)
+    /// A colour parameter's value.
+    case color(Tint)
+    /// A region in points.
+    case region(Rect)
+    /// A length; nil for `none`.
+    case length(GradientSizing?)
+    /// A width and height in the parameter's unit.
+    case size(width: Double, height: Double)
+    /// A flag's state.
+    case flag(Bool)
+
+    /// What a colour parameter names.
+    public enum Tint: Sendable, Hashable {
+        /// No colour (`none`).
+        case none
+        /// The system background: white in light appearance, black in dark (`background`).
+        case background
+        /// One colour in both appearances.
+        case color(Color)
+
+        /// As a dynamic colour; nil for ``none``.
+        public var dynamicColor: DynamicColor? {
+            switch self {
+            case .none: return nil
+            case .background: return .systemBackground
+            case let .color(c): return DynamicColor(c)
+            }
+        }
+    }
+
+    /// The value in the form the parsers read (`25%`, `#FF8800`, `0,0,100,40`): what help texts,
+    /// documentation and the generated front ends print.
+    public var text: String {
+        switch self {
+        case let .number(v): return formatNumber(v)
+        case let .word(w): return w
+        case .color(.none): return "none"
+        case .color(.background): return "background"
+        case let .color(.color(c)): return c.hexString
+        case let .region(r): return [r.x, r.y, r.width, r.height].map(formatNumber).joined(separator: ",")
+        case .length(nil): return "none"
+        case let .length(.absolute(position)?): return formatNumber(position)
+        case let .length(.relative(fraction)?): return formatNumber(fraction * 100) + "%"
+        case let .size(w, h): return formatNumber(w) + "x" + formatNumber(h)
+        case let .flag(on): return on ? "true" : "false"
+        }
+    }
+}
+
+extension Parameter {
+    /// `text` read as this parameter's kind and checked; errors name the parameter as `spelling` writes it.
+    public func parse(_ text: String, as spelling: Spelling) throws(ParameterError) -> ParameterValue {
+        let name = spelled(spelling)
+        switch kind {
+        case let .number(spec):
+            return .number(try spec.named(name).parse(text))
+        case let .choice(entries):
+            let word = text.lowercased()
+            guard let entry = entries.first(where: { $0.contains { $0.lowercased() == word } }) else {
+                throw .invalidChoice(name: name, value: text, choices: entries.map { $0[0] })
+            }
+            return .word(entry[0])
+        case .color:
+            switch text.lowercased() {
+            case "none": return .color(.none)
+            case "background": return .color(.background)
+            case "white": return .color(.color(.white))
+            case "black": return .color(.color(.black))
+            default:
+                guard text.hasPrefix("#"), let color = Color(hex: text) else {
+                    throw .invalidForm(name: name, text: text, expected: Parameter.colorForms)
+                }
+                return .color(.color(color))
+            }
+        case .region:
+            return .region(try Parameter.region(text, name: name))
+        case let .length(fractions, allowsNone):
+            if allowsNone && text.lowercased() == "none" { return .length(nil) }
+            return .length(try Parameter.length(text, name: name, fractions: fractions, allowsNone: allowsNone))
+        case let .size(spec):
+            let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map(String.init)
+            let side = spec.named(name)
+            guard parts.count == 2, let w = try? side.parse(parts[0]), let h = try? side.parse(parts[1]) else {
+                throw .invalidForm(name: name, text: text, expected: "WxH with each side \(Parameter.bounds(spec))")
+            }
+            return .size(width: w, height: h)
+        case .flag:
+            switch text.lowercased() {
+            case "", "1", "true": return .flag(true)
+            case "0", "false": return .flag(false)
+            default: throw .invalidForm(name: name, text: text, expected: "1, true, 0 or false (or nothing, for true)")
+            }
+        }
+    }
+
+    /// The forms a colour takes, as messages and help list them.
+    public static let colorForms = "#RGB, #RRGGBB, #RRGGBBAA, white, black, none or background"
+
+    /// `lo…hi unit`.
+    static func bounds(_ spec: ParameterSpec) -> String {
+        "\(formatNumber(spec.range.lowerBound))…\(formatNumber(spec.range.upperBound))" + (spec.unit.isEmpty ? "" : " \(spec.unit)")
+    }
+
+    /// `X,Y,W,H` in points, width and height positive.
+    static func region(_ text: String, name: String) throws(ParameterError) -> Rect {
+        let form = "X,Y,W,H in points with a positive width and height"
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+        guard parts.count == 4 else { throw .invalidForm(name: name, text: text, expected: form) }
+        var numbers: [Double] = []
+        for part in parts {
+            guard let value = try? Rect.coordinateSpec.named(name).parse(part) else { throw .invalidForm(name: name, text: text, expected: form) }
+            numbers.append(value)
+        }
+        guard numbers[2] > 0, numbers[3] > 0 else { throw .invalidForm(name: name, text: text, expected: form) }
+        return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+    }
+
+    /// The forms a length takes, as messages and help list them.
+    public static func lengthForms(fractions: ParameterSpec, allowsNone: Bool) -> String {
+        let points = VariableBlurEffect.lengthSpec.range
+        return "points (\(formatNumber(points.lowerBound))…\(formatNumber(points.upperBound)), as 40 or 40pt) "
+            + (allowsNone ? "" : "or ")
+            + "a percentage of the view (\(formatNumber(fractions.range.lowerBound * 100))…\(formatNumber(fractions.range.upperBound * 100))%)"
+            + (allowsNone ? " or none" : "")
+    }
+
+    /// `40`, `40pt` or `25%`.
+    static func length(_ text: String, name: String, fractions: ParameterSpec, allowsNone: Bool) throws(ParameterError) -> GradientSizing {
+        var digits = text
+        let relative = text.hasSuffix("%")
+        if relative { digits.removeLast() } else if text.lowercased().hasSuffix("pt") { digits.removeLast(2) }
+        let form = lengthForms(fractions: fractions, allowsNone: allowsNone)
+        guard let value = parseDecimal(digits) else { throw .invalidForm(name: name, text: text, expected: form) }
+        if relative {
+            guard let fraction = try? fractions.validate(value / 100) else { throw .invalidForm(name: name, text: text, expected: form) }
+            return .relative(fraction: fraction)
+        }
+        guard let points = try? VariableBlurEffect.lengthSpec.validate(value) else { throw .invalidForm(name: name, text: text, expected: form) }
+        return .absolute(position: points)
+    }
+
+    /// What absence means, in words: the default's text, both appearances', or the absent words.
+    public var defaultText: String? {
+        switch defaultValue {
+        case let .value(v): return v.text
+        case let .perAppearance(light, dark): return "\(light.text) light, \(dark.text) dark"
+        case let .absent(words): return words
+        }
+    }
+
+    /// The default for `appearance` as a value, if there is one.
+    public func defaultValue(for appearance: Appearance) -> ParameterValue? {
+        switch defaultValue {
+        case let .value(v): return v
+        case let .perAppearance(light, dark): return appearance == .dark ? dark : light
+        case .absent: return nil
+        }
+    }
+
+    /// The help line: the summary, the forms or range, and the default, all from the table.
+    public var help: String {
+        let fallback = defaultText.map { "default \($0)" }
+        switch kind {
+        case let .number(spec):
+            return "\(summary) (\(Parameter.bounds(spec))\(fallback.map { ", " + $0 } ?? ""))"
+        case .choice:
+            return "\(summary): \(listing(words))\(fallback.map { " (" + $0 + ")" } ?? "")"
+        case .color:
+            return "\(summary): \(Parameter.colorForms)\(fallback.map { " (" + $0 + ")" } ?? "")"
+        case .region:
+            return "\(summary), X,Y,W,H in points\(fallback.map { " (" + $0 + ")" } ?? "")"
+        case let .length(fractions, allowsNone):
+            return "\(summary): \(Parameter.lengthForms(fractions: fractions, allowsNone: allowsNone))\(fallback.map { " (" + $0 + ")" } ?? "")"
+        case let .size(spec):
+            return "\(summary), WxH with each side \(Parameter.bounds(spec))\(fallback.map { " (" + $0 + ")" } ?? "")"
+        case .flag:
+            return summary
+        }
+    }
+}
+
+extension Color {
+    /// `#RRGGBB`, or `#RRGGBBAA` when not opaque; upper-case digits.
+    public var hexString: String {
+        func byte(_ v: Double) -> String {
+            let b = Int((min(1, max(0, v)) * 255).rounded())
+            let digits: [Character] = Array("0123456789ABCDEF")
+            return String(digits[b >> 4]) + String(digits[b & 15])
+        }
+        return "#" + byte(red) + byte(green) + byte(blue) + (alpha < 1 ? byte(alpha) : "")
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces.
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}

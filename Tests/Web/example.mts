@@ -1,0 +1,29 @@
+// A user's code against blurkit.d.ts, checked by `tsc --noEmit` in `make test`: the options the
+// registry declares type-check, and misspelt or mistyped ones do not (each @ts-expect-error must
+// find an error, or tsc fails).
+import { load, BlurKit, ProgressiveOptions, MaterialOptions, Image } from './blurkit.mjs';
+
+async function main(image: Image): Promise<void> {
+  const kit: BlurKit = await load();
+  kit.blur(image, { sigma: 8, edges: 'transparent' });
+  kit.blur(image, { radius: 4, scale: 3 });
+  const header: ProgressiveOptions = {
+    direction: 'down', maximumBlurRadius: 3.5, dimmingTintColor: '#FFF', dimmingAlpha: 0.25,
+    blurMaximumRadiusInset: '25%', dimmingClearExtension: 'none', region: { x: 0, y: 0, width: 390, height: 120 }, scale: 3,
+  };
+  kit.progressive(image, header);
+  const card: MaterialOptions = { style: 'thin', appearance: 'dark', region: '20,20,200,120', cornerRadius: 24 };
+  kit.material(image, card);
+  for (const operation of kit.operations) for (const p of operation.parameters) console.log(p.name, p.defaultText ?? '');
+
+  // @ts-expect-error: no such option
+  kit.progressive(image, { maximumRadius: 3 });
+  // @ts-expect-error: a number, not text
+  kit.blur(image, { sigma: '8' });
+  // @ts-expect-error: a colour is a word or #hex
+  kit.progressive(image, { dimmingTintColor: 0xffffff });
+  // @ts-expect-error: blur needs its options
+  kit.blur(image);
+}
+
+void main;
