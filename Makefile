@@ -71,6 +71,7 @@ SERVICE_TESTS = test_schemathesis test_playground test_nginx test_shards
 test: deps test-deps
 	$(SWIFT) test -c release $(CPU_FLAGS)
 	$(MAKE) wasm
+	for f in Sources/BlurServe/Resources/playground.js Web/blurkit.mjs Scripts/dts.mjs Tests/Web/test_wasm.mjs; do node --check $$f || exit 1; done
 	node Tests/Web/test_wasm.mjs .build/release/blurkit $(WASM_OUT)
 	@d=$$(mktemp -d) && cp Tests/Web/example.mts $(WASM_OUT)/blurkit.d.mts $$d/ && \
 		tsc --noEmit --strict --target es2022 --module node16 --moduleResolution node16 --lib es2022,dom $$d/example.mts; \

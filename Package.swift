@@ -54,7 +54,14 @@ let package = Package(
         // The command line's scanner, help and errors: a library so that the fuzzer can reach it.
         .target(name: "BlurCommandLine", dependencies: ["BlurCore", "BlurIO"]),
         // `blurkit serve`'s HTTP layer: requests, confinement to the root, signing, caching, metrics.
-        .target(name: "BlurServe", dependencies: ["BlurCore", "BlurIO", "BlurCommandLine", "CMicroHTTPDShim", "CGnuTLS"]),
+        // The playground's HTML, CSS and JavaScript are real files under Resources/, embedded in the
+        // library at build time (no bundle to install beside the binary).
+        .target(
+            name: "BlurServe", dependencies: ["BlurCore", "BlurIO", "BlurCommandLine", "CMicroHTTPDShim", "CGnuTLS"],
+            resources: [
+                .embedInCode("Resources/playground.html"), .embedInCode("Resources/playground.css"),
+                .embedInCode("Resources/playground.js"),
+            ]),
         .executableTarget(name: "blurkit", dependencies: ["BlurKit", "BlurCommandLine", "BlurServe"]),
         .executableTarget(name: "BlurBench", dependencies: ["BlurKit"]),
         // libFuzzer target: `make fuzz` builds it with -sanitize=fuzzer,address -parse-as-library.

@@ -25,6 +25,23 @@ public struct OptionSpec: Sendable {
         case text
         /// No value: present or not.
         case flag
+        /// A parameter of the registry (``BlurOperation``): its kind, range and default.
+        case parameter(Parameter)
+    }
+
+    /// The option of a registry parameter: its flag, placeholder and help line, checked by its
+    /// kind's parser with the command line's spelling (`--max-radius must be …`).
+    public init(_ parameter: Parameter) {
+        name = parameter.flag
+        if case .flag = parameter.kind { value = nil } else { value = parameter.placeholder }
+        help = parameter.help
+        check = { (text: String) throws(ParameterError) in _ = try parameter.parse(text, as: .commandLine) }
+        kind = .parameter(parameter)
+    }
+
+    /// The options of `operation` the command line takes, in its order.
+    public static func options(for operation: BlurOperation) -> [OptionSpec] {
+        operation.parameters(in: .commandLine).map(OptionSpec.init)
     }
 
     /// An option whose value is checked by a parameter table entry; the help comes from it, with
@@ -64,7 +81,8 @@ public func shortNumber(_ v: Double) -> String { formatNumber(v) }
 /// Accepts `--name value`, `--name=value` and flags; `-` alone is an operand (standard input or
 /// output); `--` ends the options. Unknown options and missing values are usage errors.
 public struct ParsedArguments: Sendable {
-    /// Each option given, by name without dashes: its value, or empty for a flag; a repeated option keeps the last.
+    /// Each option given, by name without dashes: its value, or empty for a flag (an option given
+    /// twice is refused, as the HTTP service and scene files refuse it).
     public private(set) var values: [String: String] = [:]
     /// The words that are not options, in order: `-` among them, and everything after `--`.
     public private(set) var operands: [String] = []
@@ -100,6 +118,7 @@ public struct ParsedArguments: Sendable {
             guard let spec = options.first(where: { $0.name == name }) else {
                 throw .usage("unknown option --\(name)")
             }
+            if values[name] != nil { throw .usage("--\(name) is given twice; give it once") }
             if spec.value == nil {
                 if inline != nil { throw .usage("--\(name) takes no value") }
                 values[name] = ""
@@ -109,6 +128,12 @@ public struct ParsedArguments: Sendable {
                 throw .usage("--\(name) needs a value (\(spec.value!))")
             }
         }
+    }
+
+    /// The options given that are `operation`'s parameters, read and checked by the registry.
+    public func arguments(for operation: BlurOperation) throws(ParameterError) -> OperationArguments {
+        let pairs = operation.parameters(in: .commandLine).compactMap { p in values[p.flag].map { ("--" + p.flag, $0) } }
+        return try operation.read(pairs, as: .commandLine, in: .commandLine)
     }
 
     /// True when option `name` (without dashes) was given.

@@ -29,6 +29,8 @@ public enum StandardOptions {
 
     /// `--max-pixels` and `--memory-budget`.
     public static let limits = [OptionSpec(maxPixels, value: "N"), OptionSpec(memoryBudget, value: "MB")]
+    /// What a command that writes one image takes beside its operation's parameters: threads and limits.
+    public static let work = [OptionSpec(threads, value: "N", defaultText: "all cores")] + limits
     /// What every command writing one image takes.
     public static let stillOutput = [format, quality, compression, OptionSpec(threads, value: "N", defaultText: "all cores")] + limits
 }

@@ -20,6 +20,23 @@ public struct URLSigner: Sendable {
         return target + (target.contains("?") ? "&" : "?") + "sig=" + signature
     }
 
+    /// A token for the playground's page, good until `expiry` (seconds since 1970): `EXPIRY.HMAC`.
+    /// Requests that carry it in `X-BlurKit-Token` are taken without a signature until then.
+    public func token(until expiry: Int) -> String {
+        "\(expiry)." + Digest.hex(Digest.hmacSHA256(key: key, Array("playground-token:\(expiry)".utf8)))
+    }
+
+    /// Whether `token` is one ``token(until:)`` made with this key and it has not expired at `now`.
+    public func accepts(token: String, now: Double) -> Bool {
+        guard let dot = token.firstIndex(of: "."), let expiry = Int(token[..<dot]),
+            Double(expiry) > now
+        else { return false }
+        let given = Array(token.utf8), expected = Array(self.token(until: expiry).utf8)
+        var difference = UInt8(given.count == expected.count ? 0 : 1)
+        for i in 0..<min(given.count, expected.count) { difference |= given[i] ^ expected[i] }
+        return difference == 0
+    }
+
     /// The target without its signature, when the signature is there and right.
     /// - Throws: ``ServeError/forbidden(_:)`` when it is missing or wrong.
     public func verify(_ rawTarget: String) throws(ServeError) -> String {

@@ -185,7 +185,8 @@ struct Workspace {
         for bad in ["nan", "inf", "-1", "1e9"] {
             expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", bad]), status: 2, mentioning: ["sigma"])
         }
-        expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--radius", "1500", "--scale", "3"]), status: 2, mentioning: ["radius × scale"])
+        expectFailure(
+            try CLI.run(["blur", input, folder + "/o.png", "--radius", "1500", "--scale", "3"]), status: 2, mentioning: ["--radius × --scale"])
         expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", "2", "--edges", "wrap"]), status: 2, mentioning: ["edges", "clamp"])
         expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", "2", "--quality", "0"]), status: 2, mentioning: ["quality"])
         expectFailure(try CLI.run(["blur", input, folder + "/o.png", "--sigma", "2", "--threads", "1.5"]), status: 2, mentioning: ["threads"])

@@ -4,12 +4,17 @@ image from the server, a dropped file (and a chosen one) is processed, and the b
 to docs/images/ when BLURKIT_SCREENSHOTS is set."""
 
 import os
+import re
+import shlex
 import shutil
+import subprocess
 import sys
+import tempfile
+import time
 
 from playwright.sync_api import sync_playwright
 
-from harness import FIXTURE, PACKAGE, Server, make_root
+from harness import BLURKIT, FIXTURE, PACKAGE, Server, make_root
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -29,14 +34,58 @@ def main():
             page.goto(server.url + "/")
         page.wait_for_function("document.getElementById('result').dataset.version === '1'")
 
+        # The controls show the values in use: σ starts where the registry suggests (8) on a log
+        # scale, and the command line shown runs as it is.
+        shown = page.evaluate("""() => [...document.querySelectorAll('#controls [name=sigma]')].map((e) => [e.type, e.value])""")
+        assert ["number", "8"] in shown and any(t == "range" and abs(float(v) - 289) < 2 for t, v in shown), shown
+        commands = [page.text_content("#command")]
+
+        # σ and radius are one control with a switch: changing to radius then moving it renders.
+        with page.expect_response(lambda r: "/blur/" in r.url and "radius=8" in r.url and "sigma" not in r.url) as answer:
+            page.select_option('#controls select[name="unit-sigma-radius"]', "radius")
+        assert answer.value.status == 200, answer.value.status
+        radius = page.locator('#controls input[type=number][name="radius"]')
+        with page.expect_response(lambda r: "/blur/" in r.url and "radius=3" in r.url) as answer:
+            radius.evaluate("(el) => { el.value = 3; el.dispatchEvent(new Event('input', { bubbles: true })); }")
+        assert answer.value.status == 200, answer.value.status
+        page.wait_for_function("document.getElementById('result').dataset.version === '3'")
+        commands.append(page.text_content("#command"))
+
+        # The progressive blur's dimming shows BlurUIKit's default for each appearance.
+        page.select_option("#effect", "progressive")
+        page.wait_for_function("document.getElementById('result').dataset.version === '4'")
+        dimming = lambda: page.eval_on_selector('#controls input[type=number][name="dimming"]', "(e) => e.value")
+        assert dimming() == "0.5", dimming()
+        page.select_option('#controls select[name="appearance"]', "dark")
+        page.wait_for_function("document.getElementById('result').dataset.version === '5'")
+        assert dimming() == "0.25", dimming()
+        page.fill('#controls input[name="tint"]', "#FF8800")
+        page.wait_for_function("document.getElementById('result').dataset.version === '6'")
+        commands.append(page.text_content("#command"))
+        page.select_option("#effect", "placeholder")
+        page.wait_for_function("document.getElementById('result').dataset.version === '7'")
+        commands.append(page.text_content("#command"))
+        work = tempfile.mkdtemp(prefix="blurkit-commands-")
+        for command in commands:
+            words = shlex.split(command)
+            assert words[0] == "blurkit", command
+            ran = subprocess.run([BLURKIT, *words[1:]], cwd=root, capture_output=True, text=True, env={**os.environ, "TMPDIR": work})
+            assert ran.returncode == 0, f"the playground shows '{command}', which fails: {ran.stderr}"
+        for name in ("out.png", "previews"):
+            path = os.path.join(root, name)
+            shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else (os.path.exists(path) and os.remove(path))
+
+        page.select_option("#effect", "blur")
+        page.wait_for_function("document.getElementById('result').dataset.version === '8'")
+
         # A slider: a new request with the new value, a new image.
         page.select_option("#effect", "progressive")
-        page.wait_for_function("document.getElementById('result').dataset.version === '2'")
-        slider = page.locator('#controls input[type=range][name="max-radius"]')
+        page.wait_for_function("document.getElementById('result').dataset.version === '9'")
+        slider = page.locator('#controls input[type=number][name="max-radius"]')
         with page.expect_response(lambda r: "/progressive/" in r.url and "max-radius=" in r.url and r.status == 200) as answer:
             slider.evaluate("(el) => { el.value = 12; el.dispatchEvent(new Event('input', { bubbles: true })); }")
         assert "max-radius=12" in answer.value.url, answer.value.url
-        page.wait_for_function("document.getElementById('result').dataset.version === '3'")
+        page.wait_for_function("document.getElementById('result').dataset.version === '10'")
         assert "--max-radius 12" in page.text_content("#command")
 
         # The engine in the page (--web): a slider change repaints the preview at once, and the
@@ -45,7 +94,7 @@ def main():
         before = page.evaluate("window.playgroundPreview.renders")
         slider.evaluate("(el) => { el.value = 9; el.dispatchEvent(new Event('input', { bubbles: true })); }")
         page.wait_for_function(f"window.playgroundPreview.renders > {before}")
-        page.wait_for_function("document.getElementById('result').dataset.version === '4'")
+        page.wait_for_function("document.getElementById('result').dataset.version === '11'")
         page.wait_for_function("document.getElementById('result').complete")
         differ = page.evaluate("""() => {
             const img = document.getElementById('result'), preview = document.getElementById('preview');
@@ -69,11 +118,11 @@ def main():
         }""")
         with page.expect_response(lambda r: r.request.method == "POST" and "/progressive?" in r.url and r.status == 200):
             page.dispatch_event("#drop", "drop", {"dataTransfer": dropped})
-        page.wait_for_function("document.getElementById('result').dataset.version === '5'")
+        page.wait_for_function("document.getElementById('result').dataset.version === '12'")
         assert "dropped.png" in page.text_content("#command")
         with page.expect_response(lambda r: r.request.method == "POST" and "/progressive?" in r.url and r.status == 200):
             page.set_input_files("#file", FIXTURE)
-        page.wait_for_function("document.getElementById('result').dataset.version === '6'")
+        page.wait_for_function("document.getElementById('result').dataset.version === '13'")
 
         # Seed 000's blur-up: the preview, then the image in focus.
         page.select_option("#image", "photo.png")
@@ -84,7 +133,34 @@ def main():
             page.screenshot(path=os.path.join(PACKAGE, "docs", "images", "playground.png"))
         browser.close()
         assert not problems, "console errors: " + "; ".join(problems)
+    keyed(root)
     print("playground: loads cleanly, slider and drop re-render, the in-page preview has the server's bytes, blur-up completes")
+
+
+def keyed(root):
+    """Under --key and without --web: `/` and `/images` refuse what is not signed; the signed link
+    the server prints opens a playground that renders with the token it was given, and the page asks
+    nothing of /web/ (no 404 in the console)."""
+    key = "00112233445566778899aabbccddeeff"
+    with Server(root, "--key", key) as server, sync_playwright() as p:
+        deadline = time.time() + 10
+        while time.time() < deadline and "playground for 24 h" not in open(server.log_path).read():
+            time.sleep(0.05)
+        link = re.search(r"playground for 24 h: (\S+)", open(server.log_path).read()).group(1)
+        assert server.get("/")[0] == 403 and server.get("/images")[0] == 403
+        assert server.get("/?expires=99999999999&sig=" + "0" * 64)[0] == 403
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        page = browser.new_page()
+        problems, asked = [], []
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("request", lambda r: asked.append(r.url))
+        page.goto(link)
+        page.wait_for_function("document.getElementById('result').dataset.version === '1'", timeout=30000)
+        page.select_option("#effect", "material")
+        page.wait_for_function("document.getElementById('result').dataset.version === '2'", timeout=30000)
+        browser.close()
+        assert not problems, "console errors under --key: " + "; ".join(problems)
+        assert not any("/web/" in url for url in asked), [u for u in asked if "/web/" in u]
 
 
 if __name__ == "__main__":

@@ -155,9 +155,9 @@ for (const operation of kit.operations) {
 for (const [call, start] of [
   [() => kit.progressive(photo, { maximumBlurRadius: 1001 }), 'maximumBlurRadius must be between 0 and 1000'],
   [() => kit.progressive(photo, { dimmingAlpha: NaN }), 'dimmingAlpha expects a number'],
-  [() => kit.material(photo, { region: { x: 1000, y: 0, width: 40, height: 40 } }), 'region expects a region inside the 240×180-pt image'],
+  [() => kit.material(photo, { region: { x: 1000, y: 0, width: 40, height: 40 } }), 'region expects a region that overlaps the 240×180-pt image'],
   [() => kit.material(photo, { region: { x: 0, y: 0, width: 0, height: 40 } }), 'region expects X,Y,W,H'],
-  [() => kit.progressive(photo, { region: '-500,0,100,40' }), 'region expects a region inside'],
+  [() => kit.progressive(photo, { region: '-500,0,100,40' }), 'region expects a region that overlaps'],
   [() => kit.blur(photo, { sigma: 2, radius: 3 }), 'give sigma or radius, not both'],
   [() => kit.blur(photo, { sigma: 2, scale: 3 }), 'scale goes with radius'],
   [() => kit.blur(photo, { sigmaa: 2 }), 'blur takes no parameter sigmaa'],

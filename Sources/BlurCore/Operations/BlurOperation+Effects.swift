@@ -45,7 +45,7 @@ extension BlurOperation {
                 default: .value(.length(.relative(fraction: VariableBlurEffect.extensionFractionSpec.defaultValue!))),
                 summary: "how far the dimming's clear end reaches past the region", placeholder: "LEN"),
             appearance(summary: "the interface style; picks the default tint and dimming"),
-            region(summary: "the view's frame in points, e.g. a header band"),
+            region(summary: "the view's frame, e.g. a header band"),
             scale,
         ])
 
@@ -55,7 +55,7 @@ extension BlurOperation {
         parameters: [
             Parameter("style", choice: MaterialStyle.spec, placeholder: "STYLE", in: [.commandLine, .http, .javascript]),
             appearance(summary: "the interface style"),
-            region(summary: "the material's frame in points"),
+            region(summary: "the material's frame"),
             Parameter(
                 "cornerRadius", flag: "corner-radius", number: Material.cornerRadiusSpec, placeholder: "R", in: [.commandLine, .http, .javascript]),
             Parameter("blurEffectRadius", flag: "radius", number: Material.radiusSpec, placeholder: "R"),

@@ -23,6 +23,11 @@ public struct BlurOperation: Sendable {
         self.exclusive = exclusive
     }
 
+    /// This operation with `more` parameters after its own (the output options of a front end that writes files).
+    public func adding(_ more: [Parameter]) -> BlurOperation {
+        BlurOperation(name: name, summary: summary, parameters: parameters + more, exclusive: exclusive)
+    }
+
     /// The parameter whose canonical name is `name`.
     public func parameter(_ name: String) -> Parameter? { parameters.first { $0.name == name } }
 
@@ -146,7 +151,9 @@ public struct OperationArguments: Sendable {
         guard region.pixelRect(scale: scale, clippedTo: width, height) != nil else {
             throw .invalidForm(
                 name: spelled(name), text: ParameterValue.region(region).text,
-                expected: "a region inside the \(formatNumber(whole.width))×\(formatNumber(whole.height))-pt image")
+                expected:
+                    "a region that overlaps the \(formatNumber(whole.width))×\(formatNumber(whole.height))-pt image by a pixel at least (this one lies outside it)"
+            )
         }
         return region
     }

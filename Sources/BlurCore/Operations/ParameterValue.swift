@@ -124,8 +124,8 @@ extension Parameter {
     /// The forms a length takes, as messages and help list them.
     public static func lengthForms(fractions: ParameterSpec, allowsNone: Bool) -> String {
         let points = VariableBlurEffect.lengthSpec.range
-        return "points (\(formatNumber(points.lowerBound))…\(formatNumber(points.upperBound)), as 40 or 40pt) "
-            + (allowsNone ? "" : "or ")
+        return "points (\(formatNumber(points.lowerBound))…\(formatNumber(points.upperBound)), as 40 or 40pt)"
+            + (allowsNone ? ", " : " or ")
             + "a percentage of the view (\(formatNumber(fractions.range.lowerBound * 100))…\(formatNumber(fractions.range.upperBound * 100))%)"
             + (allowsNone ? " or none" : "")
     }

@@ -74,6 +74,14 @@ private struct Node {
         }
     }
 
+    /// A string read by `parameter`'s own parser (its words, forms and ranges), errors at this path.
+    func parsed(_ parameter: Parameter) throws(SceneFileError) -> ParameterValue {
+        let text = try string()
+        do { return try parameter.parse(text, as: .key) } catch {
+            throw .invalid(path: path, message: error.description)
+        }
+    }
+
     func string() throws(SceneFileError) -> String {
         guard case let .string(s) = value else { throw .type(path: path, expected: "a string", got: value.summary) }
         return s
@@ -289,7 +297,7 @@ private struct Reader {
     }
 
     func backdrop(_ node: Node, of layer: Layer) throws(SceneFileError) {
-        let o = try node.object(["blur", "material", "blurEffectRadius", "dimmingAlpha", "progressive"])
+        let o = try node.object(["blur", "material", "progressive"] + BlurOperation.material.parameters(in: .scene).map { $0.name })
         let (kind, value) = try o.oneOf(["blur", "material", "progressive"])
         if kind != "material" { try o.forbid(["dimmingAlpha"], because: "with \"\(kind)\" (it goes with \"material\")") }
         if kind == "progressive" { try o.forbid(["blurEffectRadius"], because: "with \"progressive\" (use its maximumBlurRadius)") }
@@ -306,45 +314,54 @@ private struct Reader {
         }
     }
 
+    /// A progressive backdrop: the keys and kinds of ``BlurOperation/progressive``'s scene
+    /// parameters, read into its arguments and built by the same typed initialiser as every front end.
+    /// JSON forms beside the text ones: sizings as `{"relative": f}` / `{"absolute": pt}` / null,
+    /// colours in any scene form (`"systemBackground"` the system background, null none), and
+    /// `dimmingAlpha` as null or `{"light", "dark"}` too.
     func progressive(_ node: Node) throws(SceneFileError) -> VariableBlurEffect {
-        let o = try node.object([
-            "direction", "maximumBlurRadius", "minimumBlurRadius", "blurMaximumRadiusInset", "dimmingTintColor",
-            "dimmingAlpha", "dimmingFullColorInset", "dimmingClearExtension",
-        ])
-        var effect = VariableBlurEffect(
-            direction: try o.optional("direction")?.choice(GradientDirection.spec) ?? GradientDirection.spec.defaultValue!)
-        if let v = o.optional("maximumBlurRadius") { effect.maximumBlurRadius = try v.number(VariableBlurEffect.maximumRadiusSpec) }
-        if let v = o.optional("minimumBlurRadius") { effect.minimumBlurRadius = try v.number(VariableBlurEffect.minimumRadiusSpec) }
-        if let v = o.optional("blurMaximumRadiusInset") {
-            effect.blurMaximumRadiusInset = try sizing(v, fractions: VariableBlurEffect.insetFractionSpec)
-        }
-        if let v = o.optional("dimmingFullColorInset") {
-            effect.dimmingFullColorInset = try sizing(v, fractions: VariableBlurEffect.insetFractionSpec)
-        }
-        if let v = o.optional("dimmingClearExtension") {
-            effect.dimmingClearExtension = try sizing(v, fractions: VariableBlurEffect.extensionFractionSpec)
-        }
-        if let v = o.optional("dimmingTintColor") {
-            switch v.value {
-            case .null: effect.dimmingTintColor = nil
-            case .string("systemBackground"): effect.dimmingTintColor = .systemBackground
-            default: effect.dimmingTintColor = DynamicColor(try v.color())
-            }
-        }
-        if let v = o.optional("dimmingAlpha") {
-            switch v.value {
-            case .null: effect.dimmingAlpha = nil
-            case .number: effect.dimmingAlpha = .constant(alpha: try v.number(VariableBlurEffect.dimmingAlphaSpec))
-            case .object:
-                let a = try v.object(["light", "dark"])
-                effect.dimmingAlpha = .interfaceStyle(
-                    lightModeAlpha: try a.required("light").number(VariableBlurEffect.dimmingAlphaSpec),
-                    darkModeAlpha: try a.required("dark").number(VariableBlurEffect.dimmingAlphaSpec))
+        let operation = BlurOperation.progressive
+        let o = try node.object(operation.parameters(in: .scene).map { $0.name })
+        var values: [String: ParameterValue] = [:]
+        var alpha: DimmingAlpha?? = nil
+        for parameter in operation.parameters(in: .scene) {
+            guard let v = o.optional(parameter.name) else { continue }
+            switch parameter.kind {
+            case let .number(spec) where parameter.name == "dimmingAlpha":
+                switch v.value {
+                case .null: alpha = .some(nil)
+                case .object:
+                    let a = try v.object(["light", "dark"])
+                    alpha = .interfaceStyle(lightModeAlpha: try a.required("light").number(spec), darkModeAlpha: try a.required("dark").number(spec))
+                case .number: values[parameter.name] = .number(try v.number(spec))
+                default: throw .type(path: v.path, expected: "a number, null or {\"light\", \"dark\"}", got: v.value.summary)
+                }
+            case let .number(spec):
+                values[parameter.name] = .number(try v.number(spec))
+            case .choice:
+                values[parameter.name] = try v.parsed(parameter)
+            case let .length(fractions, _):
+                if case .string = v.value {
+                    values[parameter.name] = try v.parsed(parameter)
+                } else {
+                    values[parameter.name] = .length(try sizing(v, fractions: fractions))
+                }
+            case .color:
+                switch v.value {
+                case .null: values[parameter.name] = .color(.none)
+                case .string("systemBackground"), .string("background"): values[parameter.name] = .color(.background)
+                case .string("none"): values[parameter.name] = .color(.none)
+                default: values[parameter.name] = .color(.color(try v.color()))
+                }
             default:
-                throw .type(path: v.path, expected: "a number, null or {\"light\", \"dark\"}", got: v.value.summary)
+                values[parameter.name] = try v.parsed(parameter)
             }
         }
-        do { return try effect.validated() } catch { throw .invalid(path: node.path, message: error.description) }
+        do {
+            var effect = try VariableBlurEffect(OperationArguments(operation: operation, values: values, spelling: .key))
+            if let alpha { effect.dimmingAlpha = alpha }
+            return try effect.validated()
+        } catch { throw .invalid(path: node.path, message: error.description) }
     }
 
     /// `{"relative": 0.5}` (a fraction of the size) or `{"absolute": 40}` (points); null for none.

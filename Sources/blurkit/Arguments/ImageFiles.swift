@@ -95,24 +95,19 @@ enum ImageFiles {
     /// (nil from it: nothing to draw); otherwise `draw(image, frame, appearance, threads)` as a
     /// whole-image stage, checked first against `estimate(width, height)`, its working bytes.
     static func drawOverRegion(
-        _ arguments: ParsedArguments, job: String, estimate: @escaping (Int, Int) -> Int,
+        _ arguments: ParsedArguments, _ operation: BlurOperation, job: String, estimate: @escaping (Int, Int) -> Int,
         stage: ((Int, Int, Rect, Appearance, Int?) -> (any RowStage)?)? = nil,
         draw: @escaping (Bitmap, Rect, Appearance, Int?) -> Bitmap
     ) throws {
         let (input, output) = arguments.inputAndOutput
-        let appearance = try arguments.choice(Appearance.spec)!
+        let given = try arguments.arguments(for: operation)
+        let appearance = given.choice("appearance", Appearance.spec) ?? .light
         let threads = try arguments.integer(StandardOptions.threads)
-        let scale = try arguments.number(StandardOptions.scale)!
-        let region = try arguments.region("region")
+        let scale = given.number("scale") ?? 1
         let encoding = try encoding(for: output, arguments)
 
         try stream(input, to: output, encoding, job: job, threads: threads) { width, height, opaque in
-            let whole = Rect(x: 0, y: 0, width: Double(width) / scale, height: Double(height) / scale)
-            if let region, region.pixelRect(scale: scale, clippedTo: width, height) == nil {
-                let r = [region.x, region.y, region.width, region.height].map(shortNumber).joined(separator: ",")
-                throw CLIError.usage("--region \(r) lies outside the \(shortNumber(whole.width))×\(shortNumber(whole.height))-pt image")
-            }
-            let frame = region ?? whole
+            let frame = try given.frame("region", width: width, height: height, scale: scale)
             if let stage, !KernelSwitch.useReference {
                 return (stage(width, height, frame, appearance, threads).map { [$0] } ?? [], opaque)
             }

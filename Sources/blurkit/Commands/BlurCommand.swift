@@ -13,32 +13,12 @@ enum BlurCommand: Command {
         """
     static let operandCount = 2...2
 
-    static let radius = ParameterSpec(
-        name: "radius", unit: "pt", range: 0...2000, defaultValue: nil,
-        summary: "blur radius in points, as the components take it (σ in points); σ = radius × scale")
-
-    static let options: [OptionSpec] =
-        [
-            OptionSpec(GaussianBlur.sigmaSpec, value: "S"),
-            OptionSpec(radius, value: "R"),
-            OptionSpec(StandardOptions.scale, value: "K", extra: "; with --radius"),
-            OptionSpec(EdgeMode.spec, value: "MODE"),
-        ] + StandardOptions.stillOutput
+    static let operation = BlurOperation.named("blur")!
+    static let options = OptionSpec.options(for: operation) + StandardOptions.work
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
         let (input, output) = arguments.inputAndOutput
-        let sigma: Double
-        switch (arguments.has("sigma"), arguments.has("radius")) {
-        case (true, true): throw CLIError.usage("give --sigma or --radius, not both")
-        case (false, false): throw CLIError.usage("blur needs --sigma S (pixels) or --radius R (points)")
-        case (true, false):
-            if arguments.has("scale") { throw CLIError.usage("--scale goes with --radius, not --sigma") }
-            sigma = try arguments.number(GaussianBlur.sigmaSpec)!
-        case (false, true):
-            let r = try arguments.number(radius)!, k = try arguments.number(StandardOptions.scale)!
-            sigma = try GaussianBlur.sigmaSpec.named("radius × scale").validate(r * k)
-        }
-        let blur = try GaussianBlur(sigma: sigma, edges: try arguments.choice(EdgeMode.spec)!)
+        let blur = try GaussianBlur(try arguments.arguments(for: operation))
         let threads = try arguments.integer(StandardOptions.threads)
         let encoding = try ImageFiles.encoding(for: output, arguments)
         if KernelSwitch.useReference {

@@ -15,52 +15,21 @@ enum BlurUpCommand: Command {
         """
     static let operandCount = 2...2
 
-    static let radius = ParameterSpec(
-        name: "radius", unit: "pt", range: 0...200, defaultValue: BlurUpImage.defaultBlurRadius,
-        summary: "blur radius of the preview")
-    static let previewSize = ParameterSpec(
-        name: "preview-size", unit: "px", range: 1...512, defaultValue: 32, integer: true,
-        summary: "longest side of the tiny preview the sequence starts from")
-    static let wait = ParameterSpec(
-        name: "wait", unit: "s", range: 0...60, defaultValue: 1.3,
-        summary: "how long the preview shows before the image arrives (the seed's demo: 1.3)")
-    static let hold = ParameterSpec(
-        name: "hold", unit: "s", range: 0...60, defaultValue: 1,
-        summary: "how long the sharp image shows at the end")
-    static let viewSize = ParameterSpec(
-        name: "size", unit: "pt", range: 1...10_000, defaultValue: nil,
-        summary: "the view's size")
-    static let options: [OptionSpec] =
-        [
-            .size(
-                viewSize,
-                help:
-                    "\(viewSize.summary) in points, each side \(formatNumber(viewSize.range.lowerBound))…\(formatNumber(viewSize.range.upperBound)) (default: 300 wide, IN's aspect)"
-            ),
-            OptionSpec(previewSize, value: "N"),
-            OptionSpec(radius, value: "R"),
-            OptionSpec(name: "reduce-motion", value: nil, help: "Reduce Motion: a 0.2 s fade instead of the focus pull"),
-            OptionSpec(wait, value: "S"),
-            OptionSpec(hold, value: "S"),
-            OptionSpec(SceneRecording.frameRateSpec, value: "F"),
-            OptionSpec(Scene.scaleSpec, value: "K"),
-            OptionSpec(AnimationFormat.spec, value: "FMT", extra: " (default: from OUT)"),
-            StandardOptions.quality,
-            OptionSpec(StandardOptions.threads, value: "N", defaultText: "all cores"),
-        ] + StandardOptions.limits + [StandardOptions.quiet]
+    static let operation = BlurOperation.named("blurup")!
+    static let options = OptionSpec.options(for: operation) + StandardOptions.work + [StandardOptions.quiet]
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
         let (input, output) = arguments.inputAndOutput
         let format = try arguments.animationFormat(for: output)
-        let size = try arguments.size(viewSize.name, viewSize)
-        let reduceMotion = arguments.has("reduce-motion")
-        let arrival = try arguments.number(wait)!, ending = try arguments.number(hold)!
+        let given = try arguments.arguments(for: operation)
+        let size = given.size("size")
+        let reduceMotion = given.flag("reduceMotion")
+        let arrival = given.number("wait")!, ending = given.number("hold")!
         let duration = arrival + (reduceMotion ? BlurUpImage.reducedMotionDuration : BlurUpImage.transitionDuration) + ending
-        let scale = try arguments.number(Scene.scaleSpec)!
-        let recording = try SceneRecording(
-            duration: max(0.001, duration), frameRate: try arguments.number(SceneRecording.frameRateSpec)!, scale: scale)
-        let longest = try arguments.integer(previewSize)!, blur = try arguments.number(radius)!
-        let quality = try arguments.integer(ImageFile.qualitySpec)!, threads = try arguments.integer(StandardOptions.threads)
+        let scale = given.number("scale")!
+        let recording = try SceneRecording(duration: max(0.001, duration), frameRate: given.number("fps")!, scale: scale)
+        let longest = given.integer("previewSize")!, blur = given.number("blurRadius")!
+        let quality = given.integer("quality")!, threads = try arguments.integer(StandardOptions.threads)
 
         let image = try ImageFiles.read(input)
         let placeholder = Placeholder.placeholder(of: image, longestSide: longest, thumbHash: false)

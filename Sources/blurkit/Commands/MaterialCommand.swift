@@ -14,26 +14,14 @@ enum MaterialCommand: Command {
         """
     static let operandCount = 2...2
 
-    static let options: [OptionSpec] =
-        [
-            OptionSpec(MaterialStyle.spec, value: "STYLE", extra: " (short names, or a full name such as systemThinMaterialDark)"),
-            OptionSpec(Appearance.spec, value: "MODE"),
-            .region("region", help: "the material's frame in points (default: the whole image)"),
-            OptionSpec(Material.cornerRadiusSpec, value: "R"),
-            OptionSpec(Material.radiusSpec, value: "R"),
-            OptionSpec(Material.dimmingSpec, value: "A"),
-            OptionSpec(StandardOptions.scale, value: "K"),
-        ] + StandardOptions.stillOutput
+    static let operation = BlurOperation.named("material")!
+    static let options = OptionSpec.options(for: operation) + StandardOptions.work
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
-        var material = Material(style: try arguments.choice(MaterialStyle.spec)!)
-        if arguments.has(Material.radiusSpec.name) { material.blurEffectRadius = try arguments.number(Material.radiusSpec) }
-        material.dimmingAlpha = try arguments.number(Material.dimmingSpec)!
-        material.cornerRadius = try arguments.number(Material.cornerRadiusSpec)!
-        let valid = try material.validated()
+        let valid = try Material(try arguments.arguments(for: operation))
         let scale = try arguments.number(StandardOptions.scale)!
         try ImageFiles.drawOverRegion(
-            arguments, job: "material", estimate: Material.estimatedBytes,
+            arguments, operation, job: "material", estimate: Material.estimatedBytes,
             stage: { width, height, frame, appearance, threads in
                 valid.stage(width: width, height: height, scale: scale, frame: frame, appearance: appearance, threads: threads)
             },

@@ -11,15 +11,15 @@ enum PlaceholderCommand: Command {
     static let operandCount = 1...Int.max
     static let readsFirstWritesSecond = false
 
+    static let operation = BlurOperation.named("placeholder")!
     static let jobs = ParameterSpec(
         name: "jobs", unit: "", range: 1...256, defaultValue: nil, integer: true,
         summary: "images in flight at once")
     static let options: [OptionSpec] =
         [
-            OptionSpec(name: "out", value: "DIR", help: "the folder for the previews and manifest.json (created if missing; required)"),
-            OptionSpec(Placeholder.sizeSpec, value: "N"),
+            OptionSpec(name: "out", value: "DIR", help: "the folder for the previews and manifest.json (created if missing; required)")
+        ] + OptionSpec.options(for: operation) + [
             OptionSpec(jobs, value: "N", defaultText: "one per core"),
-            OptionSpec(name: "no-thumbhash", value: nil, help: "leave ThumbHash out of the manifest"),
             OptionSpec(name: "force", value: nil, help: "remake every preview, even those up to date"),
             OptionSpec(
                 name: "shard", value: "K/N",

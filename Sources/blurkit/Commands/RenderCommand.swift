@@ -15,23 +15,8 @@ enum RenderCommand: Command {
         """
     static let operandCount = 2...2
 
-    static let options: [OptionSpec] =
-        [
-            OptionSpec(SceneRecording.startSpec, value: "T", extra: "; alone, renders the still frame at T"),
-            OptionSpec(SceneRecording.durationSpec, value: "D", defaultText: "the file's \"duration\", else until its last animation ends"),
-            OptionSpec(SceneRecording.frameRateSpec, value: "F", defaultText: "the file's \"fps\", else 30"),
-            OptionSpec(Scene.scaleSpec, value: "K", defaultText: "the file's \"scale\", else 1"),
-            OptionSpec(
-                name: "format", value: "FMT",
-                help:
-                    "output format: for a still \(listing(ImageFormat.spec.words)), for an animation \(listing(AnimationFormat.spec.words)) (default: from OUT)"
-            ) { (text: String) throws(ParameterError) in
-                if (try? ImageFormat.spec.parse(text)) == nil { _ = try AnimationFormat.spec.parse(text) }
-            },
-            StandardOptions.quality,
-            OptionSpec(AnimationFormat.loopSpec, value: "N"),
-            OptionSpec(StandardOptions.threads, value: "N", defaultText: "all cores"),
-        ] + StandardOptions.limits + [StandardOptions.quiet]
+    static let operation = BlurOperation.named("render")!
+    static let options = OptionSpec.options(for: operation) + StandardOptions.work + [StandardOptions.quiet]
 
     /// Where the scene's images come from when not from the file system as written: `blurkit serve`
     /// reads them under its root only (the name as the scene file writes it).

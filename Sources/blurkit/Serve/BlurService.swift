@@ -45,7 +45,7 @@ final class BlurService: Sendable {
         let found = BlurService.paths(under: settings.root, limit: 1000)
         openAPI = Array(
             OpenAPIDocument.make(
-                routes: ServiceRoute.all, signed: settings.signer != nil,
+                routes: ServiceRoute.all, signed: settings.signer != nil, web: settings.web != nil,
                 examples: (found.first { !$0.hasSuffix(".json") }, found.first { $0.hasSuffix(".json") })
             ).utf8)
     }
@@ -74,7 +74,10 @@ final class BlurService: Sendable {
         do { target = try RequestTarget(request.rawTarget) } catch {
             return .now(count(error.response, route: "other", request, began))
         }
-        let known = ["blur", "progressive", "material", "blurup", "render", "placeholder", "healthz", "metrics", "openapi.json", "images", "web"]
+        let known = [
+            "blur", "progressive", "material", "blurup", "render", "placeholder", "healthz", "metrics", "openapi.json", "images", "web",
+            "playground.js", "playground.css",
+        ]
         let route = target.route.isEmpty ? "playground" : known.contains(target.route) ? target.route : "other"
         do {
             switch try respond(to: request, target) {
@@ -102,7 +105,33 @@ final class BlurService: Sendable {
         switch target.route {
         case "":
             try only(["GET", "HEAD"])
-            return .now(HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(Playground.html.utf8)))
+            var token: String?
+            if let signer = settings.signer {
+                // The page itself is signed (`blurkit serve` prints the link), and hands its script a
+                // token good until the link's expiry.
+                let expiry = target.parameters.first { $0.name == "expires" }.flatMap { Int($0.value) } ?? 0
+                guard (try? signer.verify(request.rawTarget)) != nil, Double(expiry) > Date().timeIntervalSince1970 else {
+                    return .now(
+                        HTTPResponse(
+                            status: 403, contentType: "text/html; charset=utf-8",
+                            body: Array(BlurService.signedOnlyPage.utf8)))
+                }
+                token = signer.token(until: expiry)
+            }
+            return .now(
+                HTTPResponse(
+                    status: 200, contentType: "text/html; charset=utf-8", body: PlaygroundFiles.page(token: token),
+                    headers: ["Cache-Control": "no-store"]))
+        case "playground.js":
+            try only(["GET", "HEAD"])
+            return .now(
+                HTTPResponse(
+                    status: 200, contentType: "text/javascript; charset=utf-8", body: PlaygroundFiles.script, headers: ["Cache-Control": "no-cache"]))
+        case "playground.css":
+            try only(["GET", "HEAD"])
+            return .now(
+                HTTPResponse(status: 200, contentType: "text/css; charset=utf-8", body: PlaygroundFiles.style, headers: ["Cache-Control": "no-cache"])
+            )
         case "healthz":
             try only(["GET", "HEAD"])
             if draining.load(ordering: .relaxed) { throw .busy("the server is shutting down", retryAfter: 1) }
@@ -116,6 +145,7 @@ final class BlurService: Sendable {
             return .now(HTTPResponse(status: 200, contentType: "application/json", body: openAPI))
         case "images":
             try only(["GET", "HEAD"])
+            try authorize(request)
             return .now(try images())
         case "web":
             try only(["GET", "HEAD"])
@@ -131,6 +161,20 @@ final class BlurService: Sendable {
             return try render(route, request, target)
         }
     }
+
+    /// With a key: the request's signature, or the playground's token in `X-BlurKit-Token`.
+    private func authorize(_ request: HTTPRequest) throws(ServeError) {
+        guard let signer = settings.signer else { return }
+        if let token = request.header("x-blurkit-token"), signer.accepts(token: token, now: Date().timeIntervalSince1970) { return }
+        _ = try signer.verify(request.rawTarget)
+    }
+
+    /// What `/` answers under `--key` without its signed link.
+    static let signedOnlyPage = """
+        <!doctype html><html lang="en"><meta charset="utf-8"><title>BlurKit playground</title>
+        <p>This server takes signed URLs only (<code>blurkit serve --key</code>), so its playground needs the signed
+        link the server printed when it started (<code>/?expires=…&amp;sig=…</code>). Ask its operator for one.</p></html>
+        """
 
     /// Up to 1,000 image and scene paths under the root, for the playground's picker.
     private func images() throws(ServeError) -> HTTPResponse {
@@ -157,8 +201,8 @@ final class BlurService: Sendable {
     private func render(_ route: ServiceRoute, _ request: HTTPRequest, _ target: RequestTarget) throws(ServeError) -> HTTPAnswer {
         let deadline = Date().addingTimeInterval(settings.timeout)
         var parameters = target.parameters
-        if let signer = settings.signer {
-            _ = try signer.verify(request.rawTarget)
+        if settings.signer != nil {
+            try authorize(request)
             parameters.removeAll { $0.name == "sig" }
         }
         var words = try route.arguments(parameters.filter { $0.name != "format" })
@@ -394,7 +438,7 @@ final class BlurService: Sendable {
             case let .usage(text):
                 // The command line's words for options, as a query names them.
                 let message = text.replacingOccurrences(of: "--", with: "")
-                let parameter = route.parameters.first { text.contains("--" + $0.name) }?.name
+                let parameter = route.parameters.first { text.contains("--" + $0.flag) }?.flag
                 throw .badRequest(message, parameter: parameter)
             case .interrupted:
                 throw .busy("the request took longer than the server's time limit of \(shortNumber(settings.timeout)) s", retryAfter: 5)
@@ -413,7 +457,7 @@ final class BlurService: Sendable {
 
     /// The placeholder of `input`: its JSON entry, or with `--format` its preview as that format.
     private func makePlaceholder(input: String, output: String, words: [String], name: String) throws {
-        let arguments = try ParsedArguments(ArraySlice(words), options: ServiceRoute.all.last!.parameters)
+        let arguments = try ParsedArguments(ArraySlice(words), options: ServiceRoute.all.last!.parameters.map(OptionSpec.init))
         let size = try arguments.integer(Placeholder.sizeSpec)!
         let placeholder = try Placeholder.make(fromFile: input, longestSide: size, thumbHash: !arguments.has("no-thumbhash"))
         if let format = try arguments.choice(ImageFormat.spec), arguments.has("format") {

@@ -7,7 +7,8 @@ import Foundation
 enum OpenAPIDocument {
     /// - Parameter examples: a path under the root for the image routes' `path`, and one for the
     ///   scene route's, when there are (they let a client such as schemathesis reach real files).
-    static func make(routes: [ServiceRoute], signed: Bool, examples: (image: String?, scene: String?) = (nil, nil)) -> String {
+    /// - Parameter web: whether `/web/` serves the WebAssembly build (`x-blurkit-web`, for the playground).
+    static func make(routes: [ServiceRoute], signed: Bool, web: Bool = false, examples: (image: String?, scene: String?) = (nil, nil)) -> String {
         let errorResponse: [String: Any] = ["$ref": "#/components/schemas/Error"]
         func failure(_ text: String) -> [String: Any] {
             ["description": text, "content": ["application/json": ["schema": errorResponse]]]
@@ -61,6 +62,7 @@ enum OpenAPIDocument {
             paths["/\(route.name)/{path}"] = [
                 "get": [
                     "summary": route.summary, "operationId": "\(route.name)File",
+                    "x-blurkit-exclusive": route.operation.exclusive.map { $0.compactMap { route.operation.parameter($0)?.flag } },
                     "parameters": [
                         pathParameter(file, example: route.output == .stillOrAnimation ? examples.scene : examples.image)
                     ] + parameters,
@@ -119,7 +121,7 @@ enum OpenAPIDocument {
         let document: [String: Any] = [
             "openapi": "3.0.3",
             "info": [
-                "title": "BlurKit", "version": BlurKitVersion.string,
+                "title": "BlurKit", "version": BlurKitVersion.string, "x-blurkit-web": web,
                 "description": "The effects of `blurkit` over HTTP: parameters have the command line's names, ranges and defaults.",
             ],
             "paths": paths,
@@ -162,6 +164,11 @@ enum OpenAPIDocument {
         return parameter
     }
 
+    /// One query parameter from the registry.
+    static func parameter(_ p: Parameter) -> [String: Any] {
+        ["name": p.flag, "in": "query", "required": false, "schema": schema(p), "description": p.help]
+    }
+
     /// One query parameter from an option's table entry.
     static func parameter(_ option: OptionSpec) -> [String: Any] {
         var schema: [String: Any]
@@ -176,7 +183,50 @@ enum OpenAPIDocument {
             schema = ["type": "string"]
         case .flag:
             schema = ["type": "string", "enum": ["", "1", "true", "0", "false"]]
+        case let .parameter(p):
+            schema = OpenAPIDocument.schema(p)
         }
         return ["name": option.name, "in": "query", "required": false, "schema": schema, "description": option.help]
+    }
+
+    /// The schema of a registry parameter as a query takes it: its range, its words (aliases
+    /// included: any case is taken), its default, and where it comes from (`x-blurkit-*`).
+    static func schema(_ p: Parameter) -> [String: Any] {
+        var schema: [String: Any]
+        switch p.kind {
+        case let .number(spec):
+            schema = ["type": spec.isInteger ? "integer" : "number", "minimum": spec.range.lowerBound, "maximum": spec.range.upperBound]
+        case .choice:
+            schema = ["type": "string", "enum": p.allWords]
+        case .flag:
+            schema = ["type": "string", "enum": ["", "1", "true", "0", "false"]]
+        default:
+            schema = ["type": "string"]
+        }
+        switch p.defaultValue {
+        case let .value(v), let .perAppearance(v, _):
+            if case let .number(n) = v { schema["default"] = n } else if case .flag = v {} else { schema["default"] = v.text }
+        case .absent: break
+        }
+        if case let .perAppearance(light, dark) = p.defaultValue { schema["x-blurkit-defaults"] = ["light": light.text, "dark": dark.text] }
+        if let text = p.defaultText { schema["x-blurkit-default-text"] = text }
+        if let suggested = p.suggested { schema["x-blurkit-suggested"] = suggested.text }
+        schema["x-blurkit-kind"] = OpenAPIDocument.kindName(p.kind)
+        schema["x-blurkit-key"] = p.name
+        if p.frontEnds.contains(.commandLine) { schema["x-blurkit-flag"] = "--" + p.flag }
+        return schema
+    }
+
+    /// The kind's name, as ``Describe`` writes it.
+    static func kindName(_ kind: Parameter.Kind) -> String {
+        switch kind {
+        case .number: return "number"
+        case .choice: return "choice"
+        case .color: return "color"
+        case .region: return "region"
+        case .length: return "length"
+        case .size: return "size"
+        case .flag: return "flag"
+        }
     }
 }

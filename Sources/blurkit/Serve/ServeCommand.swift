@@ -113,6 +113,12 @@ enum ServeCommand: Command {
             try AtomicFile.writeStandardError(
                 Array("blurkit serve: listening on http://\(shown):\(server.port)/ (root \(root.path), \(maximumConcurrent) renders at once)\n".utf8))
 
+            if let signer {
+                // The playground's signed link, good for a day: the page it opens signs nothing itself.
+                let expiry = Int(Date().timeIntervalSince1970) + 86_400
+                try? AtomicFile.writeStandardError(
+                    Array("blurkit serve: playground for 24 h: http://\(shown):\(server.port)\(signer.sign("/?expires=\(expiry)"))\n".utf8))
+            }
             var received: Int32 = 0
             sigwait(&signals, &received)
             if !quiet { try? AtomicFile.writeStandardError(Array("blurkit serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"), draining\n".utf8)) }

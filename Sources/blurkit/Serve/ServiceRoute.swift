@@ -18,75 +18,60 @@ struct ServiceRoute: Sendable {
         case placeholder
     }
 
-    let name: String
-    let summary: String
+    /// The operation of the registry the route runs; its HTTP parameters are the route's.
+    let operation: BlurOperation
     /// The command it runs (nil: the placeholder route, done here).
     let command: (any Command.Type)?
-    let parameters: [OptionSpec]
     let output: Output
     /// Whether a POST body can be the input (a scene file must be under the root).
     let takesBody: Bool
+
+    var name: String { operation.name }
+    var summary: String { operation.summary }
+    /// The query parameters, from the registry.
+    var parameters: [Parameter] { operation.parameters(in: .http) }
 
     /// Options the server owns: the thread count, the limits, progress lines, and the folder options
     /// of batch commands.
     static let serverOwned: Set<String> = ["threads", "max-pixels", "memory-budget", "quiet", "out", "jobs", "force"]
 
-    init(_ command: any Command.Type, output: Output, takesBody: Bool = true) {
-        name = command.name
-        summary = command.summary
+    init(_ operation: BlurOperation, command: (any Command.Type)?, output: Output, takesBody: Bool = true) {
+        self.operation = operation
         self.command = command
-        parameters = command.options.filter { !ServiceRoute.serverOwned.contains($0.name) }
         self.output = output
         self.takesBody = takesBody
     }
 
-    init(placeholderWith parameters: [OptionSpec]) {
-        name = "placeholder"
-        summary =
-            "the blur-up placeholder: size, ThumbHash, the preview as a data URI and the average colour (JSON), or the preview itself with format="
-        command = nil
-        self.parameters = parameters
-        output = .placeholder
-        takesBody = true
-    }
-
-    /// The routes, in the order the OpenAPI document lists them.
+    /// The routes, in the order the OpenAPI document lists them: one per operation of the registry.
     static let all: [ServiceRoute] = [
-        ServiceRoute(BlurCommand.self, output: .still),
-        ServiceRoute(ProgressiveCommand.self, output: .still),
-        ServiceRoute(MaterialCommand.self, output: .still),
-        ServiceRoute(BlurUpCommand.self, output: .animation),
-        ServiceRoute(RenderCommand.self, output: .stillOrAnimation, takesBody: false),
-        ServiceRoute(
-            placeholderWith: [
-                OptionSpec(Placeholder.sizeSpec, value: "N"),
-                OptionSpec(name: "no-thumbhash", value: nil, help: "leave the ThumbHash out"),
-                OptionSpec(ImageFormat.spec, value: "FMT", extra: " (default: JSON)"),
-            ]),
+        ServiceRoute(BlurOperation.named("blur")!, command: BlurCommand.self, output: .still),
+        ServiceRoute(BlurOperation.named("progressive")!, command: ProgressiveCommand.self, output: .still),
+        ServiceRoute(BlurOperation.named("material")!, command: MaterialCommand.self, output: .still),
+        ServiceRoute(BlurOperation.named("blurup")!, command: BlurUpCommand.self, output: .animation),
+        ServiceRoute(BlurOperation.named("render")!, command: RenderCommand.self, output: .stillOrAnimation, takesBody: false),
+        ServiceRoute(BlurOperation.named("placeholder")!, command: nil, output: .placeholder),
     ]
 
-    /// The command-line words for `parameters` (`--name value`, or `--name` for a flag that is set).
-    /// - Throws: 400 naming the parameter: unknown, owned by the server, a flag with a value other
-    ///   than empty, 1, true, 0 or false, or a value its table refuses.
+    /// The command-line words for `parameters` (`--name value`, or `--name` for a flag that is set),
+    /// read and checked by the registry first.
+    /// - Throws: 400 naming the parameter as the query spells it: unknown, owned by the server,
+    ///   given twice, or a value its kind refuses.
     func arguments(_ parameters: [RequestTarget.Parameter]) throws(ServeError) -> [String] {
+        for parameter in parameters where ServiceRoute.serverOwned.contains(parameter.name) {
+            throw .badRequest("\(parameter.name) is set by the server, not by a request", parameter: parameter.name)
+        }
+        let given: OperationArguments
+        do { given = try operation.read(parameters.map { ($0.name, $0.value) }, as: .query, in: .http) } catch {
+            throw .badRequest(error.description, parameter: error.parameter)
+        }
         var words: [String] = []
         for parameter in parameters {
-            guard let option = self.parameters.first(where: { $0.name == parameter.name }) else {
-                if ServiceRoute.serverOwned.contains(parameter.name) {
-                    throw .badRequest("\(parameter.name) is set by the server, not by a request", parameter: parameter.name)
-                }
-                throw .badRequest("/\(name) takes no parameter \(parameter.name)", parameter: parameter.name)
+            guard let p = operation.parameter(spelled: parameter.name, as: .query, in: .http) else { continue }
+            if case .flag = p.kind {
+                if given.flag(p.name) { words.append("--" + p.flag) }
+            } else {
+                words += ["--" + p.flag, parameter.value]
             }
-            if option.value == nil {
-                switch parameter.value.lowercased() {
-                case "", "1", "true": words.append("--" + option.name)
-                case "0", "false": break
-                default: throw .badRequest("\(option.name) is a flag: give it as \(option.name)=1 or leave it out", parameter: option.name)
-                }
-                continue
-            }
-            do { try option.check?(parameter.value) } catch { throw .badRequest(error.description, parameter: error.parameter) }
-            words += ["--" + option.name, parameter.value]
         }
         return words
     }

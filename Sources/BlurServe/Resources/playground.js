@@ -1,0 +1,335 @@
+// The playground `blurkit serve` answers `/` with. Every control comes from /openapi.json — the
+// operation registry's parameters as the routes take them: the kind, range, words, default (per
+// appearance), the starting value of a parameter without one, the JavaScript key the engine in
+// the page takes (x-blurkit-key) and the command-line flag (x-blurkit-flag). Nothing about a
+// parameter is declared here.
+"use strict";
+const $ = (id) => document.getElementById(id);
+const routes = {};           // route name -> { parameters, exclusive } (from /openapi.json)
+let values = {};             // query name -> value in use
+let dropped = null;          // a File the user dropped, sent as the body
+let inflight = null;         // the AbortController of the request in flight
+let timer = 0;
+let lastURL = null;
+let webBuild = false;        // whether the server serves the engine at /web/ (--web)
+const hidden = new Set(["path", "sig", "quality", "compression", "loop"]);
+// The engine in the page (blurkit serve --web): previews while the server renders.
+const live = (window.playgroundPreview = { kit: null, source: null, key: null, renders: 0, ready: false });
+// Under --key the page carries a token the server issued with it; every request sends it back.
+const token = document.querySelector('meta[name="blurkit-token"]')?.content || "";
+const api = (url, init = {}) => fetch(url, token ? { ...init, headers: { ...(init.headers || {}), "X-BlurKit-Token": token } } : init);
+
+function status(text, error) { $("status").textContent = text; $("status").className = error ? "error" : ""; }
+
+async function start() {
+  const document_ = await (await api("/openapi.json")).json();
+  webBuild = document_.info["x-blurkit-web"] === true;
+  for (const [path, item] of Object.entries(document_.paths)) {
+    const m = path.match(/^\/([a-z]+)\/\{path\}$/);
+    if (m && item.get) routes[m[1]] = { parameters: item.get.parameters.filter((p) => !hidden.has(p.name) && p.in === "query"), exclusive: item.get["x-blurkit-exclusive"] || [] };
+  }
+  for (const name of Object.keys(routes)) if (name !== "render") $("effect").add(new Option(name, name));
+  $("effect").value = "blur";
+  const images = await (await api("/images")).json();
+  for (const path of images.filter((p) => !p.endsWith(".json"))) $("image").add(new Option(path, path));
+  $("effect").addEventListener("change", () => { values = {}; build(); schedule(); });
+  $("image").addEventListener("change", () => { dropped = null; schedule(); });
+  $("file").addEventListener("change", () => { if ($("file").files[0]) { dropped = $("file").files[0]; schedule(); } });
+  const drop = $("drop");
+  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault(); drop.classList.remove("over");
+    if (e.dataTransfer.files[0]) { dropped = e.dataTransfer.files[0]; schedule(); }
+  });
+  $("play").addEventListener("click", playBlurUp);
+  regionDrawing();
+  build();
+  schedule(0);
+  if (webBuild) {
+    try {
+      const module = await import("/web/blurkit.mjs");
+      live.kit = await module.load(new URL("/web/blurkit.wasm", location.href));
+    } catch (error) {
+      live.kit = null;  // the server's results alone
+    }
+  }
+  live.ready = true;
+}
+
+// The engine's options for the values in use, by each parameter's JavaScript key; null when the
+// module does not run this effect or takes one of them differently (the server renders every case).
+function previewOptions(effect) {
+  const operation = live.kit && live.kit.operations.find((o) => o.name === effect);
+  if (!operation) return null;
+  const options = {};
+  for (const p of routes[effect].parameters) {
+    if (values[p.name] === undefined || p.name === "format") continue;
+    const key = p.schema["x-blurkit-key"];
+    if (!operation.parameters.some((o) => o.name === key)) return null;
+    options[key] = p.schema.type === "string" ? values[p.name] : Number(values[p.name]);
+  }
+  return options;
+}
+
+// The chosen image's pixels at full size (once per image), then the effect on them, drawn over
+// the last result until the server's new one arrives.
+async function preview() {
+  const effect = $("effect").value, options = previewOptions(effect);
+  if (!live.kit || !options) return;
+  const key = dropped ? dropped : $("image").value;
+  if (!key) return;
+  if (live.key !== key) {
+    const blob = dropped ? dropped : await (await api("/blur/" + key.split("/").map(encodeURIComponent).join("/") + "?sigma=0&format=png")).blob();
+    const bitmap = await createImageBitmap(blob);
+    if (bitmap.width * bitmap.height > 4e6) { live.source = null; live.key = key; return; }
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height), ctx = canvas.getContext("2d");
+    ctx.drawImage(bitmap, 0, 0);
+    live.source = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+    live.key = key;
+  }
+  if (!live.source) return;
+  let out;
+  try { out = live.kit[effect](live.source, options); } catch (error) { return; }  // the server names the parameter
+  const canvas = $("preview");
+  canvas.width = out.width; canvas.height = out.height;
+  canvas.getContext("2d").putImageData(out, 0, 0);
+  canvas.style.display = "block";
+  $("result").style.display = "none";
+  live.renders++;
+}
+let previewFrame = 0;
+function schedulePreview() { cancelAnimationFrame(previewFrame); previewFrame = requestAnimationFrame(() => preview().catch(() => {})); }
+
+// The value a control shows: the one in use, else the default (for the appearance in use), else
+// where the registry says a control starts.
+function shown(p) {
+  if (values[p.name] !== undefined) return values[p.name];
+  const s = p.schema, defaults = s["x-blurkit-defaults"];
+  if (defaults) return (values.appearance || "").toLowerCase() === "dark" ? defaults.dark : defaults.light;
+  return s.default;
+}
+// A slider spanning decades moves along a log scale; others along a straight one.
+const logScaled = (s) => s.maximum - s.minimum >= 1000;
+const toSlider = (s, v) => logScaled(s) ? Math.log1p(v - s.minimum) / Math.log1p(s.maximum - s.minimum) * 1000 : v;
+const fromSlider = (s, t) => logScaled(s) ? s.minimum + Math.expm1(t / 1000 * Math.log1p(s.maximum - s.minimum)) : t;
+
+// One control per parameter, from its schema; a set of parameters that exclude each other (σ and
+// radius) is one control with a switch between them.
+function build() {
+  const box = $("controls"), route = routes[$("effect").value];
+  box.replaceChildren();
+  // A parameter without a default that a group needs starts where the registry suggests (σ 8).
+  for (const group of route.exclusive) {
+    if (group.some((n) => values[n] !== undefined)) continue;
+    const first = route.parameters.find((p) => group.includes(p.name) && p.schema["x-blurkit-suggested"] !== undefined);
+    if (first) values[first.name] = first.schema["x-blurkit-suggested"];
+  }
+  const grouped = new Set();
+  for (const p of route.parameters) {
+    if (grouped.has(p.name)) continue;
+    const group = route.exclusive.find((g) => g.includes(p.name));
+    let members = [p];
+    if (group) {
+      members = route.parameters.filter((q) => group.includes(q.name));
+      members.forEach((q) => grouped.add(q.name));
+    }
+    const active = members.find((q) => values[q.name] !== undefined) || members[0];
+    const label = document.createElement("label");
+    const hint = document.createElement("span");
+    hint.className = "hint"; hint.textContent = active.description;
+    if (members.length > 1) {
+      const unit = document.createElement("select");
+      unit.name = "unit-" + members.map((q) => q.name).join("-");
+      for (const q of members) unit.add(new Option(q.name + (q.schema["x-blurkit-unit"] ? "" : ""), q.name));
+      unit.value = active.name;
+      unit.addEventListener("change", () => {
+        const from = members.find((q) => values[q.name] !== undefined), to = unit.value;
+        const value = from ? values[from.name] : undefined;
+        for (const q of members) delete values[q.name];
+        if (value !== undefined) values[to] = value;
+        build(); schedulePreview(); schedule();
+      });
+      label.append(unit, " ");
+    } else {
+      label.append(p.name + " ");
+    }
+    label.append(hint);
+    box.append(label);
+    control(active, box);
+  }
+  refresh();
+}
+
+function control(p, box) {
+  const s = p.schema;
+  let input;
+  if (s.type === "number" || s.type === "integer") {
+    const row = document.createElement("div"); row.className = "row";
+    const slider = document.createElement("input"); slider.type = "range";
+    const number = document.createElement("input"); number.type = "number";
+    slider.name = p.name; number.name = p.name;
+    number.min = s.minimum; number.max = s.maximum; number.step = s.type === "integer" ? 1 : "any";
+    if (logScaled(s)) { slider.min = 0; slider.max = 1000; slider.step = 1; }
+    else { slider.min = s.minimum; slider.max = s.maximum; slider.step = s.type === "integer" ? 1 : (s.maximum - s.minimum) / 1000; }
+    slider.addEventListener("input", () => {
+      const v = fromSlider(s, Number(slider.value));
+      set(p.name, String(s.type === "integer" ? Math.round(v) : Number(v.toPrecision(3))));
+    });
+    number.addEventListener("input", () => set(p.name, number.value));
+    row.append(slider, number); box.append(row);
+    return;
+  } else if (s.enum && s["x-blurkit-kind"] === "choice") {
+    input = document.createElement("select");
+    const canonical = s.enum.filter((w, i) => i === s.enum.indexOf(w));
+    if (s.default === undefined) input.add(new Option("(" + (s["x-blurkit-default-text"] || "default") + ")", ""));
+    for (const word of canonical) input.add(new Option(word, word));
+    input.addEventListener("change", () => set(p.name, input.value));
+  } else if (s["x-blurkit-kind"] === "flag") {
+    input = document.createElement("input"); input.type = "checkbox";
+    input.addEventListener("change", () => set(p.name, input.checked ? "1" : ""));
+  } else {
+    input = document.createElement("input"); input.type = "text";
+    input.placeholder = p.name === "region" ? "drag on the image, or x,y,w,h in points" : (s["x-blurkit-default-text"] || "");
+    input.addEventListener("input", () => set(p.name, input.value));
+  }
+  input.name = p.name;
+  box.append(input);
+}
+
+// Every control shows the value in use (after a change of appearance, a drawn region, a slider).
+function refresh() {
+  for (const p of routes[$("effect").value].parameters) {
+    const value = shown(p);
+    for (const el of document.querySelectorAll(`#controls [name="${p.name}"]`)) {
+      if (el === document.activeElement) continue;
+      if (el.type === "range") { if (value !== undefined) el.value = toSlider(p.schema, Number(value)); }
+      else if (el.type === "checkbox") el.checked = value === "1" || value === true;
+      else el.value = value === undefined || value === false ? "" : String(value);
+    }
+  }
+}
+
+function set(name, value) {
+  if (value === "" || value === null || value === undefined) delete values[name]; else values[name] = value;
+  refresh();
+  schedulePreview();
+  schedule();
+}
+
+function query() {
+  const effect = $("effect").value, names = new Set(routes[effect].parameters.map((p) => p.name));
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(values)) if (names.has(k)) q.set(k, v);
+  if (effect === "placeholder" && !q.has("format")) q.set("format", "png");
+  return q;
+}
+
+// The same work as a command line: the values in use under each parameter's flag; those the
+// command line does not take (an HTTP-only format) are left out, so the line runs as shown.
+function commandLine(q) {
+  const effect = $("effect").value, input = dropped ? dropped.name : ($("image").value || "IN");
+  const quote = (w) => (/[\s#,'"*?&|;<>()$`\\]/.test(w) ? "'" + w.replace(/'/g, "'\\''") + "'" : w);
+  const words = ["blurkit", effect, quote(input)];
+  words.push(effect === "placeholder" ? "--out previews" : effect === "blurup" ? "out.webp" : "out.png");
+  for (const [k, v] of q) {
+    const p = routes[effect].parameters.find((x) => x.name === k), flag = p && p.schema["x-blurkit-flag"];
+    if (!flag) continue;
+    if (p.schema["x-blurkit-kind"] === "flag") { if (v === "1" || v === "true" || v === "") words.push(flag); continue; }
+    words.push(flag, quote(v));
+  }
+  return words.join(" ");
+}
+
+function schedule(delay = 200) { clearTimeout(timer); timer = setTimeout(render, delay); }
+
+async function render() {
+  const effect = $("effect").value, q = query();
+  $("command").textContent = commandLine(q);
+  if (!dropped && !$("image").value) { status("Put an image under the server's root, or drop one here."); return; }
+  if (inflight) inflight.abort();
+  const controller = new AbortController();
+  inflight = controller;
+  const url = "/" + effect + (dropped ? "" : "/" + $("image").value.split("/").map(encodeURIComponent).join("/")) + "?" + q;
+  status("rendering…");
+  try {
+    const response = await api(url, dropped ? { method: "POST", body: dropped, signal: controller.signal } : { signal: controller.signal });
+    if (!response.ok) {
+      const problem = await response.json().catch(() => ({ error: response.statusText }));
+      status(response.status + ": " + problem.error + (problem.parameter ? " (" + problem.parameter + ")" : ""), true);
+      return;
+    }
+    const blob = await response.blob();
+    if (controller !== inflight) return;
+    if (lastURL) URL.revokeObjectURL(lastURL);
+    lastURL = URL.createObjectURL(blob);
+    $("result").src = lastURL;
+    $("result").style.display = "block";
+    $("preview").style.display = "none";
+    $("result").dataset.version = String(Number($("result").dataset.version || 0) + 1);
+    status(effect + ": " + Math.round(blob.size / 1024) + " KB, " + (response.headers.get("x-cache") === "hit" ? "from the cache" : "rendered"));
+  } catch (error) {
+    if (error.name !== "AbortError") status(String(error), true);
+  } finally {
+    if (inflight === controller) inflight = null;
+  }
+}
+
+// Dragging on the result sets the region (in points: image pixels ÷ scale).
+function regionDrawing() {
+  const img = $("result"), box = $("box");
+  let origin = null;
+  const point = (e) => {
+    const r = img.getBoundingClientRect();
+    return [Math.max(0, Math.min(r.width, e.clientX - r.left)), Math.max(0, Math.min(r.height, e.clientY - r.top))];
+  };
+  img.addEventListener("mousedown", (e) => {
+    if (!routes[$("effect").value].parameters.some((p) => p.name === "region")) return;
+    e.preventDefault(); origin = point(e);
+  });
+  window.addEventListener("mousemove", (e) => {
+    if (!origin) return;
+    const [x, y] = point(e);
+    Object.assign(box.style, { display: "block", left: Math.min(x, origin[0]) + "px", top: Math.min(y, origin[1]) + "px",
+      width: Math.abs(x - origin[0]) + "px", height: Math.abs(y - origin[1]) + "px" });
+  });
+  window.addEventListener("mouseup", (e) => {
+    if (!origin) return;
+    const [x, y] = point(e), r = img.getBoundingClientRect();
+    const k = img.naturalWidth / r.width / Number(values.scale || 1);
+    const rect = [Math.min(x, origin[0]), Math.min(y, origin[1]), Math.abs(x - origin[0]), Math.abs(y - origin[1])].map((v) => Math.round(v * k));
+    origin = null; box.style.display = "none";
+    if (rect[2] > 2 && rect[3] > 2) {
+      set("region", rect.join(","));
+    }
+  });
+}
+
+// Seed 000: the preview, blurred, while the image loads; then the image comes into focus.
+async function playBlurUp() {
+  const view = $("blurup");
+  view.dataset.state = "loading";
+  view.replaceChildren();
+  const path = $("image").value;
+  const preview = document.createElement("img");
+  preview.className = "preview";
+  const full = document.createElement("img");
+  full.className = "full";
+  view.append(preview, full);
+  try {
+    let placeholder;
+    if (dropped) placeholder = await (await api("/placeholder", { method: "POST", body: dropped })).json();
+    else placeholder = await (await api("/placeholder/" + path.split("/").map(encodeURIComponent).join("/"))).json();
+    preview.src = placeholder.preview.dataURI;
+    const response = dropped ? await api("/blur?sigma=0", { method: "POST", body: dropped }) : await api("/blur/" + path.split("/").map(encodeURIComponent).join("/") + "?sigma=0");
+    full.src = URL.createObjectURL(await response.blob());
+    await full.decode();
+    full.addEventListener("transitionend", () => { view.dataset.state = "done"; }, { once: true });
+    requestAnimationFrame(() => requestAnimationFrame(() => full.classList.add("in")));
+  } catch (error) {
+    view.dataset.state = "failed";
+    status(String(error), true);
+  }
+}
+
+start().catch((error) => status(String(error), true));
