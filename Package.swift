@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "BlurCore", targets: ["BlurCore"]),
         .library(name: "BlurIO", targets: ["BlurIO"]),
         .library(name: "BlurScene", targets: ["BlurScene"]),
+        // The HTTP service as a library: routes, OpenAPI, playground, caching; mount it in any Swift server.
+        .library(name: "BlurServe", targets: ["BlurServe"]),
         .executable(name: "blurkit", targets: ["blurkit"]),
     ],
     targets: [
@@ -57,7 +59,7 @@ let package = Package(
         // The playground's HTML, CSS and JavaScript are real files under Resources/, embedded in the
         // library at build time (no bundle to install beside the binary).
         .target(
-            name: "BlurServe", dependencies: ["BlurCore", "BlurIO", "BlurCommandLine", "CMicroHTTPDShim", "CGnuTLS"],
+            name: "BlurServe", dependencies: ["BlurKit", "CMicroHTTPDShim", "CGnuTLS"],
             resources: [
                 .embedInCode("Resources/playground.html"), .embedInCode("Resources/playground.css"),
                 .embedInCode("Resources/playground.js"),

@@ -36,6 +36,21 @@ public final class AnimationWriter: @unchecked Sendable {
     public private(set) var framesWritten = 0
     private let backend: Backend
     private let opaque: Bool
+    /// Whether ``finish()`` keeps the file in ``bytes`` instead of writing it.
+    private var inMemory = false
+    /// The animation's bytes after ``finish()``, for a writer made with ``inMemory(format:width:height:frameRate:quality:opaque:loopCount:)``.
+    public private(set) var bytes: [UInt8] = []
+
+    /// A writer whose ``finish()`` keeps the file in ``bytes`` (a response's body); not for a PNG sequence.
+    public static func inMemory(
+        format: AnimationFormat, width: Int, height: Int, frameRate: Double, quality: Int = 90, opaque: Bool = false, loopCount: Int = 0
+    ) throws -> AnimationWriter {
+        guard format != .pngSequence else { throw FileError.cannotWrite(path: "memory", reason: "a PNG sequence is a folder of files") }
+        let writer = try AnimationWriter(
+            path: "", format: format, width: width, height: height, frameRate: frameRate, quality: quality, opaque: opaque, loopCount: loopCount)
+        writer.inMemory = true
+        return writer
+    }
 
     /// - Parameters:
     ///   - path: the file to write, atomically, at ``finish()`` (a folder for PNG frames).
@@ -114,13 +129,17 @@ public final class AnimationWriter: @unchecked Sendable {
         framesWritten += 1
     }
 
+    private func keep(_ file: [UInt8]) throws {
+        if inMemory { bytes = file } else { try AtomicFile.write(file, to: path) }
+    }
+
     /// Writes the file. For a PNG sequence, removes the frames a longer earlier run left past the
     /// last one written (`frame-NNNNN.png` only; nothing else in the folder is touched).
     public func finish() throws {
         switch backend {
-        case let .webp(encoder): try AtomicFile.write(try encoder.finish(), to: path)
-        case let .gif(encoder): try AtomicFile.write(try encoder.finish(), to: path)
-        case let .apng(encoder): try AtomicFile.write(try encoder.finish(), to: path)
+        case let .webp(encoder): try keep(try encoder.finish())
+        case let .gif(encoder): try keep(try encoder.finish())
+        case let .apng(encoder): try keep(try encoder.finish())
         case .sequence:
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
             for name in names where name.hasPrefix("frame-") && name.hasSuffix(".png") {

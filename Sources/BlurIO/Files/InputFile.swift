@@ -77,6 +77,23 @@ package final class InputFile {
         self.format = format
     }
 
+    /// Over bytes already in memory (a request's body): read in place, never written to disk.
+    /// `name` is how messages name them (`the body`).
+    package init(bytes: [UInt8], name: String) throws {
+        guard !bytes.isEmpty else { throw DecodingError.empty }
+        guard let format = ImageFormat(sniffing: Array(bytes.prefix(16))) else { throw DecodingError.unknownFormat }
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
+        memory.copyBytes(from: bytes)
+        guard let opened = fmemopen(memory.baseAddress, bytes.count, "rb") else {
+            memory.deallocate()
+            throw FileError.cannotRead(path: name, reason: String(cString: strerror(errno)))
+        }
+        path = name
+        stream = opened
+        self.format = format
+        held = memory
+    }
+
     /// Over a stream the caller owns (and closes, after this object is gone): bytes in memory.
     init(stream: UnsafeMutablePointer<FILE>, path: String) throws {
         var head = [UInt8](repeating: 0, count: 16)

@@ -23,9 +23,32 @@ package final class OutputFile {
     /// The file being written until ``commit()``: what an interrupted process removes.
     package let temporary: String?
     private var done = false
+    /// Where a memory output's bytes are (open_memstream's buffer and size), nil for a file.
+    private let memory: (buffer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, size: UnsafeMutablePointer<Int>)?
+    /// A memory output's bytes, once committed.
+    package private(set) var bytes: [UInt8] = []
+
+    /// An output held in memory (a response's body): ``commit()`` makes ``bytes``; `name` is how
+    /// messages name it.
+    package init(memoryNamed name: String) throws(FileError) {
+        path = name
+        let buffer = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 1)
+        let size = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        buffer.initialize(to: nil)
+        size.initialize(to: 0)
+        guard let stream = open_memstream(buffer, size) else {
+            buffer.deallocate()
+            size.deallocate()
+            throw .cannotWrite(path: name, reason: OutputFile.lastError())
+        }
+        self.stream = stream
+        temporary = nil
+        memory = (buffer, size)
+    }
 
     package init(path: String) throws(FileError) {
         self.path = path
+        memory = nil
         if path == "-" {
             guard let stream = fdopen(dup(1), "wb") else { throw .cannotWrite(path: "standard output", reason: OutputFile.lastError()) }
             self.stream = stream
@@ -48,7 +71,14 @@ package final class OutputFile {
         temporary = name
     }
 
-    deinit { discard() }
+    deinit {
+        discard()
+        if let memory {
+            free(memory.buffer.pointee)
+            memory.buffer.deallocate()
+            memory.size.deallocate()
+        }
+    }
 
     /// Appends `bytes`.
     package func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
@@ -72,6 +102,9 @@ package final class OutputFile {
             if failure != nil { unlink(temporary) }
         } else {
             fclose(stream)
+            if let memory, failure == nil, let base = memory.buffer.pointee {
+                bytes = Array(UnsafeRawBufferPointer(start: base, count: memory.size.pointee).bindMemory(to: UInt8.self))
+            }
         }
         if let failure { throw .cannotWrite(path: displayName, reason: failure) }
     }

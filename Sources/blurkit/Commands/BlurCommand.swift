@@ -17,19 +17,7 @@ enum BlurCommand: Command {
     static let options = OptionSpec.options(for: operation) + StandardOptions.work
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
-        let (input, output) = arguments.inputAndOutput
-        let blur = try GaussianBlur(try arguments.arguments(for: operation))
-        let threads = try arguments.integer(StandardOptions.threads)
-        let encoding = try ImageFiles.encoding(for: output, arguments)
-        if KernelSwitch.useReference {
-            let image = try ImageFiles.read(input, job: "blur", estimate: GaussianBlur.estimatedBytes)
-            try ImageFiles.write(blur.apply(to: image, threads: threads), to: output, as: encoding.format, arguments)
-            return nil
-        }
-        try ImageFiles.stream(input, to: output, encoding, job: "blur", threads: threads) { width, height, opaque in
-            guard blur.sigma > GaussianBlur.identityThreshold else { return ([], opaque) }
-            return ([blur.stage(width: width, height: height)], opaque && blur.edges == .clamp)
-        }
+        try ImageFiles.still(arguments, operation)
         return nil
     }
 }

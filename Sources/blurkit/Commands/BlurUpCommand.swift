@@ -22,32 +22,10 @@ enum BlurUpCommand: Command {
         let (input, output) = arguments.inputAndOutput
         let format = try arguments.animationFormat(for: output)
         let given = try arguments.arguments(for: operation)
-        let size = given.size("size")
-        let reduceMotion = given.flag("reduceMotion")
-        let arrival = given.number("wait")!, ending = given.number("hold")!
-        let duration = arrival + (reduceMotion ? BlurUpImage.reducedMotionDuration : BlurUpImage.transitionDuration) + ending
-        let scale = given.number("scale")!
-        let recording = try SceneRecording(duration: max(0.001, duration), frameRate: given.number("fps")!, scale: scale)
-        let longest = given.integer("previewSize")!, blur = given.number("blurRadius")!
-        let quality = given.integer("quality")!, threads = try arguments.integer(StandardOptions.threads)
-
-        let image = try ImageFiles.read(input)
-        let placeholder = Placeholder.placeholder(of: image, longestSide: longest, thumbHash: false)
-        let (w, h) = size ?? (300.0, max(1, (300 * Double(image.height) / Double(image.width)).rounded()))
-        let view = BlurUpImage(
-            preview: placeholder.preview, label: (input as NSString).lastPathComponent, blurRadius: blur,
-            reduceMotion: reduceMotion, frame: Rect(x: 0, y: 0, width: w, height: h))
-        view.setImage(image, at: arrival)
-        let scene = Scene(width: w, height: h, backgroundColor: .black)
-        scene.addLayer(view.layer)
-        let (pw, ph) = (Int((w * scale).rounded()), Int((h * scale).rounded()))
-        try ImageLimits.checkBudget(
-            pw * ph * 4 * (6 * ProcessInfo.processInfo.activeProcessorCount + 2) + image.width * image.height * 4,
-            for: "rendering \(recording.frameCount) frames of \(pw)×\(ph)")
-        let writer = try AnimationWriter(
-            path: output, format: format, width: pw, height: ph, frameRate: recording.frameRate,
-            quality: quality, opaque: true)
-        try recording.recordFromCommandLine(scene, to: writer, parallelFrames: threads, quiet: arguments.has("quiet"))
+        let threads = try arguments.integer(StandardOptions.threads)
+        try Recording.run(into: output, format: format, threads: threads, quiet: arguments.has("quiet")) { options in
+            try Renderer.blurUp(given, from: .file(input), to: output, format: format, options: options)
+        }
         return nil
     }
 }

@@ -18,16 +18,7 @@ enum MaterialCommand: Command {
     static let options = OptionSpec.options(for: operation) + StandardOptions.work
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
-        let valid = try Material(try arguments.arguments(for: operation))
-        let scale = try arguments.number(StandardOptions.scale)!
-        try ImageFiles.drawOverRegion(
-            arguments, operation, job: "material", estimate: Material.estimatedBytes,
-            stage: { width, height, frame, appearance, threads in
-                valid.stage(width: width, height: height, scale: scale, frame: frame, appearance: appearance, threads: threads)
-            },
-            draw: { image, frame, appearance, threads in
-                valid.render(over: image, frame: frame, appearance: appearance, threads: threads)
-            })
+        try ImageFiles.still(arguments, operation)
         return nil
     }
 }

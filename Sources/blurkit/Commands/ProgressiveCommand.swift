@@ -18,16 +18,7 @@ enum ProgressiveCommand: Command {
     static let options = OptionSpec.options(for: operation) + StandardOptions.work
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
-        let valid = try VariableBlurEffect(try arguments.arguments(for: operation))
-        let scale = try arguments.number(StandardOptions.scale)!
-        try ImageFiles.drawOverRegion(
-            arguments, operation, job: "progressive", estimate: VariableBlurEffect.estimatedBytes,
-            stage: { width, height, frame, appearance, _ in
-                valid.stage(width: width, height: height, scale: scale, frame: frame, appearance: appearance)
-            },
-            draw: { image, frame, appearance, threads in
-                valid.render(over: image, frame: frame, appearance: appearance, threads: threads)
-            })
+        try ImageFiles.still(arguments, operation)
         return nil
     }
 }

@@ -72,12 +72,6 @@ enum ServeCommand: Command {
             let cache = try arguments.values["cache"].map { (folder: String) throws(ServeError) in try DiskCache(folder: folder, capacity: capacity) }
             // Every render gets its share of the memory budget, so that together they stay under it.
             ImageLimits.memoryBudget = max(1 << 20, ImageLimits.memoryBudget / maximumConcurrent)
-            // Bodies and outputs wait in memory-backed storage where there is some: they live for one
-            // request, so the durable writes the commands make cost nothing there.
-            let scratch = access("/dev/shm", W_OK) == 0 ? "/dev/shm/" : NSTemporaryDirectory()
-            let work = scratch + "blurkit-serve-" + UUID().uuidString
-            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: work) }
             // The WebAssembly build, read once: the playground previews with it.
             var web: [String: [UInt8]]?
             if let folder = arguments.values["web"] {
@@ -92,7 +86,7 @@ enum ServeCommand: Command {
             let service = BlurService(
                 .init(
                     root: root, signer: signer, cache: cache, maximumConcurrent: maximumConcurrent, maximumQueued: maximumQueued,
-                    timeout: timeout, workFolder: work, web: web))
+                    timeout: timeout, web: web))
 
             // SIGINT and SIGTERM are waited for here: blocked in every thread (the server's inherit
             // the mask), taken with sigwait, so the drain runs as ordinary code.

@@ -1,4 +1,3 @@
-import BlurCommandLine
 import BlurKit
 import Foundation
 
@@ -167,26 +166,6 @@ enum OpenAPIDocument {
     /// One query parameter from the registry.
     static func parameter(_ p: Parameter) -> [String: Any] {
         ["name": p.flag, "in": "query", "required": false, "schema": schema(p), "description": p.help]
-    }
-
-    /// One query parameter from an option's table entry.
-    static func parameter(_ option: OptionSpec) -> [String: Any] {
-        var schema: [String: Any]
-        switch option.kind {
-        case let .number(spec):
-            schema = ["type": spec.isInteger ? "integer" : "number", "minimum": spec.range.lowerBound, "maximum": spec.range.upperBound]
-            if let value = spec.defaultValue { schema["default"] = value }
-        case let .choice(words, defaultWord):
-            schema = ["type": "string", "enum": words]
-            if let defaultWord { schema["default"] = defaultWord }
-        case .text:
-            schema = ["type": "string"]
-        case .flag:
-            schema = ["type": "string", "enum": ["", "1", "true", "0", "false"]]
-        case let .parameter(p):
-            schema = OpenAPIDocument.schema(p)
-        }
-        return ["name": option.name, "in": "query", "required": false, "schema": schema, "description": option.help]
     }
 
     /// The schema of a registry parameter as a query takes it: its range, its words (aliases

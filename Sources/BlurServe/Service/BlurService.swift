@@ -1,45 +1,69 @@
-import BlurCommandLine
-import BlurIO
 import BlurKit
-import BlurServe
 import Foundation
 import Synchronization
 
-/// What `blurkit serve` answers: the routes of ``ServiceRoute`` over images under the root (by
-/// path) or sent as a POST body, and `/`, `/healthz`, `/metrics`, `/openapi.json` and `/images`.
+/// BlurKit over HTTP as a library: every operation of the registry as a route over images under
+/// the root (by path) or sent as a POST body, and `/` (the playground), `/healthz`, `/metrics`,
+/// `/openapi.json` and `/images`. Framework-neutral: ``handle(_:)`` takes an ``HTTPRequest`` value
+/// and answers an ``HTTPAnswer`` (a response now, or work that makes it), so any Swift server can
+/// mount it in a few lines — `blurkit serve` wires libmicrohttpd (``HTTPServer``) to it, and
+/// `Examples/Server` shows another. Renders run the library's typed operations (``Renderer``) from
+/// the file or the body in memory to memory: no temporary files, no command line.
 ///
 /// A render waits for one of `maximumConcurrent` slots in a queue of at most `maximumQueued`; beyond
 /// that it is refused with 503 at once (never an unbounded queue). Each has the request time limit,
 /// checked while it waits and between bands and frames. Responses carry a strong ETag (the input's
 /// SHA-256, the route, its parameters and the format); `If-None-Match` gets 304 before any work;
 /// the disk cache, when there is one, keeps what was rendered.
-final class BlurService: Sendable {
-    struct Settings: Sendable {
-        var root: ServeRoot
-        var signer: URLSigner?
-        var cache: DiskCache?
-        var maximumConcurrent: Int
+public final class BlurService: Sendable {
+    /// How the service runs.
+    public struct Settings: Sendable {
+        /// The folder whose images and scene files the routes may name.
+        public var root: ServeRoot
+        /// With a key: signed URLs only (and the playground through its signed link).
+        public var signer: URLSigner?
+        /// Where rendered responses are kept, if anywhere.
+        public var cache: DiskCache?
+        /// Renders at once.
+        public var maximumConcurrent: Int
         /// Renders that may wait for a slot beyond those running.
-        var maximumQueued: Int
-        var timeout: Double
-        /// Where request bodies and outputs wait while a request is handled.
-        var workFolder: String
+        public var maximumQueued: Int
+        /// Seconds a request may take, checked while it waits and between bands and frames.
+        public var timeout: Double
         /// What `make wasm` writes (`blurkit.mjs`, `blurkit.wasm`), served at `/web/` for the
-        /// playground's previews; nil without `--web`.
-        var web: [String: [UInt8]]? = nil
+        /// playground's previews; nil for none.
+        public var web: [String: [UInt8]]?
+
+        /// Settings as given; by default no key, no cache, 2 renders at once and 4 waiting, 30 s.
+        public init(
+            root: ServeRoot, signer: URLSigner? = nil, cache: DiskCache? = nil, maximumConcurrent: Int = 2, maximumQueued: Int = 4,
+            timeout: Double = 30, web: [String: [UInt8]]? = nil
+        ) {
+            self.root = root
+            self.signer = signer
+            self.cache = cache
+            self.maximumConcurrent = maximumConcurrent
+            self.maximumQueued = maximumQueued
+            self.timeout = timeout
+            self.web = web
+        }
     }
 
-    let settings: Settings
+    /// The settings it runs with.
+    public let settings: Settings
+    /// Its counters, served at `/metrics`.
     let metrics = Metrics()
     private let gate: RenderGate
     /// SHA-256 of files under the root, by path, while their size, modification time and inode stay
     /// (at most 100,000 of them; then they are computed afresh).
     private let digests = Mutex<[String: (stamp: [Int], digest: String)]>([:])
+    /// `/openapi.json`, made once from the registry.
     let openAPI: [UInt8]
     /// Set when the server starts draining: renders still running finish, new ones get 503.
-    let draining = Atomic<Bool>(false)
+    public let draining = Atomic<Bool>(false)
 
-    init(_ settings: Settings) {
+    /// A service with `settings`.
+    public init(_ settings: Settings) {
         self.settings = settings
         gate = RenderGate(running: settings.maximumConcurrent, waiting: settings.maximumQueued)
         let found = BlurService.paths(under: settings.root, limit: 1000)
@@ -54,7 +78,7 @@ final class BlurService: Sendable {
     /// slot and place in the queue is taken (the body would only wait). Such an answer closes the
     /// connection; a request without a body is refused later, at the same point, and keeps its
     /// connection open, which costs a client that retries far less.
-    func screen(method: String, rawTarget: String, headers: [String: String]) -> HTTPResponse? {
+    public func screen(method: String, rawTarget: String, headers: [String: String]) -> HTTPResponse? {
         let route = rawTarget.dropFirst().prefix { $0 != "/" && $0 != "?" }
         let hasBody = (headers["content-length"].flatMap(Int.init) ?? 0) > 0 || headers["transfer-encoding"] != nil
         guard hasBody, ServiceRoute.all.contains(where: { $0.name == route }) else { return nil }
@@ -68,7 +92,7 @@ final class BlurService: Sendable {
 
     /// The answer to `request`: at once, or — for a render — work for a thread of its own. Each is
     /// counted in the metrics under its route when it is answered.
-    func handle(_ request: HTTPRequest) -> HTTPAnswer {
+    public func handle(_ request: HTTPRequest) -> HTTPAnswer {
         let began = Date()
         let target: RequestTarget
         do { target = try RequestTarget(request.rawTarget) } catch {
@@ -205,34 +229,31 @@ final class BlurService: Sendable {
             try authorize(request)
             parameters.removeAll { $0.name == "sig" }
         }
-        var words = try route.arguments(parameters.filter { $0.name != "format" })
+        let given = try route.arguments(parameters.filter { $0.name != "format" })
         let formatWord = parameters.first { $0.name == "format" }?.value
 
-        // The input: a file under the root, or the body.
-        let input: String, inputDigest: String
-        var removeAfter: [String] = []
-        var handedOver = false
-        defer { if !handedOver { for path in removeAfter { unlink(path) } } }
+        // The input: a file under the root, or the body (read where it is: no file is written).
+        let source: ImageSource, inputDigest: String, name: String
         if request.method == "POST" {
             guard !request.body.isEmpty else { throw .badRequest("a POST needs the image as its body") }
             guard target.rest.isEmpty else { throw .badRequest("a POST takes the image as its body, not a path") }
             guard ImageFormat(sniffing: Array(request.body.prefix(64))) != nil else {
                 throw .unsupportedMediaType("the body is not an image BlurKit reads (PNG, JPEG, WebP, GIF, PAM, PPM, PGM)")
             }
-            input = settings.workFolder + "/" + UUID().uuidString + ".in"
-            do { try AtomicFile.write(request.body, to: input) } catch { throw .internalError("cannot keep the body: \(error)") }
-            removeAfter.append(input)
+            source = .bytes(request.body, name: "the body")
             inputDigest = Digest.hex(Digest.sha256(request.body))
+            name = "the body"
         } else {
-            input = try settings.root.resolve(target.rest)
-            inputDigest = try digest(of: input)
+            let path = try settings.root.resolve(target.rest)
+            source = .file(path)
+            inputDigest = try digest(of: path)
+            name = target.rest
         }
 
-        let (format, contentType) = try outputFormat(route, word: formatWord, accept: request.header("accept"), input: input, words: words)
-        if let word = format { words += ["--format", word] }
-        // The key: the input, the route, the format and the parameters in name order (however a
-        // client orders them, the same result has the same ETag).
-        let canonical = try route.arguments(parameters.filter { $0.name != "format" }.sorted { $0.name < $1.name })
+        let (format, contentType) = try outputFormat(route, word: formatWord, accept: request.header("accept"), source: source, given: given)
+        // The key: the input, the route, the format and the values read (canonical names and
+        // forms: however a client orders or spells them, the same result has the same ETag).
+        let canonical = given.values.map { "\($0.key)=\($0.value.text)" }.sorted()
         let key = Digest.hex(Digest.sha256(Array(([route.name, inputDigest, format ?? "json"] + canonical).joined(separator: "\n").utf8)))
         let etag = "\"" + key.prefix(40) + "\""
         var headers = [
@@ -257,9 +278,11 @@ final class BlurService: Sendable {
             throw .busy("every render slot is busy; try again shortly", retryAfter: 1)
         }
         if route.output == .stillOrAnimation {
-            guard input.hasSuffix(".json") else { throw .unsupportedMediaType("/render takes a scene file (.json) under the root") }
+            guard case let .file(path) = source, path.hasSuffix(".json") else {
+                throw .unsupportedMediaType("/render takes a scene file (.json) under the root")
+            }
         } else {
-            try probe(input, name: request.method == "POST" ? "the body" : target.rest)
+            try probe(source, name: name)
         }
 
         // A place in the render queue now, or 503 at once; the render itself waits its turn on a
@@ -269,10 +292,8 @@ final class BlurService: Sendable {
             metrics.reject()
             throw .busy("every render slot is busy; try again shortly", retryAfter: 1)
         }
-        handedOver = true
-        let cleanup = removeAfter, relative = request.method == "POST" ? nil : target.rest, finalHeaders = headers, arguments = words
+        let relative = request.method == "POST" ? nil : target.rest, finalHeaders = headers
         return .later { [self] in
-            defer { for path in cleanup { unlink(path) } }
             guard gate.wait(ticket, until: deadline) else {
                 metrics.reject()
                 return ServeError.busy("no render slot came free within the server's time limit", retryAfter: 2).response
@@ -282,10 +303,8 @@ final class BlurService: Sendable {
                 gate.release()
                 metrics.endRender()
             }
-            let output = settings.workFolder + "/" + UUID().uuidString + "." + (format.map(suffix(for:)) ?? "json")
-            defer { unlink(output) }
             do {
-                let body = try run(route, input: input, output: output, words: arguments, relative: relative, deadline: deadline)
+                let body = try run(route, given, source: source, format: format, name: name, relative: relative, deadline: deadline)
                 settings.cache?.put(key, contentType: contentType, body: body)
                 return HTTPResponse(status: 200, contentType: contentType, body: body, headers: finalHeaders)
             } catch let error as ServeError {
@@ -300,12 +319,10 @@ final class BlurService: Sendable {
     /// else `Accept`, else the input's own format when BlurKit writes it (PNG otherwise); for
     /// animations WebP unless `Accept` prefers GIF or APNG.
     private func outputFormat(
-        _ route: ServiceRoute, word: String?, accept: String?, input: String, words: [String]
+        _ route: ServiceRoute, word: String?, accept: String?, source: ImageSource, given: OperationArguments
     ) throws(ServeError) -> (String?, String) {
         let accepted = (accept ?? "").lowercased()
-        let animated =
-            route.output == .animation
-            || (route.output == .stillOrAnimation && !(words.contains("--time") && !words.contains("--duration") && !words.contains("--fps")))
+        let animated = route.output == .animation || (route.output == .stillOrAnimation && !ServiceRoute.isStill(given))
         if animated {
             if let word {
                 guard let format = try? AnimationFormat.spec.parse(word), format != .pngSequence else {
@@ -328,7 +345,7 @@ final class BlurService: Sendable {
         for format in [ImageFormat.webp, .png, .jpeg, .gif] where accepted.contains(BlurService.contentType(format)) {
             return (format.rawValue, BlurService.contentType(format))
         }
-        let own = (try? InputFile(path: input).format) ?? .png
+        let own = (try? Renderer.format(of: source)) ?? .png
         let format: ImageFormat = [.png, .jpeg, .webp].contains(own) ? own : .png
         return (format.rawValue, BlurService.contentType(format))
     }
@@ -352,11 +369,6 @@ final class BlurService: Sendable {
         }
     }
 
-    private func suffix(for word: String) -> String {
-        if let format = try? AnimationFormat.spec.parse(word), format == .apng { return "apng" }
-        return (try? ImageFormat.spec.parse(word))?.rawValue ?? word
-    }
-
     /// The SHA-256 of a file under the root, computed once per version of the file.
     private func digest(of path: String) throws(ServeError) -> String {
         var status = stat()
@@ -373,16 +385,9 @@ final class BlurService: Sendable {
         return hex
     }
 
-    /// Checks that `input` is an image BlurKit reads, within the pixel limit, from its header.
-    private func probe(_ input: String, name: String) throws(ServeError) {
-        do {
-            let file = try InputFile(path: input)
-            // WebP and GIF decode whole when opened: the command reads them once, later.
-            if file.format == .webp || file.format == .gif { return }
-            _ = try ImagePipeline.open(file)
-        } catch let error as DecodingError {
-            throw BlurService.status(of: error, name: name)
-        } catch let PipelineError.input(_, error) {
+    /// Checks that the input is an image BlurKit reads, within the pixel limit, from its header.
+    private func probe(_ source: ImageSource, name: String) throws(ServeError) {
+        do { try Renderer.probe(source) } catch let RenderError.input(_, error) {
             throw BlurService.status(of: error, name: name)
         } catch {
             throw .unsupportedMediaType("\(name): \(error)")
@@ -397,30 +402,40 @@ final class BlurService: Sendable {
         }
     }
 
-    /// Runs the route's command from `input` to `output` within the time limit and returns what it
-    /// wrote (the placeholder route makes its JSON or preview here).
+    /// Renders the route's operation from `source` within the time limit and returns its bytes.
     private func run(
-        _ route: ServiceRoute, input: String, output: String, words: [String], relative: String?, deadline: Date
+        _ route: ServiceRoute, _ given: OperationArguments, source: ImageSource, format: String?, name: String, relative: String?,
+        deadline: Date
     ) throws(ServeError) -> [UInt8] {
-        let root = settings.root
-        let sceneFolder = relative.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        let options = RenderOptions(threads: nil, cancelled: { Date() >= deadline })
         do {
-            try Interruption.deadline.withValue(deadline) {
-                if let command = route.command {
-                    let arguments = try ParsedArguments(
-                        ArraySlice([input, output] + words + (command.options.contains { $0.name == "quiet" } ? ["--quiet"] : [])),
-                        options: command.options)
-                    // A scene's images: under the root only, relative to the scene's folder.
-                    let loader: @Sendable (String) throws -> Bitmap = { name in
-                        let path = try root.resolve(sceneFolder.isEmpty ? name : sceneFolder + "/" + name)
-                        return try ImageFile.read(path)
-                    }
-                    try RenderCommand.imageLoader.withValue(loader) { _ = try command.run(arguments) }
-                } else {
-                    try makePlaceholder(input: input, output: output, words: words, name: relative ?? "body")
-                }
+            switch route.output {
+            case .still:
+                let still = try ImageFormat.spec.parse(format ?? "png")
+                return try Renderer.still(given, from: source, to: .memory, format: still, options: options)
+            case .animation:
+                let animation = try AnimationFormat.spec.parse(format ?? "webp")
+                return try Renderer.blurUp(
+                    given, from: source, to: nil, format: animation, label: (name as NSString).lastPathComponent, options: options)
+            case .stillOrAnimation:
+                guard case let .file(path) = source else { throw ServeError.unsupportedMediaType("/render takes a scene file under the root") }
+                // A scene's images: under the root only, relative to the scene's folder.
+                let root = settings.root, folder = ((relative ?? "") as NSString).deletingLastPathComponent
+                let file = try SceneFile.parse(
+                    try AtomicFile.read(path), baseDirectory: (path as NSString).deletingLastPathComponent,
+                    imageLoader: { try ImageFile.read(try root.resolve(folder.isEmpty ? $0 : folder + "/" + $0)) })
+                let still = ServiceRoute.isStill(given) ? try ImageFormat.spec.parse(format ?? "png") : nil
+                let animation = still == nil ? try AnimationFormat.spec.parse(format ?? "webp") : nil
+                return try Renderer.scene(given, file, to: nil, still: still, animation: animation, options: options)
+            case .placeholder:
+                let placeholder = try Renderer.placeholder(given, from: source)
+                if let format { return try ImageFile.encode(placeholder.preview, as: try ImageFormat.spec.parse(format)) }
+                let png = try ImageFile.encode(placeholder.preview, as: .png)
+                let entry = PlaceholderManifest.Entry(file: relative ?? "body", previewFile: "", placeholder: placeholder, png: png)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                return Array(try encoder.encode(entry)) + [10]
             }
-            return try AtomicFile.read(output)
         } catch let error as ServeError {
             throw error
         } catch let error as ParameterError {
@@ -429,44 +444,25 @@ final class BlurService: Sendable {
             throw .tooLarge(error.description)
         } catch let error as BitmapError {
             throw .tooLarge(error.description)
+        } catch let RenderError.input(_, error) {
+            throw BlurService.status(of: error, name: name)
+        } catch RenderError.cancelled {
+            throw .busy("the request took longer than the server's time limit of \(formatNumber(settings.timeout)) s", retryAfter: 5)
+        } catch let RenderError.output(text) {
+            throw .unprocessable(shown(text))
         } catch let error as DecodingError {
-            throw BlurService.status(of: error, name: relative ?? "the body")
+            throw BlurService.status(of: error, name: name)
         } catch let error as SceneFileError {
             throw .unprocessable(shown(error.description))
-        } catch let error as CLIError {
-            switch error {
-            case let .usage(text):
-                // The command line's words for options, as a query names them.
-                let message = text.replacingOccurrences(of: "--", with: "")
-                let parameter = route.parameters.first { text.contains("--" + $0.flag) }?.flag
-                throw .badRequest(message, parameter: parameter)
-            case .interrupted:
-                throw .busy("the request took longer than the server's time limit of \(shortNumber(settings.timeout)) s", retryAfter: 5)
-            case let .failure(text):
-                throw .unprocessable(shown(text))
-            }
+        } catch let error as FileError {
+            throw .unprocessable(shown(error.description))
         } catch {
-            throw .internalError("\(error)")
+            throw .internalError(shown("\(error)"))
         }
     }
 
-    /// A message as a client may see it: paths relative to the root, the work folder not named.
+    /// A message as a client may see it: paths relative to the root.
     private func shown(_ message: String) -> String {
-        message.replacingOccurrences(of: settings.root.path + "/", with: "").replacingOccurrences(of: settings.workFolder + "/", with: "")
-    }
-
-    /// The placeholder of `input`: its JSON entry, or with `--format` its preview as that format.
-    private func makePlaceholder(input: String, output: String, words: [String], name: String) throws {
-        let arguments = try ParsedArguments(ArraySlice(words), options: ServiceRoute.all.last!.parameters.map(OptionSpec.init))
-        let size = try arguments.integer(Placeholder.sizeSpec)!
-        let placeholder = try Placeholder.make(fromFile: input, longestSide: size, thumbHash: !arguments.has("no-thumbhash"))
-        if let format = try arguments.choice(ImageFormat.spec), arguments.has("format") {
-            return try AtomicFile.write(try ImageFile.encode(placeholder.preview, as: format), to: output)
-        }
-        let png = try ImageFile.encode(placeholder.preview, as: .png)
-        let entry = PlaceholderManifest.Entry(file: name, previewFile: "", placeholder: placeholder, png: png)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write(Array(try encoder.encode(entry)) + [10], to: output)
+        message.replacingOccurrences(of: settings.root.path + "/", with: "")
     }
 }

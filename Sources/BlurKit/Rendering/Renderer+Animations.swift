@@ -1,0 +1,124 @@
+import Foundation
+
+extension Renderer {
+    /// `blurup` of ``BlurOperation/all``: BlurUpImage's sequence for the image at `source`, as
+    /// `format`, into the file or folder `path` (nil: memory, returned). `label` is the view's
+    /// accessibility label (the file's name by default).
+    @discardableResult
+    public static func blurUp(
+        _ arguments: OperationArguments, from source: ImageSource, to path: String?, format: AnimationFormat, label: String? = nil,
+        options: RenderOptions = RenderOptions()
+    ) throws -> [UInt8] {
+        let size = arguments.size("size")
+        let reduceMotion = arguments.flag("reduceMotion")
+        let arrival = arguments.number("wait") ?? 1.3, ending = arguments.number("hold") ?? 1
+        let duration = arrival + (reduceMotion ? BlurUpImage.reducedMotionDuration : BlurUpImage.transitionDuration) + ending
+        let scale = arguments.number("scale") ?? 1
+        let recording = try SceneRecording(duration: max(0.001, duration), frameRate: arguments.number("fps") ?? 30, scale: scale)
+        let longest = arguments.integer("previewSize") ?? 32, blur = arguments.number("blurRadius") ?? BlurUpImage.defaultBlurRadius
+        let quality = arguments.integer("quality") ?? JPEGCodec.defaultQuality
+
+        let image = try decode(source)
+        let placeholder = Placeholder.placeholder(of: image, longestSide: longest, thumbHash: false)
+        let (w, h) = size ?? (300.0, max(1, (300 * Double(image.height) / Double(image.width)).rounded()))
+        let view = BlurUpImage(
+            preview: placeholder.preview, label: label ?? (source.name as NSString).lastPathComponent, blurRadius: blur,
+            reduceMotion: reduceMotion, frame: Rect(x: 0, y: 0, width: w, height: h))
+        view.setImage(image, at: arrival)
+        let scene = Scene(width: w, height: h, backgroundColor: .black)
+        scene.addLayer(view.layer)
+        let (pw, ph) = (Int((w * scale).rounded()), Int((h * scale).rounded()))
+        try ImageLimits.checkBudget(
+            pw * ph * 4 * (6 * ProcessInfo.processInfo.activeProcessorCount + 2) + image.width * image.height * 4,
+            for: "rendering \(recording.frameCount) frames of \(pw)×\(ph)")
+        let writer =
+            try path.map {
+                try AnimationWriter(path: $0, format: format, width: pw, height: ph, frameRate: recording.frameRate, quality: quality, opaque: true)
+            }
+            ?? AnimationWriter.inMemory(format: format, width: pw, height: ph, frameRate: recording.frameRate, quality: quality, opaque: true)
+        try record(scene, recording, to: writer, options)
+        return writer.bytes
+    }
+
+    /// `render` of ``BlurOperation/all``: the scene `file` as a still at `time` (when `still` is
+    /// given) or as the animation `animation`, into `path` (nil: memory, returned). Without a
+    /// `duration`, the animation runs from `time` until the file's last animation ends, then half a
+    /// second more.
+    @discardableResult
+    public static func scene(
+        _ arguments: OperationArguments, _ file: SceneFile, to path: String?, still: ImageFormat?, animation: AnimationFormat?,
+        options: RenderOptions = RenderOptions()
+    ) throws -> [UInt8] {
+        let start = arguments.number("time") ?? 0
+        let quality = arguments.integer("quality") ?? JPEGCodec.defaultQuality
+        let scale = arguments.has("scale") ? arguments.number("scale")! : file.scale ?? 1
+        let (w, h) = (Int((file.scene.width * scale).rounded()), Int((file.scene.height * scale).rounded()))
+        let frameBytes = w * h * 4
+        if let still {
+            try ImageLimits.checkBudget(frameBytes * 4, for: "rendering a \(w)×\(h) frame")
+            let image = try file.scene.render(at: start, scale: scale, threads: options.threads)
+            let bytes = try ImageFile.encode(
+                image, as: still, quality: quality, compression: arguments.integer("compression") ?? ImageFile.defaultCompression)
+            if let path { path == "-" ? try AtomicFile.writeStandardOutput(bytes) : try AtomicFile.write(bytes, to: path) }
+            return path == nil ? bytes : []
+        }
+        guard let animation else { throw RenderError.output("render needs a still or an animation format") }
+        let givenDuration = arguments.has("duration") ? arguments.number("duration") : nil
+        guard file.lastAnimationEnd > start || givenDuration != nil || file.duration != nil else {
+            throw RenderError.output(
+                "the scene has nothing animating after \(formatNumber(start)) s: give \(arguments.spelled("duration")) D, or \(arguments.spelled("time")) T alone for a still"
+            )
+        }
+        let duration = givenDuration ?? file.duration ?? (file.lastAnimationEnd - start + 0.5)
+        let rate = arguments.has("fps") ? arguments.number("fps")! : file.frameRate ?? 30
+        let recording = try SceneRecording(start: start, duration: duration, frameRate: rate, scale: scale)
+        let parallel = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
+        // Frames in flight, each with its offscreen surfaces and blur buffers, plus the encoder's copy.
+        try ImageLimits.checkBudget(frameBytes * (6 * min(16, parallel) + 2), for: "rendering \(recording.frameCount) frames of \(w)×\(h)")
+        let opaque = file.scene.backgroundColor.alpha >= 1, loops = arguments.integer("loop") ?? 0
+        let writer =
+            try path.map {
+                try AnimationWriter(
+                    path: $0, format: animation, width: w, height: h, frameRate: recording.frameRate, quality: quality, opaque: opaque,
+                    loopCount: loops)
+            }
+            ?? AnimationWriter.inMemory(
+                format: animation, width: w, height: h, frameRate: recording.frameRate, quality: quality, opaque: opaque, loopCount: loops)
+        try record(file.scene, recording, to: writer, RenderOptions(threads: parallel, cancelled: options.cancelled, progress: options.progress))
+        return writer.bytes
+    }
+
+    /// `placeholder` of ``BlurOperation/all`` for the image at `source`.
+    public static func placeholder(_ arguments: OperationArguments, from source: ImageSource) throws -> Placeholder {
+        let size = arguments.integer("size") ?? Int(Placeholder.sizeSpec.defaultValue!)
+        do {
+            switch source {
+            case let .file(path): return try Placeholder.make(fromFile: path, longestSide: size, thumbHash: !arguments.flag("noThumbHash"))
+            case let .bytes(bytes, _): return try Placeholder.make(from: bytes, longestSide: size, thumbHash: !arguments.flag("noThumbHash"))
+            }
+        } catch let error as DecodingError {
+            throw RenderError.input(name: source.name, error)
+        }
+    }
+
+    /// The whole image at `source`, decoded as a stream.
+    public static func decode(_ source: ImageSource) throws -> Bitmap {
+        do {
+            return try ImagePipeline.open(try source.open()).source.collect()
+        } catch let PipelineError.input(_, error) {
+            throw RenderError.input(name: source.name, error)
+        } catch let error as DecodingError {
+            throw RenderError.input(name: source.name, error)
+        }
+    }
+
+    /// Records `scene` into `writer`, frames in parallel, stopping between batches when cancelled.
+    static func record(_ scene: Scene, _ recording: SceneRecording, to writer: AnimationWriter, _ options: RenderOptions) throws {
+        do {
+            try recording.record(
+                scene, to: writer, parallelFrames: options.threads, progress: { options.progress?($0, $1) }, cancelled: options.cancelled)
+        } catch let RecordingError.cancelled(framesWritten) {
+            throw RenderError.cancelled(framesWritten: framesWritten)
+        }
+    }
+}

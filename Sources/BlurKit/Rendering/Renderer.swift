@@ -1,0 +1,131 @@
+import Foundation
+
+/// The operations of the registry run on images: the public streaming API every front end calls
+/// (the command line, the HTTP service, any Swift program).
+///
+/// ``still(_:from:to:format:options:)`` streams: IN is decoded band by band on a thread of its own,
+/// the effect's stage runs on `threads` parts, OUT is encoded as the bands arrive and committed
+/// whole at the end; the job's memory is checked against ``ImageLimits/memoryBudget`` before any
+/// row is decoded. Errors keep their types: ``ParameterError`` (naming the parameter as the
+/// arguments' front end spells it), ``RenderError``, ``FileError``, ``BudgetError``.
+public enum Renderer {
+    /// `blur`, `progressive` or `material` of ``BlurOperation/all`` (their own parameters and the
+    /// output's `quality` and `compression`) from `source` to `destination` as `format`.
+    /// - Returns: the bytes written for ``ImageDestination/memory``, else empty.
+    @discardableResult
+    public static func still(
+        _ arguments: OperationArguments, from source: ImageSource, to destination: ImageDestination, format: ImageFormat,
+        options: RenderOptions = RenderOptions()
+    ) throws -> [UInt8] {
+        let name = source.name
+        let (input, opaque): (any RowSource, Bool)
+        do {
+            (input, opaque) = try ImagePipeline.open(try source.open())
+        } catch let PipelineError.input(_, error) {
+            throw RenderError.input(name: name, error)
+        } catch let error as DecodingError {
+            throw RenderError.input(name: name, error)
+        }
+        let (steps, stillOpaque) = try stages(arguments, width: input.width, height: input.height, opaque: opaque, threads: options.threads)
+        var chain: any RowSource = steps.isEmpty ? input : PrefetchedSource(input)
+        for step in steps { chain = StagedSource(step, over: chain, parts: options.threads) }
+        let encoding = ImagePipeline.Encoding(
+            format: format, quality: arguments.integer("quality") ?? JPEGCodec.defaultQuality,
+            compression: arguments.integer("compression") ?? ImageFile.defaultCompression)
+        let file: OutputFile
+        switch destination {
+        case let .file(path): file = try OutputFile(path: path)
+        case .memory: file = try OutputFile(memoryNamed: "the output")
+        }
+        options.temporaryFile?(file.temporary)
+        defer { options.temporaryFile?(nil) }
+        do {
+            let sink = try ImagePipeline.sink(
+                for: encoding, width: chain.width, height: chain.height, alpha: !stillOpaque, output: file, parts: options.threads)
+            try ImageLimits.checkBudget(
+                chain.heldBytes + sink.heldBytes + ImagePipeline.queueBytes(width: chain.width), for: arguments.operation.name)
+            try ImagePipeline.drain(chain, into: sink, cancelled: options.cancelled)
+            try file.commit()
+        } catch let error as DecodingError {
+            file.discard()
+            throw RenderError.input(name: name, error)
+        } catch PipelineError.cancelled {
+            file.discard()
+            throw RenderError.cancelled(framesWritten: 0)
+        } catch {
+            file.discard()
+            throw error
+        }
+        return file.bytes
+    }
+
+    /// The stages of a still operation for a `width × height` input, and whether the result stays opaque.
+    static func stages(
+        _ arguments: OperationArguments, width: Int, height: Int, opaque: Bool, threads: Int?
+    ) throws -> (stages: [any RowStage], opaque: Bool) {
+        let scale = arguments.number("scale") ?? 1
+        let appearance = arguments.choice("appearance", Appearance.spec) ?? .light
+        let reference = KernelSwitch.useReference
+        /// The effect on the whole image at once (the reference kernels), within the budget.
+        func whole(_ estimate: Int, _ transform: @escaping (Bitmap) -> Bitmap) throws -> [any RowStage] {
+            try ImageLimits.checkBudget(estimate, for: arguments.operation.name)
+            return [WholeImageStage(width: width, height: height, scale: scale, transform: transform)]
+        }
+        switch arguments.operation.name {
+        case "blur":
+            let blur = try GaussianBlur(arguments)
+            guard blur.sigma > GaussianBlur.identityThreshold || reference else { return ([], opaque) }
+            let stages =
+                reference
+                ? try whole(GaussianBlur.estimatedBytes(width: width, height: height)) { blur.apply(to: $0, threads: threads) }
+                : [blur.stage(width: width, height: height)]
+            return (stages, opaque && blur.edges == .clamp)
+        case "progressive":
+            let effect = try VariableBlurEffect(arguments)
+            let frame = try arguments.frame("region", width: width, height: height, scale: scale)
+            if reference {
+                return (
+                    try whole(VariableBlurEffect.estimatedBytes(width: width, height: height)) {
+                        effect.render(over: $0, frame: frame, appearance: appearance, threads: threads)
+                    }, opaque
+                )
+            }
+            return ([effect.stage(width: width, height: height, scale: scale, frame: frame, appearance: appearance)], opaque)
+        case "material":
+            let material = try Material(arguments)
+            let frame = try arguments.frame("region", width: width, height: height, scale: scale)
+            if reference {
+                return (
+                    try whole(Material.estimatedBytes(width: width, height: height)) {
+                        material.render(over: $0, frame: frame, appearance: appearance, threads: threads)
+                    }, opaque
+                )
+            }
+            let stage = material.stage(width: width, height: height, scale: scale, frame: frame, appearance: appearance, threads: threads)
+            return (stage.map { [$0] } ?? [], opaque)
+        default:
+            throw RenderError.output("\(arguments.operation.name) does not make a still image from an image")
+        }
+    }
+}
+
+extension Renderer {
+    /// The format of the image at `source`, from its first bytes.
+    public static func format(of source: ImageSource) throws -> ImageFormat {
+        do { return try source.open().format } catch let error as DecodingError { throw RenderError.input(name: source.name, error) }
+    }
+
+    /// Checks from its header that the image at `source` is one BlurKit reads and within the pixel
+    /// limit, decoding no pixels (WebP and GIF, which decode whole, are left to the render).
+    public static func probe(_ source: ImageSource) throws {
+        do {
+            let file = try source.open()
+            if file.format == .webp || file.format == .gif { return }
+            _ = try ImagePipeline.open(file)
+        } catch let PipelineError.input(_, error) {
+            throw RenderError.input(name: source.name, error)
+        } catch let error as DecodingError {
+            throw RenderError.input(name: source.name, error)
+        }
+    }
+}
