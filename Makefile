@@ -65,8 +65,8 @@ screenshot:
 	Scripts/screenshot-gallery.sh demo-output/index.html demo-output/index.png
 
 # The service's tests beyond Swift's: the OpenAPI document (schemathesis), the playground in
-# headless Chromium (Playwright), two replicas behind nginx, placeholder shards.
-SERVICE_TESTS = test_schemathesis test_playground test_nginx test_shards
+# headless Chromium (Playwright), two replicas behind nginx, placeholder shards, the example server package.
+SERVICE_TESTS = test_schemathesis test_playground test_nginx test_shards test_example
 
 test: deps test-deps
 	$(SWIFT) test -c release $(CPU_FLAGS)
@@ -77,6 +77,7 @@ test: deps test-deps
 		tsc --noEmit --strict --target es2022 --module node16 --moduleResolution node16 --lib es2022,dom $$d/example.mts; \
 		status=$$?; rm -rf $$d; [ $$status = 0 ] && echo "blurkit.d.ts: Tests/Web/example.mts type-checks" || exit 1
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_page.py $(WASM_OUT)
+	$(SWIFT) build -c release $(CPU_FLAGS) --package-path Examples/Server
 	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit BLURKIT_WEB=$(CURDIR)/$(WASM_OUT) python3 Tests/Service/$$t.py || exit 1; done
 
 # Pillow: the decoder and encoder that are not ours, for the tests that hold our files to them;

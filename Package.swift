@@ -64,7 +64,9 @@ let package = Package(
                 .embedInCode("Resources/playground.html"), .embedInCode("Resources/playground.css"),
                 .embedInCode("Resources/playground.js"),
             ]),
-        .executableTarget(name: "blurkit", dependencies: ["BlurKit", "BlurCommandLine", "BlurServe"]),
+        // The demo gallery's page is a real file under Demo/Resources, embedded at build time.
+        .executableTarget(
+            name: "blurkit", dependencies: ["BlurKit", "BlurCommandLine", "BlurServe"], resources: [.embedInCode("Demo/Resources/gallery.html")]),
         .executableTarget(name: "BlurBench", dependencies: ["BlurKit"]),
         // libFuzzer target: `make fuzz` builds it with -sanitize=fuzzer,address -parse-as-library.
         .executableTarget(name: "BlurFuzz", dependencies: ["BlurKit", "BlurCommandLine", "BlurServe"]),
@@ -75,6 +77,6 @@ let package = Package(
         .testTarget(name: "BlurIOTests", dependencies: ["BlurIO", "CJPEGShim", "BlurTestSupport"]),
         .testTarget(name: "BlurSceneTests", dependencies: ["BlurScene", "BlurIO", "BlurTestSupport"], exclude: ["Golden"]),
         // Depends on the executable so that `swift test` builds it; the tests run it as a process.
-        .testTarget(name: "BlurCLITests", dependencies: ["BlurIO", "BlurScene", "BlurCommandLine", "BlurServe", "blurkit"]),
+        .testTarget(name: "BlurCLITests", dependencies: ["BlurKit", "BlurCommandLine", "BlurServe", "blurkit"]),
     ]
 )

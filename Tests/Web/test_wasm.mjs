@@ -151,6 +151,21 @@ for (const operation of kit.operations) {
   }
 }
 
+// blurkit.d.ts declares every option the module describes, with its range and default.
+const declarations = readFileSync(join(web, 'blurkit.d.ts'), 'utf8');
+for (const operation of kit.operations) {
+  const name = operation.name[0].toUpperCase() + operation.name.slice(1) + 'Options';
+  const block = declarations.split(`export interface ${name} {`)[1]?.split('\n}\n')[0] ?? '';
+  check(block !== '', `blurkit.d.ts: no ${name}`);
+  for (const p of operation.parameters) {
+    const at = block.indexOf(`  ${p.name}?: `);
+    const doc = block.slice(block.lastIndexOf('/**', at), at);
+    check(at >= 0, `blurkit.d.ts: ${name}.${p.name} missing`);
+    if (p.defaultText !== undefined) check(doc.includes(`@defaultValue ${p.defaultText}`), `blurkit.d.ts: ${name}.${p.name} default`);
+    if (p.kind === 'number') check(doc.includes(`@minimum ${p.minimum}`) && doc.includes(`@maximum ${p.maximum}`), `blurkit.d.ts: ${name}.${p.name} range`);
+  }
+}
+
 // Messages name the JavaScript option, never a command-line flag, and NaN names its option.
 for (const [call, start] of [
   [() => kit.progressive(photo, { maximumBlurRadius: 1001 }), 'maximumBlurRadius must be between 0 and 1000'],

@@ -20,14 +20,9 @@ enum Interruption {
     /// work in flight finish), so ``install()`` leaves them alone.
     static let serving = Atomic<Bool>(false)
 
-    /// When the work the current thread runs for a request must stop (`blurkit serve`'s time limit).
-    static let deadline = ThreadScoped<Date>(key: "blurkit.deadline")
-
-    /// Whether the work begun on this thread should stop between its steps, asked from any thread:
-    /// a signal came, or the request's deadline (as set on this thread now) has passed.
+    /// Whether the work should stop between its steps, asked from any thread: a signal came.
     static func stopCheck() -> @Sendable () -> Bool {
-        let deadline = deadline.value
-        return { signal != nil || deadline.map { Date() >= $0 } ?? false }
+        { signal != nil }
     }
 
     /// The signal received since ``install()``, or nil.

@@ -122,7 +122,7 @@ enum DemoCommand: Command {
         try record(GalleryDemos.viewBlurScene(over: photo), "scene-view-blur.webp", duration: 1.2, scale: 0.75)
         try save(try GalleryDemos.progressiveHeaderScene(over: photo).render(at: 0, scale: 0.75), "scene-progressive-header.png")
         let page = (folder as NSString).appendingPathComponent("index.html")
-        try AtomicFile.write(Array(GalleryPage.html.utf8), to: page)
+        try AtomicFile.write(PackageResources.gallery_html, to: page)
         written.append(page)
         if !arguments.has("quiet") { print(page) }
         return nil

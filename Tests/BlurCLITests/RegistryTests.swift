@@ -1,0 +1,227 @@
+import BlurCommandLine
+import BlurKit
+import BlurServe
+import Foundation
+import Testing
+
+/// One table per parameter, for real: every operation and parameter of the registry, walked, must
+/// read the same in each front end that takes it — the command line's `--help`, `/openapi.json`,
+/// the scene reader and its documentation (blurkit.d.ts and the WebAssembly module are walked by
+/// Tests/Web/test_wasm.mjs) — and each must refuse the nearest values outside a number's range
+/// with a message naming the parameter as that front end spells it.
+@Suite struct RegistryTests {
+    /// The nearest values outside a number parameter's range.
+    static func outside(_ spec: ParameterSpec) -> [Double] {
+        spec.isInteger
+            ? [spec.range.lowerBound - 1, spec.range.upperBound + 1]
+            : [spec.range.lowerBound - max(1e-9, abs(spec.range.lowerBound) * 1e-12), spec.range.upperBound * (1 + 1e-12) + 1e-9]
+    }
+
+    static func text(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)" }
+
+    /// The operands a command takes, none of which exists: a value must be refused before them.
+    static func operands(_ operation: String) -> [String] {
+        operation == "placeholder" ? ["/nonexistent/in.png", "--out", "/nonexistent/out"] : ["/nonexistent/in.png", "/nonexistent/o.png"]
+    }
+
+    @Test func theCommandLineHelpIsTheRegistry() throws {
+        for operation in BlurOperation.all {
+            let help = String(decoding: try CLI.run([operation.name, "--help"]).stdout, as: UTF8.self)
+            for p in operation.parameters(in: .commandLine) {
+                let line = help.split(separator: "\n").first { $0.hasPrefix("  --\(p.flag) ") || $0 == "  --\(p.flag)" }
+                #expect(line?.hasSuffix(p.help) == true, "\(operation.name) --\(p.flag): \(line ?? "no line")")
+                // No help line lists a choice's words twice ("clamp or transparent: clamp or transparent").
+                if case .choice = p.kind, let line, p.words.count > 1 {
+                    let listing = p.words.dropLast().joined(separator: ", ") + " or " + p.words.last!
+                    #expect(line.components(separatedBy: listing).count - 1 == 1, "\(line)")
+                    // The words come from the table: a summary that lists them too says them twice.
+                    #expect(!p.summary.contains(" or \(p.words.last!)"), "\(operation.name) --\(p.flag): \(p.summary)")
+                }
+            }
+        }
+    }
+
+    @Test func theCommandLineRefusesWhatIsOutsideEachRange() throws {
+        for operation in BlurOperation.all {
+            for p in operation.parameters(in: .commandLine) {
+                guard case let .number(spec) = p.kind else { continue }
+                for value in Self.outside(spec) {
+                    let r = try CLI.run([operation.name] + Self.operands(operation.name) + ["--\(p.flag)", Self.text(value)])
+                    #expect(r.status == 2 && r.stderr.hasPrefix("blurkit: --\(p.flag) "), "\(operation.name) --\(p.flag) \(value): \(r.stderr)")
+                }
+            }
+        }
+    }
+
+    /// The service, in process: `/openapi.json` and the answers to out-of-range queries.
+    static func service() throws -> BlurService {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-registry-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Workspace.fixture, toPath: folder + "/photo.png")
+        try Data("{\"width\": 10, \"height\": 10}".utf8).write(to: URL(fileURLWithPath: folder + "/scene.json"))
+        return BlurService(.init(root: try ServeRoot(folder)))
+    }
+
+    static func answer(_ service: BlurService, _ target: String) -> HTTPResponse {
+        switch service.handle(HTTPRequest(method: "GET", rawTarget: target)) {
+        case let .now(response): return response
+        case let .later(work): return work()
+        }
+    }
+
+    @Test func theOpenAPIDocumentIsTheRegistry() throws {
+        let service = try Self.service()
+        let document = try JSONSerialization.jsonObject(with: Data(Self.answer(service, "/openapi.json").body)) as! [String: Any]
+        let paths = document["paths"] as! [String: Any]
+        for operation in BlurOperation.all {
+            let get = (paths["/\(operation.name)/{path}"] as? [String: Any])?["get"] as? [String: Any]
+            let documented = (get?["parameters"] as? [[String: Any]] ?? []).filter { $0["in"] as? String == "query" }
+            #expect(documented.map { $0["name"] as? String } == operation.parameters(in: .http).map(\.flag), "\(operation.name)")
+            for p in operation.parameters(in: .http) {
+                guard let schema = documented.first(where: { $0["name"] as? String == p.flag })?["schema"] as? [String: Any] else { continue }
+                #expect(schema["x-blurkit-key"] as? String == p.name)
+                #expect(schema["x-blurkit-default-text"] as? String == p.defaultText, "\(operation.name) \(p.flag)")
+                switch p.kind {
+                case let .number(spec):
+                    #expect(schema["minimum"] as? Double == spec.range.lowerBound && schema["maximum"] as? Double == spec.range.upperBound)
+                    if case let .value(.number(d)) = p.defaultValue { #expect(schema["default"] as? Double == d, "\(p.flag)") }
+                case .choice:
+                    #expect(schema["enum"] as? [String] == p.allWords, "\(operation.name) \(p.flag): aliases")
+                    if case let .value(.word(w)) = p.defaultValue { #expect(schema["default"] as? String == w) }
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    @Test func queriesRefuseWhatIsOutsideEachRangeNamingTheParameter() throws {
+        let service = try Self.service()
+        for operation in BlurOperation.all {
+            let path = operation.name == "render" ? "scene.json" : "photo.png"
+            for p in operation.parameters(in: .http) {
+                guard case let .number(spec) = p.kind else { continue }
+                for value in Self.outside(spec) {
+                    let response = Self.answer(service, "/\(operation.name)/\(path)?\(p.flag)=\(Self.text(value))")
+                    let body = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: String]
+                    #expect(
+                        response.status == 400 && body?["parameter"] == p.flag && body?["error"]?.hasPrefix(p.flag + " ") == true,
+                        "\(operation.name) \(p.flag)=\(value): \(response.status) \(body ?? [:])")
+                }
+            }
+            // A parameter given twice is refused, not last-wins.
+            if let first = operation.parameters(in: .http).first(where: { if case .number = $0.kind { true } else { false } }),
+                case let .number(spec) = first.kind
+            {
+                let v = Self.text(spec.range.lowerBound)
+                let response = Self.answer(service, "/\(operation.name)/\(path)?\(first.flag)=\(v)&\(first.flag)=\(v)")
+                #expect(response.status == 400, "\(operation.name) \(first.flag) twice: \(response.status)")
+            }
+        }
+    }
+
+    /// A scene with one backdrop of `kind` whose object has `members`.
+    static func scene(_ kind: String, _ members: String) -> [UInt8] {
+        let backdrop =
+            kind == "progressive" ? "{\"progressive\": {\(members)}}" : "{\"material\": \"regular\"\(members.isEmpty ? "" : ", " + members)}"
+        return Array("{\"width\": 20, \"height\": 20, \"layers\": [{\"frame\": [0, 0, 20, 20], \"backdrop\": \(backdrop)}]}".utf8)
+    }
+
+    @Test func theSceneReaderTakesTheRegistrysKeys() throws {
+        for operation in [BlurOperation.progressive, .material] {
+            for p in operation.parameters(in: .scene) {
+                switch p.kind {
+                case let .number(spec):
+                    for value in [spec.range.lowerBound, spec.range.upperBound] {
+                        #expect(throws: Never.self, "\(p.name) \(value)") {
+                            _ = try SceneFile.parse(Self.scene(operation.name, "\"\(p.name)\": \(value)"))
+                        }
+                    }
+                    for value in Self.outside(spec) {
+                        do {
+                            _ = try SceneFile.parse(Self.scene(operation.name, "\"\(p.name)\": \(value)"))
+                            Issue.record("\(operation.name) \(p.name) \(value) was taken")
+                        } catch {
+                            #expect("\(error)".contains(p.name), "\(p.name) \(value): \(error)")
+                        }
+                    }
+                case .choice:
+                    for word in p.allWords {
+                        #expect(throws: Never.self, "\(p.name) \(word)") {
+                            _ = try SceneFile.parse(Self.scene(operation.name, "\"\(p.name)\": \"\(word.uppercased())\""))
+                        }
+                    }
+                default:
+                    #expect(throws: Never.self, "\(p.name)") { _ = try SceneFile.parse(Self.scene(operation.name, "\"\(p.name)\": null")) }
+                }
+            }
+            // A key the registry does not have is refused.
+            #expect(throws: SceneFileError.self) { _ = try SceneFile.parse(Self.scene(operation.name, "\"maximumRadius\": 3")) }
+        }
+    }
+
+    /// docs/scene-format.md's tables for the progressive and material backdrops list exactly the
+    /// registry's scene keys, with its ranges.
+    @Test func theSceneFormatDocumentIsTheRegistry() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/scene-format.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        for (operation, heading) in [
+            (BlurOperation.progressive, "**`{\"progressive\": {…}}`**"), (BlurOperation.material, "**`{\"material\": STYLE"),
+        ] {
+            let after = text.components(separatedBy: heading).dropFirst().first ?? ""
+            let rows = after.split(separator: "\n").drop { !$0.hasPrefix("| key") }.dropFirst(2).prefix { $0.hasPrefix("|") }
+            var keys: [String: String] = [:]
+            for row in rows {
+                let cells = row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+                keys[cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = String(row)
+            }
+            keys["material"] = nil
+            #expect(Set(keys.keys) == Set(operation.parameters(in: .scene).map(\.name)), "\(operation.name): \(keys.keys.sorted())")
+            for p in operation.parameters(in: .scene) {
+                guard case let .number(spec) = p.kind, let row = keys[p.name] else { continue }
+                let range = "\(formatNumber(spec.range.lowerBound))…\(formatNumber(spec.range.upperBound))"
+                #expect(row.replacingOccurrences(of: ",", with: "").contains(range), "\(p.name): \(row) lacks \(range)")
+            }
+        }
+    }
+
+    /// The command line refuses an option given twice, as queries and scene files do.
+    @Test func anOptionGivenTwiceIsRefused() throws {
+        let r = try CLI.run(["blur", "/nonexistent/in.png", "/nonexistent/o.png", "--sigma", "2", "--sigma=3"])
+        #expect(r.status == 2 && r.stderr.contains("--sigma is given twice"), "\(r.stderr)")
+        let q = try CLI.run(["progressive", "/nonexistent/in.png", "/nonexistent/o.png", "--tint", "white", "--tint", "black"])
+        #expect(q.status == 2 && q.stderr.contains("--tint is given twice"), "\(q.stderr)")
+    }
+}
+
+/// The service as a library, in process: no temporary file or internal path in what a client sees.
+@Suite struct ServiceLibraryTests {
+    @Test func aBrokenBodyIsNamedAsTheBodyAndNothingElse() throws {
+        let service = try RegistryTests.service()
+        let photo = try Data(contentsOf: URL(fileURLWithPath: Workspace.fixture))
+        let jpeg = try ImageFile.encode(try ImageFile.decode(Array(photo)), as: .jpeg)
+        for (body, route) in [(Array(jpeg.prefix(jpeg.count / 2)), "/blur?sigma=2"), (Array(photo.prefix(400)), "/placeholder")] {
+            let request = HTTPRequest(method: "POST", rawTarget: route, headers: ["Content-Length": String(body.count)], body: body)
+            let response: HTTPResponse
+            switch service.handle(request) {
+            case let .now(r): response = r
+            case let .later(work): response = work()
+            }
+            let message = ((try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: String])?["error"] ?? ""
+            #expect([415, 422].contains(response.status) && message.hasPrefix("the body"), "\(route): \(response.status) \(message)")
+            #expect(!message.contains("/") && message.range(of: "[0-9A-F]{8}-[0-9A-F]{4}", options: .regularExpression) == nil, "\(message)")
+        }
+        // And a render in memory is the command line's file, byte for byte.
+        let response: HTTPResponse
+        switch service.handle(HTTPRequest(method: "GET", rawTarget: "/blur/photo.png?sigma=3&format=png")) {
+        case let .now(r): response = r
+        case let .later(work): response = work()
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-lib-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        _ = try CLI.run(["blur", Workspace.fixture, folder + "/o.png", "--sigma", "3"])
+        let expected = Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/o.png")))
+        #expect(response.status == 200 && response.body == expected)
+    }
+}
