@@ -155,7 +155,7 @@ fuzz: deps
 		else echo "FINDING: see .build/fuzz/$$t.log and .build/fuzz/findings/"; exit 1; fi; \
 	done
 
-FORMAT_PATHS = Package.swift Sources Tests Web
+FORMAT_PATHS = Package.swift Sources Tests Web Examples/Server/Package.swift Examples/Server/Sources
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)

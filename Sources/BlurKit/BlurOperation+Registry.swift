@@ -1,6 +1,6 @@
 /// The registry: every operation of BlurKit, with the parameters of the front ends that write
 /// files (the output format and its settings). The command line's commands, the HTTP routes and
-/// `/openapi.json` are made from ``BlurOperation/all``; the WebAssembly module and the scene reader
+/// `/openapi.json` are made from `BlurOperation/all`; the WebAssembly module and the scene reader
 /// take the effects' own parameters, which these include unchanged.
 extension BlurOperation {
     /// Every operation, in the order help texts, routes and documents list them.

@@ -1,5 +1,5 @@
-/// Why an operation did not finish, beside the errors of its parts (``ParameterError`` for a
-/// value, ``FileError`` for a path, ``BudgetError`` for memory, ``SceneFileError`` for a scene).
+/// Why an operation did not finish, beside the errors of its parts (`ParameterError` for a
+/// value, `FileError` for a path, `BudgetError` for memory, `SceneFileError` for a scene).
 public enum RenderError: Error, Sendable, CustomStringConvertible {
     /// The input cannot be decoded (or is over the pixel limit); `name` is how it was named.
     case input(name: String, DecodingError)

@@ -1,7 +1,7 @@
 import Foundation
 
 extension Renderer {
-    /// `blurup` of ``BlurOperation/all``: BlurUpImage's sequence for the image at `source`, as
+    /// `blurup` of `BlurOperation/all`: BlurUpImage's sequence for the image at `source`, as
     /// `format`, into the file or folder `path` (nil: memory, returned). `label` is the view's
     /// accessibility label (the file's name by default).
     @discardableResult
@@ -40,7 +40,7 @@ extension Renderer {
         return writer.bytes
     }
 
-    /// `render` of ``BlurOperation/all``: the scene `file` as a still at `time` (when `still` is
+    /// `render` of `BlurOperation/all`: the scene `file` as a still at `time` (when `still` is
     /// given) or as the animation `animation`, into `path` (nil: memory, returned). Without a
     /// `duration`, the animation runs from `time` until the file's last animation ends, then half a
     /// second more.
@@ -88,7 +88,7 @@ extension Renderer {
         return writer.bytes
     }
 
-    /// `placeholder` of ``BlurOperation/all`` for the image at `source`.
+    /// `placeholder` of `BlurOperation/all` for the image at `source`.
     public static func placeholder(_ arguments: OperationArguments, from source: ImageSource) throws -> Placeholder {
         let size = arguments.integer("size") ?? Int(Placeholder.sizeSpec.defaultValue!)
         do {

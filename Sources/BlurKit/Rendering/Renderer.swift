@@ -5,11 +5,11 @@ import Foundation
 ///
 /// ``still(_:from:to:format:options:)`` streams: IN is decoded band by band on a thread of its own,
 /// the effect's stage runs on `threads` parts, OUT is encoded as the bands arrive and committed
-/// whole at the end; the job's memory is checked against ``ImageLimits/memoryBudget`` before any
-/// row is decoded. Errors keep their types: ``ParameterError`` (naming the parameter as the
-/// arguments' front end spells it), ``RenderError``, ``FileError``, ``BudgetError``.
+/// whole at the end; the job's memory is checked against `ImageLimits/memoryBudget` before any
+/// row is decoded. Errors keep their types: `ParameterError` (naming the parameter as the
+/// arguments' front end spells it), ``RenderError``, `FileError`, `BudgetError`.
 public enum Renderer {
-    /// `blur`, `progressive` or `material` of ``BlurOperation/all`` (their own parameters and the
+    /// `blur`, `progressive` or `material` of `BlurOperation/all` (their own parameters and the
     /// output's `quality` and `compression`) from `source` to `destination` as `format`.
     /// - Returns: the bytes written for ``ImageDestination/memory``, else empty.
     @discardableResult
