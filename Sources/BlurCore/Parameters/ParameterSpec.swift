@@ -1,8 +1,8 @@
 /// One numeric parameter of an effect: its name, unit, allowed range and default.
 ///
 /// Declared once, beside the property it governs, and used everywhere the parameter is read: the
-/// library's `validated()`, the command line's option and `--help` line, the scene file's key and
-/// cache keys, so none of them can drift apart. `validate` rejects NaN, ±∞ and values outside
+/// library's `validated()` and the registry's parameters (``Parameter``), which every front end
+/// reads, so none of them can drift apart. `validate` rejects NaN, ±∞ and values outside
 /// `range` with an error that names the parameter, the range and the value.
 public struct ParameterSpec: Sendable, Hashable {
     /// The parameter's name as the command line spells it (`sigma`, `max-radius`).
@@ -27,9 +27,6 @@ public struct ParameterSpec: Sendable, Hashable {
         self.isInteger = integer
         self.summary = summary
     }
-
-    /// The name as scene files and JSON spell it: `max-radius` → `maxRadius`.
-    public var key: String { camelCase(name) }
 
     /// This spec under another name (a scene key or an option that means the same quantity).
     public func named(_ name: String, summary: String? = nil) -> ParameterSpec {
@@ -95,9 +92,6 @@ public struct ChoiceSpec<Value: Sendable & Equatable>: Sendable {
         self.defaultValue = defaultValue
         self.summary = summary
     }
-
-    /// The name as scene files and JSON spell it.
-    public var key: String { camelCase(name) }
 
     /// The words as help texts list them (each choice's first word).
     public var words: [String] { choices.map { $0.words[0] } }
@@ -239,11 +233,4 @@ public func parseDecimal(_ text: String) -> Double? {
     guard digits > 0, let value = Double(text), value.isFinite else { return nil }
     #endif
     return value
-}
-
-/// `max-radius` → `maxRadius`.
-func camelCase(_ name: String) -> String {
-    let parts = name.split(separator: "-")
-    guard let first = parts.first else { return name }
-    return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
 }
