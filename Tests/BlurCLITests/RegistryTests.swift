@@ -225,3 +225,27 @@ import Testing
         #expect(response.status == 200 && response.body == expected)
     }
 }
+
+/// The public streaming API as the documentation shows it (BlurKit.docc, "The HTTP service").
+@Suite struct RendererTests {
+    @Test func theDocumentedExampleRunsAndIsTheCommandLinesFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-renderer-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let arguments = try BlurOperation.named("progressive")!.read(
+            [("maximumBlurRadius", "8"), ("direction", "up")], as: .key, in: .javascript)
+        try Renderer.still(arguments, from: .file(Workspace.fixture), to: .file(folder + "/lib.png"), format: .png)
+        _ = try CLI.run(["progressive", Workspace.fixture, folder + "/cli.png", "--max-radius", "8", "--direction", "up"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/lib.png")) == Data(contentsOf: URL(fileURLWithPath: folder + "/cli.png")))
+        // In memory from bytes, the same again.
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Workspace.fixture)))
+        let memory = try Renderer.still(arguments, from: .bytes(bytes, name: "the photo"), to: .memory, format: .png)
+        #expect(Data(memory) == (try Data(contentsOf: URL(fileURLWithPath: folder + "/cli.png"))))
+        // A cancelled render writes nothing.
+        #expect(throws: RenderError.self) {
+            try Renderer.still(
+                arguments, from: .file(Workspace.fixture), to: .file(folder + "/stopped.png"), format: .png,
+                options: RenderOptions(cancelled: { true }))
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/stopped.png"))
+    }
+}

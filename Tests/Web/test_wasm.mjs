@@ -151,6 +151,20 @@ for (const operation of kit.operations) {
   }
 }
 
+// The module's description is the native registry's, option for option (blurkit --describe).
+const described = JSON.parse(execFileSync(blurkit, ['--describe'], { encoding: 'utf8' }));
+for (const operation of kit.operations) {
+  const theirs = described.find((o) => o.name === operation.name);
+  check(theirs !== undefined, `--describe has no ${operation.name}`);
+  for (const p of operation.parameters) {
+    const q = theirs?.parameters.find((x) => x.canonical === p.canonical);
+    for (const field of ['kind', 'flag', 'help', 'minimum', 'maximum', 'unit', 'integer', 'default', 'defaultText']) {
+      check(q !== undefined && JSON.stringify(p[field]) === JSON.stringify(q[field]), `${operation.name}.${p.name}.${field}: module ${JSON.stringify(p[field])}, native ${JSON.stringify(q?.[field])}`);
+    }
+    check(JSON.stringify(p.words) === JSON.stringify(q?.words) && JSON.stringify(p.aliases) === JSON.stringify(q?.aliases), `${operation.name}.${p.name}: words`);
+  }
+}
+
 // blurkit.d.ts declares every option the module describes, with its range and default.
 const declarations = readFileSync(join(web, 'blurkit.d.ts'), 'utf8');
 for (const operation of kit.operations) {
