@@ -20,10 +20,32 @@ public struct HTTPRequest: Sendable {
 
     /// A header's value, whatever the case of `name`.
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// A request whose body comes as a stream of chunks, as a server framework hands it over
+    /// (`next` returns nil at the end): read into ``body`` up to `limit` bytes and no further.
+    /// - Throws: ``ServeError/tooLarge(_:)`` (413) when `Content-Length` declares more than `limit`,
+    ///   before any chunk is read, or as soon as the chunks pass it: the body is sized before memory
+    ///   is spent on it.
+    public init(
+        method: String, rawTarget: String, headers: [String: String] = [:], limit: Int, body next: () throws -> [UInt8]?
+    ) throws {
+        let lowered = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+        if let declared = lowered["content-length"].flatMap(Int.init), declared > limit {
+            throw ServeError.tooLarge("the body is over \(limit) bytes")
+        }
+        var bytes: [UInt8] = []
+        while let chunk = try next() {
+            guard bytes.count + chunk.count <= limit else { throw ServeError.tooLarge("the body is over \(limit) bytes") }
+            bytes += chunk
+        }
+        self.init(method: method, rawTarget: rawTarget, headers: lowered, body: bytes)
+    }
 }
 
 /// What the service answers: a status, headers and a body. `Content-Length` and `Date` are the
-/// HTTP library's to add.
+/// HTTP library's to add. The body is whole: a render's status is known only when it has finished (an
+/// error halfway must be a 4xx or 5xx, never a 200 cut short), and ``chunks(of:)`` hands it to a
+/// framework that writes a body as a stream.
 public struct HTTPResponse: Sendable {
     /// The HTTP status code: 200, 304, 404…
     public var status: Int
@@ -38,6 +60,12 @@ public struct HTTPResponse: Sendable {
         self.headers = headers
         if let contentType { self.headers["Content-Type"] = contentType }
         self.body = body
+    }
+
+    /// The body in chunks of at most `size` bytes (at least 1), for a server that writes a stream.
+    public func chunks(of size: Int) -> [ArraySlice<UInt8>] {
+        let step = max(1, size)
+        return stride(from: 0, to: body.count, by: step).map { body[$0..<min(body.count, $0 + step)] }
     }
 
     /// A plain-text response.

@@ -249,3 +249,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder + "/stopped.png"))
     }
 }
+
+/// The framework-neutral entry point's body stream: sized before memory is spent.
+@Suite struct BodyStreamTests {
+    @Test func aStreamedBodyIsReadUpToItsLimitAndNoFurther() throws {
+        var chunks: [[UInt8]] = [[1, 2, 3], [4, 5], [6]]
+        let request = try HTTPRequest(method: "POST", rawTarget: "/blur?sigma=1", limit: 6) { chunks.isEmpty ? nil : chunks.removeFirst() }
+        #expect(request.body == [1, 2, 3, 4, 5, 6])
+        var endless = 0
+        #expect(throws: ServeError.self) {
+            _ = try HTTPRequest(method: "POST", rawTarget: "/blur", limit: 1000) {
+                endless += 1
+                return [UInt8](repeating: 0, count: 100)
+            }
+        }
+        #expect(endless == 11, "read \(endless) chunks: it must stop at the first past the limit")
+        var asked = false
+        #expect(throws: ServeError.self) {
+            _ = try HTTPRequest(method: "POST", rawTarget: "/blur", headers: ["Content-Length": "5000"], limit: 1000) {
+                asked = true
+                return nil
+            }
+        }
+        #expect(!asked, "a declared length over the limit is refused before any chunk is read")
+        let response = HTTPResponse(status: 200, body: Array(0..<10))
+        #expect(response.chunks(of: 4).map(Array.init) == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]])
+    }
+}
