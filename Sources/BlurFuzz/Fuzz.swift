@@ -44,15 +44,14 @@ enum FuzzTarget: String {
 
     /// The `arguments` target's option table: numbers with ranges, choices, values with a form of
     /// their own, and flags.
-    static let options: [OptionSpec] = [
-        OptionSpec(GaussianBlur.sigmaSpec, value: "S"), OptionSpec(Scene.scaleSpec, value: "K"),
-        OptionSpec(SceneRecording.frameRateSpec, value: "F"), OptionSpec(SceneRecording.durationSpec, value: "D"),
-        OptionSpec(Placeholder.sizeSpec, value: "N"), OptionSpec(EdgeMode.spec, value: "MODE"),
-        OptionSpec(MaterialStyle.spec, value: "STYLE"), StandardOptions.format,
-        OptionSpec(name: "region", value: "X,Y,W,H", help: "a region"), OptionSpec(name: "size", value: "WxH", help: "a size"),
-        OptionSpec(name: "blur-inset", value: "LEN", help: "a length"), OptionSpec(name: "tint", value: "COLOR", help: "a colour"),
-        OptionSpec(name: "quiet", value: nil, help: "a flag"),
-    ]
+    /// Every operation's command-line options (the first of each flag), and a flag.
+    static let options: [OptionSpec] = {
+        var seen = Set<String>(), options: [OptionSpec] = []
+        for operation in BlurOperation.all {
+            for option in OptionSpec.options(for: operation) where seen.insert(option.name).inserted { options.append(option) }
+        }
+        return options + [StandardOptions.quiet]
+    }()
 }
 
 public func fuzzInitialize(
@@ -86,20 +85,17 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let scale = min(1, 64 / max(1, max(file.scene.width, file.scene.height)))
         for t in [0, 0.3, file.lastAnimationEnd] { _ = try? file.scene.render(at: t, scale: max(0.01, scale)) }
     case .arguments:
-        // Words split at NUL and newline, scanned against a table like the commands' own, then every
-        // numeric option read through its parameter table.
+        // Words split at NUL and newline, scanned against every operation's options, then read by each
+        // operation through the registry and built into its typed value.
         let words = bytes.split(whereSeparator: { $0 == 0 || $0 == 10 }).map { String(decoding: $0, as: UTF8.self) }
         guard let parsed = try? ParsedArguments(words[...], options: FuzzTarget.options) else { return 0 }
-        for spec in [GaussianBlur.sigmaSpec, Scene.scaleSpec, SceneRecording.frameRateSpec, SceneRecording.durationSpec, Placeholder.sizeSpec] {
-            _ = try? parsed.number(spec)
-            _ = try? parsed.integer(spec)
+        for operation in BlurOperation.all {
+            guard let given = try? parsed.arguments(for: operation) else { continue }
+            _ = try? GaussianBlur(given)
+            _ = try? VariableBlurEffect(given)
+            _ = try? Material(given)
+            _ = try? given.frame("region", width: 64, height: 48, scale: given.number("scale") ?? 1)
         }
-        _ = try? parsed.choice(EdgeMode.spec)
-        _ = try? parsed.choice(MaterialStyle.spec)
-        _ = try? parsed.region("region")
-        _ = try? parsed.size("size", Scene.sizeSpec)
-        _ = try? parsed.length("blur-inset", fractions: VariableBlurEffect.insetFractionSpec)
-        _ = try? parsed.tint("tint", default: nil)
         if let output = parsed.operands.last { _ = try? parsed.stillFormat(for: output) }
         _ = helpText(usage: "fuzz", summary: "", options: FuzzTarget.options)
     case .request:
