@@ -192,6 +192,10 @@ import Testing
         #expect(r.status == 2 && r.stderr.contains("--sigma is given twice"), "\(r.stderr)")
         let q = try CLI.run(["progressive", "/nonexistent/in.png", "/nonexistent/o.png", "--tint", "white", "--tint", "black"])
         #expect(q.status == 2 && q.stderr.contains("--tint is given twice"), "\(q.stderr)")
+        // And the registry's reader itself, as a library caller meets it.
+        #expect(throws: ParameterError.repeated(name: "sigma")) {
+            _ = try BlurOperation.blur.read([("sigma", "1"), ("sigma", "2")], as: .key, in: .javascript)
+        }
     }
 }
 

@@ -144,13 +144,14 @@ public struct Parameter: Sendable {
 
 /// `maximumBlurRadius` → `maximum-blur-radius`.
 func kebabCase(_ name: String) -> String {
-    var out = ""
-    for c in name {
-        if c.isUppercase {
-            out += "-" + c.lowercased()
+    // ASCII only: names are ASCII, and Unicode's case tables would weigh on the WebAssembly module.
+    var out: [UInt8] = []
+    for c in name.utf8 {
+        if c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") {
+            out += [UInt8(ascii: "-"), c + 32]
         } else {
             out.append(c)
         }
     }
-    return out
+    return String(decoding: out, as: UTF8.self)
 }
