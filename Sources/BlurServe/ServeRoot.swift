@@ -20,8 +20,9 @@ public struct ServeRoot: Sendable {
 
     /// The file `relative` names under the root.
     /// - Throws: 400 for an empty path; 403 for an absolute path, a `..` or `.` segment, a hidden
-    ///   name (one that starts with `.`), or a link that leads out of the root; 404 when there is no
-    ///   such regular file.
+    ///   name (one that starts with `.`), or a link that leads out of the root — whether or not what
+    ///   it leads to exists, so that nothing outside can be probed; 404 when there is no such regular
+    ///   file inside. Paths are compared as bytes (`é` composed and decomposed are different folders).
     public func resolve(_ relative: String) throws(ServeError) -> String {
         guard !relative.isEmpty else { throw .badRequest("the route needs an image path after it, e.g. /blur/photo.jpg") }
         guard !relative.hasPrefix("/") else { throw .forbidden("absolute paths are refused") }
@@ -29,13 +30,24 @@ public struct ServeRoot: Sendable {
             guard !segment.isEmpty else { throw .forbidden("empty path segments are refused") }
             guard !segment.hasPrefix(".") else { throw .forbidden("path segments that start with . are refused") }
         }
-        let candidate = path + "/" + relative
-        guard let real = realpath(candidate, nil) else { throw .notFound("\(relative): no such file") }
-        defer { free(real) }
-        let resolved = String(cString: real)
-        guard resolved.hasPrefix(path + "/") else { throw .forbidden("\(relative) leads out of the root") }
+        // Each prefix in turn: the first that leads out of the root is refused, whatever lies past it.
+        var candidate = path, resolved = path
+        for segment in relative.split(separator: "/") {
+            candidate += "/" + segment
+            guard let real = realpath(candidate, nil) else {
+                throw .notFound("\(relative): no such file")
+            }
+            resolved = String(cString: real)
+            free(real)
+            guard inside(resolved) else { throw .forbidden("\(relative) leads out of the root") }
+        }
         var status = stat()
         guard stat(resolved, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { throw .notFound("\(relative) is not a file") }
         return resolved
+    }
+
+    /// Whether `resolved` (absolute, links resolved) lies under the root, byte for byte.
+    private func inside(_ resolved: String) -> Bool {
+        Array(resolved.utf8).starts(with: Array((path + "/").utf8))
     }
 }

@@ -44,9 +44,12 @@ public struct URLSigner: Sendable {
             throw .forbidden("this server takes signed URLs only: end the query with sig=HMAC")
         }
         let separator = rawTarget[rawTarget.index(before: range.lowerBound)]
-        guard separator == "?" || separator == "&" else { throw .forbidden("this server takes signed URLs only: end the query with sig=HMAC") }
-        let given = Array(rawTarget[range.upperBound...].utf8)
         let signed = String(rawTarget[..<rawTarget.index(before: range.lowerBound)])
+        // `&sig=` ends a query; without one before it, the `&` would be part of the path.
+        guard separator == "?" || (separator == "&" && signed.contains("?")) else {
+            throw .forbidden("this server takes signed URLs only: end the query with sig=HMAC")
+        }
+        let given = Array(rawTarget[range.upperBound...].utf8)
         let expected = Array(Digest.hex(Digest.hmacSHA256(key: key, Array(signed.utf8))).utf8)
         // Compared in constant time: every byte, whatever the first difference.
         var difference = UInt8(given.count == expected.count ? 0 : 1)

@@ -280,3 +280,35 @@ import Testing
         #expect(response.chunks(of: 4).map(Array.init) == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]])
     }
 }
+
+/// `Accept` by exact type and q-value, `If-None-Match` compared weakly (RFC 9110).
+@Suite struct NegotiationTests {
+    static func answer(_ service: BlurService, _ target: String, _ headers: [String: String]) -> HTTPResponse {
+        switch service.handle(HTTPRequest(method: "GET", rawTarget: target, headers: headers)) {
+        case let .now(response): return response
+        case let .later(work): return work()
+        }
+    }
+
+    @Test func acceptHonoursQValuesAndExactTypes() throws {
+        let service = try RegistryTests.service()
+        let type = { (accept: String) in Self.answer(service, "/blur/photo.png?sigma=1", ["Accept": accept]).headers["Content-Type"] }
+        #expect(type("image/png;q=0, image/jpeg") == "image/jpeg")
+        #expect(type("image/webpx") == "image/png", "not WebP: the photo's own format")
+        #expect(type("image/jpeg;q=0.5, image/webp;q=0.9") == "image/webp")
+        #expect(type("image/avif,image/webp,image/apng,image/*,*/*;q=0.8") == "image/webp")
+    }
+
+    @Test func aWeakValidatorMatchesForNotModified() throws {
+        let service = try RegistryTests.service()
+        let first = Self.answer(service, "/blur/photo.png?sigma=1", [:])
+        let etag = try #require(first.headers["ETag"])
+        #expect(Self.answer(service, "/blur/photo.png?sigma=1", ["If-None-Match": "W/" + etag]).status == 304)
+        #expect(Self.answer(service, "/blur/photo.png?sigma=1", ["If-None-Match": "\"other\", W/" + etag]).status == 304)
+        #expect(Self.answer(service, "/blur/photo.png?sigma=1", ["If-None-Match": "W/\"other\""]).status == 200)
+        // Spellings of one value share the ETag (no free cache-busting).
+        for spelling in ["1.0", "01", "1e0", "0001.000"] {
+            #expect(Self.answer(service, "/blur/photo.png?sigma=\(spelling)", [:]).headers["ETag"] == etag, "sigma=\(spelling)")
+        }
+    }
+}

@@ -53,6 +53,11 @@ import Testing
         #expect(Self.verdict(signer, "/blur/in.png?sigma=3&sig=" + signature).failureStatus == 403)
         #expect(Self.verdict(signer, "/blur/in.png?sig=\(signature)&sigma=2").failureStatus == 403)
         #expect(Self.verdict(signer, "/blur/in.png?xsig=" + signature).failureStatus == 403)
+        // A path signed without a query takes its signature after `?` only: `&sig=` there would make
+        // the target another one (`/blur/hd.png&sig=…` is not `/blur/hd.png`).
+        let bare = signer.sign("/blur/hd.png")
+        #expect(Self.verdict(signer, bare) == .success("/blur/hd.png"))
+        #expect(Self.verdict(signer, "/blur/hd.png&sig=" + (try Self.signature(of: bare))).failureStatus == 403)
         // A key too short to be one.
         #expect(throws: ServeError.self) { try URLSigner(hexKey: "0011223344556677") }
     }
@@ -80,6 +85,38 @@ import Testing
         }
         // The sibling's own path, given as the root's, is refused before it is looked up.
         #expect(Self.resolution(served, "../photos-private/secret.png").failureStatus == 403)
+    }
+
+    /// Paths compare as bytes: a root named `ré` composed (NFC) and a folder `ré` decomposed (NFD)
+    /// beside it are different folders, and a link into the second leads out.
+    @Test func aFolderSpelledWithTheOtherUnicodeFormIsOutside() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-nfd-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let composed = "r\u{E9}", decomposed = "re\u{301}"
+        #expect(composed == decomposed, "Swift compares the two spellings as equal: the bug this guards against")
+        let root = base + "/" + composed, other = base + "/" + decomposed
+        for folder in [root, other] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: base)
+        #expect(names.count == 2, "the file system keeps both spellings apart: \(names)")
+        #expect(FileManager.default.createFile(atPath: other + "/private.png", contents: Data("x".utf8)))
+        try FileManager.default.createSymbolicLink(atPath: root + "/link-nfd", withDestinationPath: other)
+        let served = try ServeRoot(root)
+        #expect(Self.resolution(served, "link-nfd/private.png").failureStatus == 403)
+    }
+
+    /// Through a link that leads out, a file that exists and one that does not get the same answer:
+    /// nothing outside the root can be probed.
+    @Test func nothingOutsideTheRootCanBeProbed() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-oracle-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let root = base + "/root", outside = base + "/outside"
+        for folder in [root, outside] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        #expect(FileManager.default.createFile(atPath: outside + "/exists.png", contents: Data("x".utf8)))
+        try FileManager.default.createSymbolicLink(atPath: root + "/out", withDestinationPath: outside)
+        let served = try ServeRoot(root)
+        let existing = Self.resolution(served, "out/exists.png"), missing = Self.resolution(served, "out/missing.png")
+        #expect(existing.failureStatus == 403 && missing.failureStatus == 403, "\(existing) \(missing)")
+        #expect(Self.resolution(served, "nothing-here.png").failureStatus == 404)
     }
 }
 

@@ -261,7 +261,8 @@ public final class BlurService: Sendable {
             "Cache-Control": settings.signer != nil ? "public, max-age=31536000, immutable" : "public, max-age=3600",
         ]
         if let match = request.header("if-none-match"),
-            match == "*" || match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
+            match.trimmingCharacters(in: .whitespaces) == "*"
+                || match.split(separator: ",").contains(where: { BlurService.weaklyEqual($0.trimmingCharacters(in: .whitespaces), etag) })
         {
             return .now(HTTPResponse(status: 304, headers: headers))
         }
@@ -321,7 +322,7 @@ public final class BlurService: Sendable {
     private func outputFormat(
         _ route: ServiceRoute, word: String?, accept: String?, source: ImageSource, given: OperationArguments
     ) throws(ServeError) -> (String?, String) {
-        let accepted = (accept ?? "").lowercased()
+        let accepted = BlurService.acceptable(accept)
         let animated = route.output == .animation || (route.output == .stillOrAnimation && !ServiceRoute.isStill(given))
         if animated {
             if let word {
@@ -330,7 +331,7 @@ public final class BlurService: Sendable {
                 }
                 return (format.rawValue, BlurService.contentType(animation: format))
             }
-            for format in [AnimationFormat.webp, .gif, .apng] where accepted.contains(BlurService.contentType(animation: format)) {
+            for format in BlurService.preferred([AnimationFormat.webp, .gif, .apng], accepted, type: BlurService.contentType(animation:)) {
                 return (format.rawValue, BlurService.contentType(animation: format))
             }
             return ("webp", "image/webp")
@@ -342,12 +343,43 @@ public final class BlurService: Sendable {
             return (format.rawValue, BlurService.contentType(format))
         }
         if route.output == .placeholder { return (nil, "application/json") }
-        for format in [ImageFormat.webp, .png, .jpeg, .gif] where accepted.contains(BlurService.contentType(format)) {
+        for format in BlurService.preferred([ImageFormat.webp, .png, .jpeg, .gif], accepted, type: BlurService.contentType) {
             return (format.rawValue, BlurService.contentType(format))
         }
         let own = (try? Renderer.format(of: source)) ?? .png
         let format: ImageFormat = [.png, .jpeg, .webp].contains(own) ? own : .png
         return (format.rawValue, BlurService.contentType(format))
+    }
+
+    /// `If-None-Match` compares weakly (RFC 9110 §13.1.2): `W/"x"` matches `"x"`.
+    static func weaklyEqual(_ given: String, _ etag: String) -> Bool {
+        (given.hasPrefix("W/") ? String(given.dropFirst(2)) : given) == etag
+    }
+
+    /// The media types an `Accept` header names with their q-values (1 when not given), exact types
+    /// only: `image/png;q=0` refuses PNG, `image/webpx` is not WebP.
+    static func acceptable(_ header: String?) -> [String: Double] {
+        var types: [String: Double] = [:]
+        for item in (header ?? "").lowercased().split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let type = parts.first, !type.isEmpty else { continue }
+            var q = 1.0
+            for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
+                q = parseDecimal(String(parameter.dropFirst(2))).map { min(1, max(0, $0)) } ?? 0
+            }
+            types[type] = max(types[type] ?? 0, q)
+        }
+        return types
+    }
+
+    /// Of `formats` (in the server's order of preference), those `accepted` names with q > 0, the
+    /// highest q first (the server's order among equals).
+    static func preferred<Format>(_ formats: [Format], _ accepted: [String: Double], type: (Format) -> String) -> [Format] {
+        let ranked = formats.enumerated().compactMap { item -> (Int, Double, Format)? in
+            guard let q = accepted[type(item.element)], q > 0 else { return nil }
+            return (item.offset, q, item.element)
+        }
+        return ranked.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.map(\.2)
     }
 
     static func contentType(_ format: ImageFormat) -> String {
