@@ -11,24 +11,6 @@ public struct OptionSpec: Sendable {
     /// Checks a value against the option's table, when it has one: the runner calls it for every
     /// option given, before the command does any work.
     public let check: (@Sendable (String) throws(ParameterError) -> Void)?
-    /// What the value is, for descriptions other than `--help` (the HTTP service's OpenAPI document
-    /// and its playground's controls).
-    public let kind: Kind
-
-    /// The forms a value takes.
-    public enum Kind: Sendable {
-        /// A number from a parameter table (its range, unit, default and whether it is whole).
-        case number(ParameterSpec)
-        /// One of these words (each choice's first), with the default's word if there is one.
-        case choice(words: [String], defaultWord: String?)
-        /// Text in a form of its own (a colour, `X,Y,W,H`, a size), read by the command.
-        case text
-        /// No value: present or not.
-        case flag
-        /// A parameter of the registry (``BlurOperation``): its kind, range and default.
-        case parameter(Parameter)
-    }
-
     /// The option of a registry parameter: its flag, placeholder and help line, checked by its
     /// kind's parser with the command line's spelling (`--max-radius must be …`).
     public init(_ parameter: Parameter) {
@@ -36,7 +18,6 @@ public struct OptionSpec: Sendable {
         if case .flag = parameter.kind { value = nil } else { value = parameter.placeholder }
         help = parameter.help
         check = { (text: String) throws(ParameterError) in _ = try parameter.parse(text, as: .commandLine) }
-        kind = .parameter(parameter)
     }
 
     /// The options of `operation` the command line takes, in its order.
@@ -51,7 +32,6 @@ public struct OptionSpec: Sendable {
         self.value = value
         self.help = (defaultText.map { spec.help(defaultText: $0) } ?? spec.help) + extra
         self.check = { (text: String) throws(ParameterError) in _ = try spec.parse(text) }
-        kind = .number(spec)
     }
 
     /// An option that takes one of a choice spec's words; the help comes from it.
@@ -60,7 +40,6 @@ public struct OptionSpec: Sendable {
         self.value = value
         self.help = spec.help + extra
         self.check = { (text: String) throws(ParameterError) in _ = try spec.parse(text) }
-        kind = .choice(words: spec.words, defaultWord: spec.defaultValue.flatMap(spec.word(for:)))
     }
 
     /// An option whose value the command reads itself (`check` nil), or a flag (`value` nil).
@@ -69,7 +48,6 @@ public struct OptionSpec: Sendable {
         self.value = value
         self.help = help
         self.check = check
-        kind = value == nil ? .flag : .text
     }
 }
 
@@ -88,9 +66,6 @@ public struct ParsedArguments: Sendable {
     public private(set) var operands: [String] = []
     /// True when `-h` or `--help` came before any `--`.
     public var wantsHelp = false
-
-    /// Values already scanned: what an option's check reads one value through.
-    init(values: [String: String]) { self.values = values }
 
     /// Scans `arguments` (after the command's name) against `options`; values are checked later, by the runner.
     /// - Throws: ``CLIError/usage(_:)`` for an unknown option, a value given to a flag, or a missing value.

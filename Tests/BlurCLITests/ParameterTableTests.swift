@@ -35,7 +35,7 @@ import Testing
         Option(command: ["progressive"], option: "blur-inset", spec: VariableBlurEffect.insetFractionSpec, percent: true),
         Option(command: ["progressive"], option: "dimming-inset", spec: VariableBlurEffect.insetFractionSpec, percent: true),
         Option(command: ["progressive"], option: "dimming-extension", spec: VariableBlurEffect.extensionFractionSpec, percent: true),
-        Option(command: ["progressive"], option: "scale", spec: StandardOptions.scale),
+        Option(command: ["progressive"], option: "scale", spec: BlurOperation.pointScaleSpec),
         Option(command: ["material"], option: "radius", spec: Material.radiusSpec),
         Option(command: ["material"], option: "dimming", spec: Material.dimmingSpec),
         Option(command: ["material"], option: "corner-radius", spec: Material.cornerRadiusSpec),

@@ -102,6 +102,13 @@ public struct OperationArguments: Sendable {
         return v
     }
 
+    /// A number parameter's value or default, for a caller that needs one: the table's default
+    /// where the parameter has one, else an error naming it (arguments of another operation).
+    public func requiredNumber(_ name: String) throws(ParameterError) -> Double {
+        guard let v = number(name) else { throw .missing(names: [spelled(name)], operation: operation.name) }
+        return v
+    }
+
     /// A whole-number parameter's value or default.
     public func integer(_ name: String) -> Int? { number(name).map { Int($0) } }
 

@@ -54,14 +54,7 @@ package final class InputFile {
                 fclose(stream)
                 throw error
             }
-            let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
-            memory.copyBytes(from: bytes)
-            guard let opened = fmemopen(memory.baseAddress, bytes.count, "rb") else {
-                memory.deallocate()
-                throw FileError.cannotRead(path: name, reason: String(cString: strerror(errno)))
-            }
-            stream = opened
-            held = memory
+            (stream, held) = try InputFile.memoryStream(bytes, name: name)
         }
         self.stream = stream
         guard got > 0 else {
@@ -82,16 +75,9 @@ package final class InputFile {
     package init(bytes: [UInt8], name: String) throws {
         guard !bytes.isEmpty else { throw DecodingError.empty }
         guard let format = ImageFormat(sniffing: Array(bytes.prefix(16))) else { throw DecodingError.unknownFormat }
-        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 16)
-        memory.copyBytes(from: bytes)
-        guard let opened = fmemopen(memory.baseAddress, bytes.count, "rb") else {
-            memory.deallocate()
-            throw FileError.cannotRead(path: name, reason: String(cString: strerror(errno)))
-        }
         path = name
-        stream = opened
+        (stream, held) = try InputFile.memoryStream(bytes, name: name)
         self.format = format
-        held = memory
     }
 
     /// Over a stream the caller owns (and closes, after this object is gone): bytes in memory.
@@ -126,6 +112,18 @@ package final class InputFile {
         var bytes = [UInt8]()
         try InputFile.readRest(of: stream, into: &bytes, name: path == "-" ? "standard input" : path)
         return bytes
+    }
+
+    /// A stdio stream reading a copy of `bytes`, and the memory under it (the caller frees it).
+    private static func memoryStream(_ bytes: [UInt8], name: String) throws(FileError) -> (UnsafeMutablePointer<FILE>, UnsafeMutableRawBufferPointer)
+    {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
+        memory.copyBytes(from: bytes)
+        guard let opened = fmemopen(memory.baseAddress, bytes.count, "rb") else {
+            memory.deallocate()
+            throw .cannotRead(path: name, reason: String(cString: strerror(errno)))
+        }
+        return (opened, memory)
     }
 
     /// Appends what is left of `stream` to `bytes`, at most ``AtomicFile/maximumReadBytes`` in all.

@@ -11,12 +11,13 @@ extension Renderer {
     ) throws -> [UInt8] {
         let size = arguments.size("size")
         let reduceMotion = arguments.flag("reduceMotion")
-        let arrival = arguments.number("wait") ?? 1.3, ending = arguments.number("hold") ?? 1
+        // Every one of these has a default in the table.
+        let arrival = try arguments.requiredNumber("wait"), ending = try arguments.requiredNumber("hold")
         let duration = arrival + (reduceMotion ? BlurUpImage.reducedMotionDuration : BlurUpImage.transitionDuration) + ending
-        let scale = arguments.number("scale") ?? 1
-        let recording = try SceneRecording(duration: max(0.001, duration), frameRate: arguments.number("fps") ?? 30, scale: scale)
-        let longest = arguments.integer("previewSize") ?? 32, blur = arguments.number("blurRadius") ?? BlurUpImage.defaultBlurRadius
-        let quality = arguments.integer("quality") ?? JPEGCodec.defaultQuality
+        let scale = try arguments.requiredNumber("scale")
+        let recording = try SceneRecording(duration: max(0.001, duration), frameRate: try arguments.requiredNumber("fps"), scale: scale)
+        let longest = Int(try arguments.requiredNumber("previewSize")), blur = try arguments.requiredNumber("blurRadius")
+        let quality = Int(try arguments.requiredNumber("quality"))
 
         let image = try decode(source)
         let placeholder = Placeholder.placeholder(of: image, longestSide: longest, thumbHash: false)
@@ -49,8 +50,8 @@ extension Renderer {
         _ arguments: OperationArguments, _ file: SceneFile, to path: String?, still: ImageFormat?, animation: AnimationFormat?,
         options: RenderOptions = RenderOptions()
     ) throws -> [UInt8] {
-        let start = arguments.number("time") ?? 0
-        let quality = arguments.integer("quality") ?? JPEGCodec.defaultQuality
+        let start = try arguments.requiredNumber("time")
+        let quality = Int(try arguments.requiredNumber("quality"))
         let scale = arguments.has("scale") ? arguments.number("scale")! : file.scale ?? 1
         let (w, h) = (Int((file.scene.width * scale).rounded()), Int((file.scene.height * scale).rounded()))
         let frameBytes = w * h * 4
@@ -75,7 +76,7 @@ extension Renderer {
         let parallel = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
         // Frames in flight, each with its offscreen surfaces and blur buffers, plus the encoder's copy.
         try ImageLimits.checkBudget(frameBytes * (6 * min(16, parallel) + 2), for: "rendering \(recording.frameCount) frames of \(w)×\(h)")
-        let opaque = file.scene.backgroundColor.alpha >= 1, loops = arguments.integer("loop") ?? 0
+        let opaque = file.scene.backgroundColor.alpha >= 1, loops = Int(try arguments.requiredNumber("loop"))
         let writer =
             try path.map {
                 try AnimationWriter(
@@ -90,7 +91,7 @@ extension Renderer {
 
     /// `placeholder` of `BlurOperation/all` for the image at `source`.
     public static func placeholder(_ arguments: OperationArguments, from source: ImageSource) throws -> Placeholder {
-        let size = arguments.integer("size") ?? Int(Placeholder.sizeSpec.defaultValue!)
+        let size = Int(try arguments.requiredNumber("size"))
         do {
             switch source {
             case let .file(path): return try Placeholder.make(fromFile: path, longestSide: size, thumbHash: !arguments.flag("noThumbHash"))

@@ -65,6 +65,8 @@ public enum Renderer {
     ) throws -> (stages: [any RowStage], opaque: Bool) {
         let scale = arguments.number("scale") ?? 1
         let appearance = arguments.choice("appearance", Appearance.spec) ?? .light
+        // The region in points (the whole image when not given, or for an operation without one).
+        let frame = try arguments.frame("region", width: width, height: height, scale: scale)
         let reference = KernelSwitch.useReference
         /// The effect on the whole image at once (the reference kernels), within the budget.
         func whole(_ estimate: Int, _ transform: @escaping (Bitmap) -> Bitmap) throws -> [any RowStage] {
@@ -82,7 +84,6 @@ public enum Renderer {
             return (stages, opaque && blur.edges == .clamp)
         case "progressive":
             let effect = try VariableBlurEffect(arguments)
-            let frame = try arguments.frame("region", width: width, height: height, scale: scale)
             if reference {
                 return (
                     try whole(VariableBlurEffect.estimatedBytes(width: width, height: height)) {
@@ -93,7 +94,6 @@ public enum Renderer {
             return ([effect.stage(width: width, height: height, scale: scale, frame: frame, appearance: appearance)], opaque)
         case "material":
             let material = try Material(arguments)
-            let frame = try arguments.frame("region", width: width, height: height, scale: scale)
             if reference {
                 return (
                     try whole(Material.estimatedBytes(width: width, height: height)) {

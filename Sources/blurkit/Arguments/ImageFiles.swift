@@ -4,43 +4,16 @@ import Foundation
 
 /// Reading IN and writing OUT for the commands that make one image.
 enum ImageFiles {
-    /// Reads and decodes IN (a path, or - for standard input) and checks the job's estimate
-    /// (`estimate(width, height)` bytes) against the memory budget.
-    static func read(_ path: String, job: String, estimate: (Int, Int) -> Int) throws -> Bitmap {
-        let image = try read(path)
-        try ImageLimits.checkBudget(estimate(image.width, image.height), for: job)
-        return image
-    }
-
     /// Reads and decodes IN (a path, or - for standard input) as a stream into a bitmap: the file's
     /// bytes are never held whole beside the image (WebP and GIF excepted).
     static func read(_ path: String) throws -> Bitmap {
-        do {
-            return try ImagePipeline.open(try InputFile(path: path)).source.collect()
-        } catch let error as PipelineError {
+        do { return try Renderer.decode(.file(path)) } catch let error as RenderError {
             throw CLIError.failure(error.description)
         } catch let error as FileError {
             throw CLIError.failure(error.description)
         } catch {
             throw CLIError.failure("\(path == "-" ? "standard input" : path): \(error)")
         }
-    }
-
-    /// Encodes `image` as `format` and writes OUT atomically (- for standard output).
-    static func write(_ image: Bitmap, to path: String, as format: ImageFormat, _ arguments: ParsedArguments) throws {
-        let quality = try arguments.integer(ImageFile.qualitySpec) ?? JPEGCodec.defaultQuality
-        let compression = try arguments.integer(ImageFile.compressionSpec) ?? ImageFile.defaultCompression
-        let bytes = try ImageFile.encode(image, as: format, quality: quality, compression: compression)
-        if path == "-" { return try AtomicFile.writeStandardOutput(bytes) }
-        try AtomicFile.write(bytes, to: path)
-    }
-
-    /// OUT's encoding from `--format` (or OUT's suffix), `--quality` and `--compression`.
-    static func encoding(for output: String, _ arguments: ParsedArguments) throws -> ImagePipeline.Encoding {
-        ImagePipeline.Encoding(
-            format: try arguments.stillFormat(for: output),
-            quality: try arguments.integer(ImageFile.qualitySpec) ?? JPEGCodec.defaultQuality,
-            compression: try arguments.integer(ImageFile.compressionSpec) ?? ImageFile.defaultCompression)
     }
 
     /// `blur`, `progressive` or `material` from IN to OUT through the library's streaming API
