@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """`make loadtest`: blurkit serve and thumbor under wrk on loopback, in the same run.
 
-For each route (a σ 8 blur of a 1920×1080 JPEG, and its placeholder) and each concurrency (8, 32,
-256), wrk runs LOADTEST_SECONDS (default 30) against blurkit serve and against thumbor (one process
+For each route (a σ 8 blur of a 1920×1080 JPEG, and its placeholder) and each concurrency (4, 8,
+32, 128), wrk runs LOADTEST_SECONDS (default 30) against blurkit serve and against thumbor (one process
 per core, the file loader on the same folder, filters:blur(24,8) and a 32-px fit-in). Reported:
-requests/s, p50/p99 latency, statuses and socket errors, peak RSS. Then an overload run (256
-connections: only 200 and 503, RSS under the memory budget) and a SIGTERM in the middle of a run
-(the server exits 0; every answered request is a 200 or a 503). Prints a Markdown report; writes it
+requests/s, p50/p99 latency, statuses and socket errors, peak RSS. Then pages of 30 thumbnails as
+browsers ask for them — one page over 6 connections, two pages at once, 30 requests at once (an
+HTTP/2 page) — counting the images lost (not 200 after one retry that honours Retry-After), and a
+SIGTERM in the middle of a run (the server exits 0; every answered request is a 200 or a 503). Prints a Markdown report; writes it
 to loadtest-output.md."""
 
 import os
@@ -16,7 +17,9 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
 import urllib.request
 
 from PIL import Image
@@ -95,6 +98,66 @@ def wrk(url, connections, seconds, script):
     return {"rate": rate, "statuses": statuses, "p50": p50, "p99": p99, "errors": errors.group(1) if errors else "none"}
 
 
+def fetch_page(port, paths, connections):
+    """Asks for `paths` over `connections` at a time, as a browser does; one retry after Retry-After.
+    Returns the number not served with 200 and the seconds the page took."""
+    lost, lock, queue = [0], threading.Lock(), list(paths)
+
+    def worker():
+        while True:
+            with lock:
+                if not queue:
+                    return
+                path = queue.pop()
+            for attempt in range(2):
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=60) as response:
+                        response.read()
+                        break
+                except urllib.error.HTTPError as error:
+                    if attempt == 1 or error.code != 503:
+                        with lock:
+                            lost[0] += 1
+                        break
+                    time.sleep(float(error.headers.get("Retry-After", "1")))
+                except OSError:
+                    with lock:
+                        lost[0] += 1
+                    break
+
+    started = time.time()
+    threads = [threading.Thread(target=worker) for _ in range(connections)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return lost[0], time.time() - started
+
+
+def pages(port, root):
+    """The page tests: 30 thumbnails (σ 8 blurs of 640×480 JPEGs) once over 6 connections, two such
+    pages at once, and 30 at once. Returns report lines and the images lost."""
+    paths = [f"/blur/thumbs/t{i}.jpg?sigma=8&format=jpeg" for i in range(30)]
+    lines, total = ["", "| page test | images | lost | seconds |", "|---|---|---|---|"], 0
+    for name, runs, connections in [("one page, 6 connections", 1, 6), ("two pages at once, 6 connections each", 2, 6),
+                                    ("30 requests at once (an HTTP/2 page)", 1, 30)]:
+        results = [None] * runs
+
+        def page(k):
+            results[k] = fetch_page(port, paths, connections)
+
+        threads = [threading.Thread(target=page, args=(k,)) for k in range(runs)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        lost = sum(r[0] for r in results)
+        total += lost
+        lines.append(f"| {name} | {30 * runs} | {lost} | {max(r[1] for r in results):.1f} |")
+        print(lines[-1], flush=True)
+    return lines, total
+
+
 def main():
     work = tempfile.mkdtemp(prefix="blurkit-loadtest-")
     root = os.path.join(work, "photos")
@@ -102,7 +165,14 @@ def main():
     source = os.path.join(os.path.dirname(PACKAGE), "shared", "testdata", "motorcycle_right.png")
     if not os.path.exists(source):
         source = os.path.join(PACKAGE, "Tests", "Fixtures", "chelsea.png")
-    Image.open(source).convert("RGB").resize((1920, 1080), Image.LANCZOS).save(os.path.join(root, "photo.jpg"), quality=90)
+    photo = Image.open(source).convert("RGB")
+    photo.resize((1920, 1080), Image.LANCZOS).save(os.path.join(root, "photo.jpg"), quality=90)
+    os.makedirs(os.path.join(root, "thumbs"))
+    for i in range(30):
+        # Thirty different pictures: no two share a cache entry or an ETag.
+        left = (i * 37) % (photo.width // 3)
+        photo.crop((left, 0, left + photo.width * 2 // 3, photo.height)).resize((640, 480), Image.LANCZOS).save(
+            os.path.join(root, "thumbs", f"t{i}.jpg"), quality=85)
     script = os.path.join(work, "count.lua")
     open(script, "w").write(COUNTER)
 
@@ -138,13 +208,13 @@ def main():
         ("placeholder (JSON with ThumbHash) · 32-px fit-in", "/placeholder/photo.jpg", "/unsafe/fit-in/32x32/photo.jpg"),
     ]
     lines = [f"Loopback, {CORES} cores, {SECONDS} s a run, a 1920×1080 JPEG (q90); blurkit serve with its defaults "
-             f"({CORES} renders at once, {2 * CORES} waiting, --memory-budget {BUDGET_MB}), thumbor {CORES} processes "
+             f"({CORES} renders at once, others queued while their deadline allows, --memory-budget {BUDGET_MB}), thumbor {CORES} processes "
              "(no result storage, restarted for each run). Responses/s count 200s only.", "",
              "| route | connections | blurkit 200/s | p50 ms | p99 ms | statuses | thumbor 200/s | p50 ms | p99 ms | ratio |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     peak_thumbor = 0
     for name, ours, theirs in routes:
-        for connections in (2 * CORES, 8, 32, 256):
+        for connections in (4, 8, 32, 128):
             idle()
             a = wrk(f"http://127.0.0.1:{port}{ours}", connections, SECONDS, script)
             thumbor, tport = start_thumbor()
@@ -161,9 +231,13 @@ def main():
                          f"0 | – | – | – |")
             print(lines[-1], flush=True)
             assert set(a["statuses"]) <= {200, 503}, f"blurkit answered {a['statuses']}"
+    idle()
+    page_lines, lost = pages(port, root)
+    lines += page_lines
     rss = peak_rss_mb([server.pid])
     lines += ["", f"Peak RSS: blurkit serve {rss:.0f} MB (budget {BUDGET_MB} MB); thumbor, all processes, {peak_thumbor:.0f} MB."]
     assert rss < BUDGET_MB, "over the memory budget"
+    assert lost == 0, f"{lost} images of the page tests lost"
 
     # SIGTERM in the middle of a run: the server drains and exits 0; wrk sees only 200 and 503.
     result = {}

@@ -6,6 +6,8 @@ import Synchronization
 /// libmicrohttpd's own time-out only measures silence, so a client trickling a byte at a time
 /// could hold a connection for ever; a watchdog thread shuts the socket of any connection over the
 /// limit, and libmicrohttpd then closes it. (Bodies are timed by the request handler as they come.)
+/// When the connections open reach nine tenths of the server's cap, those that have been waiting
+/// for a request for a second or more are shut as well: idle clients make way for new ones.
 final class ConnectionClock: @unchecked Sendable {
     private struct Entry {
         let socket: Int32
@@ -13,13 +15,16 @@ final class ConnectionClock: @unchecked Sendable {
     }
 
     private let limit: Double
+    /// Open connections at which idle ones are cut early.
+    private let crowded: Int
     /// Guarded by `lock` (a pthread mutex, which ThreadSanitizer sees, unlike `Mutex`'s futex).
     private var table: [UInt: Entry] = [:]
     private let lock = NSLock()
     private let running = Atomic<Bool>(true)
 
-    init(limit: Double) {
+    init(limit: Double, connectionLimit: Int) {
         self.limit = limit
+        crowded = max(1, connectionLimit * 9 / 10)
         let thread = Thread { [self] in
             while running.load(ordering: .relaxed) {
                 usleep(100_000)
@@ -65,8 +70,9 @@ final class ConnectionClock: @unchecked Sendable {
     private func cutOffLateConnections() {
         let now = Date()
         withTable { table in
+            let allowed = table.count >= crowded ? min(1, limit) : limit
             for (key, entry) in table {
-                guard let since = entry.waitingSince, now.timeIntervalSince(since) > limit else { continue }
+                guard let since = entry.waitingSince, now.timeIntervalSince(since) > allowed else { continue }
                 shutdown(entry.socket, Int32(SHUT_RDWR))
                 table[key]?.waitingSince = nil
             }

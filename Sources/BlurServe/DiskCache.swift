@@ -4,7 +4,8 @@ import Synchronization
 
 /// Rendered responses kept on disk, by key (the response's ETag), up to a size: the least recently
 /// used go first. Entries are written atomically (temporary file, fsync, rename), survive a
-/// restart (the folder is scanned at start, oldest use first), and carry the SHA-256 of their body,
+/// restart (the folder is scanned at start, oldest use first, and the temporary files of a write
+/// cut short removed), and carry the SHA-256 of their body,
 /// so a damaged entry is found on reading, removed, and rendered again.
 ///
 /// Entry file: `BKC1 <content type> <sha256 hex>\n` then the body.
@@ -33,9 +34,18 @@ public final class DiskCache: Sendable {
         } catch {
             throw .internalError("--cache \(folder): \(error.localizedDescription)")
         }
-        // What an earlier run left, oldest use first.
+        // What an earlier run left, oldest use first; the temporary files of writes it never
+        // finished (killed mid-write) are removed, when a minute old (not another server's, now).
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var found: [(key: String, size: Int, used: Date)] = []
+        for name in names where name.hasPrefix(".") && name.contains(".bkc.tmp-") {
+            let path = folder + "/" + name
+            if let changed = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                Date().timeIntervalSince(changed) > 60
+            {
+                unlink(path)
+            }
+        }
         for name in names where name.hasSuffix(".bkc") {
             let path = folder + "/" + name
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),

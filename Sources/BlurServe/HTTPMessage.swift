@@ -9,6 +9,9 @@ public struct HTTPRequest: Sendable {
     public let headers: [String: String]
     /// The body, for POST (at most the server's body limit).
     public let body: [UInt8]
+    /// True once the client has gone (closed or reset its connection): a render it asked for stops.
+    /// A server that cannot tell leaves it false.
+    public var isAbandoned: @Sendable () -> Bool = { false }
 
     /// Header names are lower-cased; of two that differ only in case, one is kept.
     public init(method: String, rawTarget: String, headers: [String: String] = [:], body: [UInt8] = []) {

@@ -8,13 +8,19 @@ import Synchronization
 ///
 /// Each request goes through two functions of the owner's:
 /// - `screen`, on the connection's worker once the request line and headers are in and before any
-///   body is read: a response to send at once instead (a 503 when every slot is busy, a 413 for a
-///   body declared too large), after which the connection is closed and the body never read;
+///   body is read: a response to send at once instead (a 503 when the queue would not admit it, a
+///   403 for a bad signature), after which — when a body was announced — the connection is closed
+///   and the body never read;
 /// - `handler`, on the worker once the whole request is in: a response now, or work that makes it
 ///   (``HTTPAnswer/later(_:)``). For work the connection is suspended and the work runs on a thread
 ///   of its own, so a long render holds no worker: the workers go on reading, screening and
 ///   answering every other connection. The owner bounds how much work it hands out.
-/// Bodies over `maximumBodyBytes` (declared or counted) get 413 without being kept.
+/// Bodies over `maximumBodyBytes` (declared or counted) get 413 without being kept, and every body
+/// is reserved against `bodyBudget` before it is read — twice its size, for the copy a decoder
+/// reads — so that uploads held at once stay within it: beyond it 503, before a `100 Continue`.
+/// Two different `Content-Length` headers, or a header value with a bare CR or LF, get 400 (a
+/// proxy in front might read the request otherwise). When connections near `connectionLimit`,
+/// those idle for a second are closed so that new clients get in.
 public final class HTTPServer: Sendable {
     /// Where the server listens, its worker threads, its time-outs and its limits.
     public struct Configuration: Sendable {
@@ -33,12 +39,21 @@ public final class HTTPServer: Sendable {
         public var maximumBodyBytes: Int
         /// Connections open at once, over every worker.
         public var connectionLimit: Int
+        /// Connections open at once from one address (0: no limit — behind a proxy every client
+        /// has the proxy's address).
+        public var perClientLimit: Int
+        /// Bytes of request bodies held at once, over every connection (each reserved at twice
+        /// its size).
+        public var bodyBudget: Int
 
-        /// Defaults: 127.0.0.1 port 8080, 4 worker threads, 10 s idle, 30 s per request, 64 MiB bodies, 1000 connections.
+        /// Defaults: 127.0.0.1 port 8080, 4 worker threads, 10 s idle, 30 s per request, 64 MiB
+        /// bodies, 1,000 connections (no limit per client), 1 GiB of bodies at once.
         public init(
             host: String = "127.0.0.1", port: Int = 8080, threads: Int = 4, idleTimeout: Int = 10, requestTimeout: Double = 30,
-            maximumBodyBytes: Int = 64 << 20, connectionLimit: Int = 1000
+            maximumBodyBytes: Int = 64 << 20, connectionLimit: Int = 1000, perClientLimit: Int = 0, bodyBudget: Int = 1 << 30
         ) {
+            self.perClientLimit = perClientLimit
+            self.bodyBudget = bodyBudget
             self.host = host
             self.port = port
             self.threads = threads
@@ -69,7 +84,8 @@ public final class HTTPServer: Sendable {
         let started: OpaquePointer? = configuration.host.withCString { host in
             var config = bk_mhd_config(
                 host: host, port: UInt16(clamping: configuration.port), threads: UInt32(clamping: configuration.threads),
-                connection_limit: UInt32(clamping: configuration.connectionLimit), timeout_seconds: UInt32(clamping: configuration.idleTimeout),
+                connection_limit: UInt32(clamping: configuration.connectionLimit), per_ip_limit: UInt32(clamping: configuration.perClientLimit),
+                timeout_seconds: UInt32(clamping: configuration.idleTimeout),
                 memory_limit: 64 << 10)
             return bk_mhd_start(
                 &config, accessHandler, opaque, requestCompleted, opaque, requestStarted, opaque, connectionNotice, opaque)
@@ -132,12 +148,25 @@ private final class Context: Sendable {
     let clock: ConnectionClock
     /// Handlers running (their connections suspended).
     let handling = Atomic<Int>(0)
+    /// Bytes of bodies reserved now.
+    let bodiesHeld = Atomic<Int>(0)
 
     init(configuration: HTTPServer.Configuration, screen: @escaping HTTPServer.Screen, handler: @escaping HTTPServer.Handler) {
         self.configuration = configuration
         self.screen = screen
         self.handler = handler
-        clock = ConnectionClock(limit: configuration.requestTimeout)
+        clock = ConnectionClock(limit: configuration.requestTimeout, connectionLimit: configuration.connectionLimit)
+    }
+
+    /// Reserves `bytes` more of the body budget: false, reserving nothing, when they do not fit.
+    func reserveBody(_ bytes: Int) -> Bool {
+        var held = bodiesHeld.load(ordering: .relaxed)
+        while true {
+            guard held + bytes <= configuration.bodyBudget else { return false }
+            let (exchanged, original) = bodiesHeld.compareExchange(expected: held, desired: held + bytes, ordering: .relaxed)
+            if exchanged { return true }
+            held = original
+        }
     }
 }
 
@@ -149,6 +178,10 @@ private final class Exchange {
     var headers: [String: String] = [:]
     var body: [UInt8] = []
     var bodyTooLarge = false
+    /// The body budget is spent: the rest of the body is dropped and the answer is 503.
+    var bodyOverBudget = false
+    /// Bytes of the body budget this request holds, given back when it completes.
+    var reserved = 0
     /// Set once the request is handed to the handler: a later call (after the resume) has nothing to do.
     var handedOver = false
 
@@ -167,9 +200,10 @@ private let requestCompleted:
     @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode) -> Void = {
         context, connection, state, _ in
         guard let state, let exchange = state.pointee else { return }
+        let context = Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue()
+        context.bodiesHeld.subtract(Unmanaged<Exchange>.fromOpaque(exchange).takeUnretainedValue().reserved, ordering: .relaxed)
         Unmanaged<Exchange>.fromOpaque(exchange).release()
         state.pointee = nil
-        let context = Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue()
         if let connection { context.clock.responded(connection) }
         context.active.subtract(1, ordering: .relaxed)
     }
@@ -203,12 +237,27 @@ private let accessHandler:
         if !exchange.headersRead {
             exchange.headersRead = true
             if let connection { context.clock.headersArrived(connection) }
-            exchange.headers = headers(of: connection)
-            if let length = exchange.headers["content-length"].flatMap(Int.init), length > configuration.maximumBodyBytes {
+            let (headers, malformed) = readHeaders(of: connection)
+            exchange.headers = headers
+            let declared = headers["content-length"].flatMap(Int.init)
+            let announced = (declared ?? 0) > 0 || headers["transfer-encoding"] != nil
+            if let malformed { return queue(ServeError.badRequest(malformed).response, on: connection, close: true) }
+            if let declared, declared > configuration.maximumBodyBytes {
                 return queue(ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)
             }
-            if let early = context.screen(method, exchange.rawTarget, exchange.headers) {
-                return queue(early, on: connection, close: true)
+            if let early = context.screen(method, exchange.rawTarget, headers) {
+                return queue(early, on: connection, close: announced || context.draining.load(ordering: .relaxed))
+            }
+            // The body's room, before a byte of it is read (and before libmicrohttpd's 100 Continue).
+            if let declared, declared > 0 {
+                guard 2 * declared <= configuration.bodyBudget else {
+                    return queue(
+                        ServeError.tooLarge("the body is over \(configuration.bodyBudget / 2) bytes, half the memory the server keeps for bodies")
+                            .response,
+                        on: connection, close: true)
+                }
+                guard context.reserveBody(2 * declared) else { return queue(uploadsBusy.response, on: connection, close: true) }
+                exchange.reserved = 2 * declared
             }
             return .YES
         }
@@ -217,8 +266,19 @@ private let accessHandler:
             if exchange.body.count + n > configuration.maximumBodyBytes {
                 exchange.bodyTooLarge = true
                 exchange.body = []
-            } else if !exchange.bodyTooLarge, let upload {
-                upload.withMemoryRebound(to: UInt8.self, capacity: n) { exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
+            } else if !exchange.bodyTooLarge, !exchange.bodyOverBudget, let upload {
+                // A chunked body, whose size is not declared, is reserved as it comes.
+                let needed = 2 * (exchange.body.count + n) - exchange.reserved
+                if needed > 0 {
+                    if context.reserveBody(needed) { exchange.reserved += needed } else { exchange.bodyOverBudget = true }
+                }
+                if exchange.bodyOverBudget {
+                    exchange.body = []
+                } else {
+                    upload.withMemoryRebound(to: UInt8.self, capacity: n) {
+                        exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n))
+                    }
+                }
             }
             uploadSize.pointee = 0
             return .YES
@@ -226,10 +286,13 @@ private let accessHandler:
         if exchange.bodyTooLarge {
             return queue(ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)
         }
+        if exchange.bodyOverBudget { return queue(uploadsBusy.response, on: connection, close: true) }
         if exchange.handedOver { return .YES }
         exchange.handedOver = true
-        let request = HTTPRequest(method: method, rawTarget: exchange.rawTarget, headers: exchange.headers, body: exchange.body)
+        var request = HTTPRequest(method: method, rawTarget: exchange.rawTarget, headers: exchange.headers, body: exchange.body)
         exchange.body = []
+        let socket = connection.map { bk_mhd_connection_fd($0) } ?? -1
+        request.isAbandoned = { bk_mhd_peer_gone(socket) != 0 }
         let work: @Sendable () -> HTTPResponse
         switch context.handler(request) {
         case let .now(response): return queue(response, on: connection, close: context.draining.load(ordering: .relaxed))
@@ -255,20 +318,38 @@ private struct Suspended: @unchecked Sendable {
     let connection: OpaquePointer?
 }
 
-/// Every request header, by lower-cased name (the first of repeated ones).
-private func headers(of connection: OpaquePointer?) -> [String: String] {
-    final class Box { var headers: [String: String] = [:] }
+/// The 503 for a body that does not fit the body budget.
+private let uploadsBusy = ServeError.busy("the server is receiving as many uploads as it holds; try again shortly", retryAfter: 1)
+
+/// Every request header, by lower-cased name (the first of repeated ones), and what makes the
+/// request malformed, if anything: two different `Content-Length` values, or a value holding a
+/// CR, LF or NUL byte.
+private func readHeaders(of connection: OpaquePointer?) -> (headers: [String: String], malformed: String?) {
+    final class Box {
+        var headers: [String: String] = [:]
+        var malformed: String?
+    }
     let box = Box()
     _ = MHD_get_connection_values(
         connection, .HEADER_KIND,
         { box, _, key, value in
             guard let box, let key else { return .YES }
-            let headers = Unmanaged<Box>.fromOpaque(box).takeUnretainedValue()
+            let found = Unmanaged<Box>.fromOpaque(box).takeUnretainedValue()
             let name = String(cString: key).lowercased()
-            if headers.headers[name] == nil { headers.headers[name] = value.map { String(cString: $0) } ?? "" }
+            let text = value.map { String(cString: $0) } ?? ""
+            if text.utf8.contains(where: { $0 == 13 || $0 == 10 }) {
+                found.malformed = found.malformed ?? "the \(name) header holds a bare CR or LF"
+            }
+            if let first = found.headers[name] {
+                if name == "content-length", first != text {
+                    found.malformed = found.malformed ?? "two different Content-Length headers"
+                }
+            } else {
+                found.headers[name] = text
+            }
             return .YES
         }, Unmanaged.passUnretained(box).toOpaque())
-    return box.headers
+    return (box.headers, box.malformed)
 }
 
 /// Queues `response`, closing the connection afterwards when `close` is set.

@@ -1,10 +1,12 @@
 import Foundation
 
-/// How many renders run at once, and how many may wait for a turn: `running` at most, then up to
-/// `waiting` more queue, in arrival order, each until its own deadline; a request beyond both is
-/// refused at once. A place is reserved without waiting (``reserve()``, on the thread that reads
-/// the request), so the refusal is immediate and the queue is bounded: the server never holds more
-/// work than this, and a burst of twice the cores is served rather than refused.
+/// How many renders run at once, and which may wait for a turn: `running` at most, then requests
+/// queue in arrival order while their deadline allows. A request is admitted only when the renders
+/// ahead of it — at the recent mean time of a render — leave it time to run before its deadline,
+/// and while fewer than `waiting` are queued (a bound on what the server holds, not the usual limit);
+/// otherwise it is refused at once, with the wait it would have had. A place is reserved without
+/// waiting (``reserve(deadline:)``, on the thread that read the request), so the refusal is
+/// immediate and the queue is bounded by time as well as by count.
 public final class RenderGate: @unchecked Sendable {
     /// The most renders running at once, ≥ 1.
     public let running: Int
@@ -16,6 +18,9 @@ public final class RenderGate: @unchecked Sendable {
     private var queued = 0
     private var nextTicket = 0
     private var serving = 0
+    private var closed = false
+    /// Seconds a render takes, a moving mean of the recent ones (0 until one has run).
+    private var meanSeconds = 0.0
     /// Tickets whose holders stopped waiting before their turn.
     private var skipped: Set<Int> = []
 
@@ -30,18 +35,57 @@ public final class RenderGate: @unchecked Sendable {
         fileprivate let number: Int
     }
 
-    /// A place in the queue, or nil when every slot and place is taken. Never waits.
-    public func reserve() -> Ticket? {
+    /// Why ``reserve(deadline:)`` refused.
+    public enum Refusal: Error, Equatable, Sendable {
+        /// The gate is closed: the server is shutting down.
+        case closed
+        /// The queue holds `waiting` already.
+        case full
+        /// The renders ahead would take about `seconds`, past the request's deadline.
+        case wouldWait(seconds: Double)
+    }
+
+    /// A place in the queue, or why there is none. Never waits.
+    public func reserve(deadline: Date) -> Result<Ticket, Refusal> {
         condition.lock()
         defer { condition.unlock() }
-        guard busy + queued < running + waiting else { return nil }
+        if let refusal = refusal(deadline: deadline) { return .failure(refusal) }
         queued += 1
         nextTicket += 1
-        return Ticket(number: nextTicket - 1)
+        return .success(Ticket(number: nextTicket - 1))
+    }
+
+    /// What ``reserve(deadline:)`` would answer now, reserving nothing: nil when it would admit.
+    public func wouldRefuse(deadline: Date) -> Refusal? {
+        condition.lock()
+        defer { condition.unlock() }
+        return refusal(deadline: deadline)
+    }
+
+    /// The wait ahead of a new request, in seconds: the renders before it, `running` at a time,
+    /// each at the mean time of a render.
+    public var expectedWait: Double {
+        condition.lock()
+        defer { condition.unlock() }
+        return wait()
+    }
+
+    private func wait() -> Double {
+        let ahead = max(0, busy + queued + 1 - running)
+        return (Double(ahead) / Double(running)).rounded(.up) * meanSeconds
+    }
+
+    private func refusal(deadline: Date) -> Refusal? {
+        if closed { return .closed }
+        guard queued < waiting || busy + queued < running else { return .full }
+        let seconds = wait()
+        // Its own render too must fit before the deadline.
+        if Date().addingTimeInterval(seconds + meanSeconds) > deadline { return .wouldWait(seconds: seconds) }
+        return nil
     }
 
     /// Waits for the ticket's turn (first come, first served) until `deadline`: true when it runs —
-    /// then call ``release()`` once — false when the deadline came first.
+    /// then call ``release(after:)`` once — false when the deadline came first.
     public func wait(_ ticket: Ticket, until deadline: Date) -> Bool {
         condition.lock()
         defer { condition.unlock() }
@@ -60,10 +104,20 @@ public final class RenderGate: @unchecked Sendable {
         return true
     }
 
-    /// Ends a render that ``wait(_:until:)`` let run.
-    public func release() {
+    /// Ends a render that ``wait(_:until:)`` let run, which took `seconds`.
+    public func release(after seconds: Double) {
         condition.lock()
         busy -= 1
+        meanSeconds = meanSeconds == 0 ? seconds : 0.8 * meanSeconds + 0.2 * seconds
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Refuses every new request from now on: the drain. Those already queued keep their turn
+    /// (each within its own deadline, so the drain ends within the time limit).
+    public func close() {
+        condition.lock()
+        closed = true
         condition.broadcast()
         condition.unlock()
     }
@@ -73,13 +127,6 @@ public final class RenderGate: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return queued
-    }
-
-    /// True when a new request would be refused.
-    public var isFull: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return busy + queued >= running + waiting
     }
 
     /// The next ticket to be served, past those given up.

@@ -1,6 +1,7 @@
 #include "bk_mhd.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -35,7 +36,7 @@ struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCa
             return NULL;
         }
     }
-    struct MHD_OptionItem options[12];
+    struct MHD_OptionItem options[13];
     int n = 0;
 #define OPTION(o, v, p)                                                                                                \
     do {                                                                                                               \
@@ -47,6 +48,7 @@ struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCa
     if (address != NULL) OPTION(MHD_OPTION_SOCK_ADDR, 0, address);
     if (config->threads > 1) OPTION(MHD_OPTION_THREAD_POOL_SIZE, config->threads, NULL);
     if (config->connection_limit > 0) OPTION(MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, NULL);
+    if (config->per_ip_limit > 0) OPTION(MHD_OPTION_PER_IP_CONNECTION_LIMIT, config->per_ip_limit, NULL);
     OPTION(MHD_OPTION_CONNECTION_TIMEOUT, config->timeout_seconds, NULL);
     if (config->memory_limit > 0) OPTION(MHD_OPTION_CONNECTION_MEMORY_LIMIT, config->memory_limit, NULL);
     /* Options with a function and its context: the function in `value`, the context in `ptr_value`. */
@@ -85,4 +87,13 @@ void bk_mhd_stop(struct MHD_Daemon *daemon, int quiesced_socket) {
 int bk_mhd_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info != NULL ? info->connect_fd : -1;
+}
+
+int bk_mhd_peer_gone(int fd) {
+    if (fd < 0) return 0;
+    char byte;
+    ssize_t got = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (got == 0) return 1; /* an orderly close */
+    if (got < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : 1;
+    return 0; /* a pipelined request waiting */
 }

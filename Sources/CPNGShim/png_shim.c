@@ -51,8 +51,14 @@ bk_png_reader *bk_png_reader_open(FILE *file, int *width, int *height, int *has_
         bk_png_reader_close(r);
         return NULL;
     }
-    // No ancillary chunk may make libpng allocate more than 64 MiB (text, ICC and the like).
-    png_set_chunk_malloc_max(r->png, (png_alloc_size_t)1 << 26);
+    // Ancillary chunks, capped in size and in number: none may make libpng allocate more than
+    // 16 MiB (an ICC profile, a decompressed chunk), at most 64 are kept, and text (tEXt, zTXt,
+    // iTXt), which BlurKit never reads, is skipped without being decompressed. A file of many
+    // compressed text chunks costs the time of reading its bytes, not of inflating them.
+    png_set_chunk_malloc_max(r->png, (png_alloc_size_t)1 << 24);
+    png_set_chunk_cache_max(r->png, 64);
+    static const png_byte text_chunks[] = {'t', 'E', 'X', 't', 0, 'z', 'T', 'X', 't', 0, 'i', 'T', 'X', 't', 0};
+    png_set_keep_unknown_chunks(r->png, PNG_HANDLE_CHUNK_NEVER, text_chunks, 3);
     png_set_user_limits(r->png, 0x7fffffff, 0x7fffffff);
     png_init_io(r->png, file);
     png_read_info(r->png, r->info);

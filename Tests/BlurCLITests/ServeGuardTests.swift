@@ -127,3 +127,40 @@ extension Result where Failure == ServeError {
         return nil
     }
 }
+
+/// The render queue admits by waiting time: a request waits while the renders ahead, at the mean
+/// time of one, leave it time before its deadline.
+@Suite struct RenderGateTests {
+    @Test func aRequestIsAdmittedWhileItsDeadlineAllows() throws {
+        let gate = RenderGate(running: 1, waiting: 100)
+        let far = Date().addingTimeInterval(3600)
+        // One render of 2 s teaches the gate the mean.
+        let first = try gate.reserve(deadline: far).get()
+        #expect(gate.wait(first, until: far))
+        gate.release(after: 2)
+        // One running, then each queued one waits 2 s more: with 9 s left, the renders ahead of
+        // the fourth in the queue (8 s) plus its own (2 s) do not fit.
+        let running = try gate.reserve(deadline: far).get()
+        #expect(gate.wait(running, until: far))
+        let soon = Date().addingTimeInterval(9)
+        var admitted = 0
+        while case .success = gate.reserve(deadline: soon) { admitted += 1 }
+        #expect(admitted == 3)
+        #expect(gate.wouldRefuse(deadline: soon) == .wouldWait(seconds: 8))
+        // A request with a later deadline still gets in; the count bound is the last word.
+        #expect(gate.wouldRefuse(deadline: far) == nil)
+        gate.close()
+        #expect(gate.wouldRefuse(deadline: far) == .closed)
+        #expect(gate.queuedCount == 3)
+    }
+
+    @Test func theCountBoundsTheQueueWhateverTheDeadlines() throws {
+        let gate = RenderGate(running: 1, waiting: 2)
+        let far = Date().addingTimeInterval(3600)
+        let running = try gate.reserve(deadline: far).get()
+        #expect(gate.wait(running, until: far))
+        _ = try gate.reserve(deadline: far).get()
+        _ = try gate.reserve(deadline: far).get()
+        #expect(gate.wouldRefuse(deadline: far) == .full)
+    }
+}

@@ -80,14 +80,21 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-rec-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let writer = try AnimationWriter(path: folder + "/x.webp", width: 48, height: 32, frameRate: 10)
-        var batches = 0
+        // Stopped once the first batch of two frames is written: the next batch never starts.
+        let stop = StopFlag()
         #expect(throws: RecordingError.cancelled(framesWritten: 2)) {
             try SceneRecording(duration: 0.5, frameRate: 10).record(
-                Self.scene(), to: writer, parallelFrames: 2,
-                cancelled: {
-                    batches += 1; return batches > 1
-                })
+                Self.scene(), to: writer, parallelFrames: 2, progress: { done, _ in if done >= 2 { stop.set() } },
+                cancelled: { stop.isSet })
         }
         #expect(!FileManager.default.fileExists(atPath: folder + "/x.webp"))
     }
+}
+
+/// A flag one thread sets and others read.
+private final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }

@@ -60,5 +60,5 @@ public struct BudgetError: Error, Equatable, Sendable, CustomStringConvertible {
         "\(job) needs about \(BudgetError.megabytes(needed)) MB, over the memory budget of \(BudgetError.megabytes(budget)) MB"
     }
 
-    static func megabytes(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }
+    package static func megabytes(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }
 }

@@ -17,6 +17,9 @@ public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLarge(format: ImageFormat, width: Int, height: Int, limit: Int)
     /// An animation's frames together hold more pixels than `ImageLimits/maximumPixelCount`.
     case animationTooLarge(format: ImageFormat, frames: Int, width: Int, height: Int, limit: Int)
+    /// Decoding a `width × height` image would take `needed` bytes, more than the
+    /// `ImageLimits/memoryBudget` of `budget` (checked from the header, before the pixels exist).
+    case overBudget(format: ImageFormat, width: Int, height: Int, needed: Int, budget: Int)
 
     /// A one-line message for people.
     public var description: String {
@@ -30,6 +33,9 @@ public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the \(format.name) image is \(w)×\(h), over the limit of \(pixels(limit))"
         case let .animationTooLarge(format, frames, w, h, limit):
             return "the \(format.name) animation reaches \(frames) frames of \(w)×\(h), over the limit of \(pixels(limit)) in all"
+        case let .overBudget(format, w, h, needed, budget):
+            return
+                "decoding the \(w)×\(h) \(format.name) image needs about \(BudgetError.megabytes(needed)) MB, over the memory budget of \(BudgetError.megabytes(budget)) MB"
         }
     }
 }
@@ -52,6 +58,13 @@ public enum EncodingError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension DecodingError {
+    /// Checks the memory a decoder is about to take for a `width × height` image (`bytes`, its
+    /// own estimate) against `ImageLimits/memoryBudget`, before it allocates any of it.
+    static func checkBudget(_ format: ImageFormat, width: Int, height: Int, bytes: Int) throws(DecodingError) {
+        let budget = ImageLimits.memoryBudget
+        if bytes > budget { throw .overBudget(format: format, width: width, height: height, needed: bytes, budget: budget) }
+    }
+
     /// Checks a size a header announced, before anything is allocated for it.
     static func checkSize(_ format: ImageFormat, width: Int, height: Int) throws(DecodingError) {
         guard width > 0, height > 0 else {

@@ -17,6 +17,7 @@ public enum GIFCodec {
         defer { DGifCloseFile(gif, &status) }
         let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
         try DecodingError.checkSize(.gif, width: width, height: height)
+        try DecodingError.checkBudget(.gif, width: width, height: height, bytes: decodingBytes(width: width, height: height, frames: 1))
 
         var canvas = [UInt8](repeating: 0, count: width * height * 4)  // straight RGBA
         var frames: [AnimatedImage.Frame] = [], pixels = 0, loopCount = 1
@@ -58,6 +59,8 @@ public enum GIFCodec {
                 let desc = gif.pointee.Image
                 let (fx, fy, fw, fh) = (Int(desc.Left), Int(desc.Top), Int(desc.Width), Int(desc.Height))
                 try DecodingError.checkSize(.gif, width: fw, height: fh)
+                try DecodingError.checkBudget(
+                    .gif, width: width, height: height, bytes: decodingBytes(width: width, height: height, frames: frames.count + 1) + fw * fh)
                 pixels = try DecodingError.checkFrame(.gif, width: width, height: height, frames: frames.count, decodedPixels: pixels)
                 guard let map = desc.ColorMap ?? gif.pointee.SColorMap, let colors = map.pointee.Colors else {
                     throw .corrupt(format: .gif, message: "frame \(frames.count) has no colour table")
@@ -110,6 +113,26 @@ public enum GIFCodec {
         guard !frames.isEmpty else { throw .corrupt(format: .gif, message: "no frames") }
         return AnimatedImage(frames: frames, loopCount: loopCount)
     }
+
+    /// The logical screen of a GIF, from its first 13 bytes (through giflib), checked against the
+    /// pixel limit and the memory its first frame's decoding takes.
+    public static func header(_ bytes: [UInt8]) throws(DecodingError) -> (width: Int, height: Int) {
+        guard !bytes.isEmpty else { throw .empty }
+        let source = GIFSource(bytes)
+        var status: Int32 = 0
+        guard let gif = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), gifRead, &status) else {
+            throw status == D_GIF_ERR_READ_FAILED ? .truncated(format: .gif) : .corrupt(format: .gif, message: errorText(status))
+        }
+        defer { DGifCloseFile(gif, &status) }
+        let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
+        try DecodingError.checkSize(.gif, width: width, height: height)
+        try DecodingError.checkBudget(.gif, width: width, height: height, bytes: decodingBytes(width: width, height: height, frames: 1))
+        return (width, height)
+    }
+
+    /// The bytes decoding holds for `frames` frames of a `width × height` screen: the canvas, the
+    /// copy a "restore previous" frame keeps, and the frames (each a whole screen).
+    static func decodingBytes(width: Int, height: Int, frames: Int) -> Int { width * height * 4 * (2 + frames) }
 
     /// A GIF of every frame of `animation` (quantized here; see ``GIFEncoder`` to quantize frames
     /// in parallel).

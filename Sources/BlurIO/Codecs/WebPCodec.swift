@@ -5,9 +5,46 @@ import CWebP
 /// composites each frame onto the canvas), stills encoded with the simple API, animations with
 /// `WebPAnimEncoder` (see ``WebPAnimationEncoder``).
 public enum WebPCodec {
-    /// Every frame of a WebP file (a still is one frame), straight from libwebp's canvas.
-    public static func decodeAnimation(_ bytes: [UInt8], firstFrameOnly: Bool = false) throws(DecodingError) -> AnimatedImage {
+    /// What a WebP header declares, read without decoding: the canvas size, whether it is an
+    /// animation, and whether its bitstream is lossless (which libwebp decodes through a second
+    /// buffer of the whole image).
+    public struct Header: Sendable, Equatable {
+        /// Pixels.
+        public let width: Int, height: Int
+        public let animated: Bool, lossless: Bool
+
+        /// The most bytes decoding takes besides the file: libwebp's canvases, its lossless
+        /// buffer, and the frames kept (`frames`, 1 for a still or the first frame only).
+        public func decodingBytes(frames: Int) -> Int {
+            let canvas = width * height * 4
+            if !animated { return canvas * (lossless ? 2 : 1) }
+            // The animation decoder's canvas and disposed copy, a lossless frame's buffer, the frames kept.
+            return canvas * (3 + max(1, frames))
+        }
+    }
+
+    /// The header of a WebP (`WebPGetFeatures`: the first few dozen bytes), checked against the
+    /// pixel limit and the memory budget its first frame would need.
+    public static func header(_ bytes: [UInt8]) throws(DecodingError) -> Header {
         guard !bytes.isEmpty else { throw .empty }
+        var features = WebPBitstreamFeatures()
+        let status = bytes.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
+        guard status == VP8_STATUS_OK else {
+            throw status == VP8_STATUS_NOT_ENOUGH_DATA ? .truncated(format: .webp) : .corrupt(format: .webp, message: "not a valid WebP header")
+        }
+        let header = Header(
+            width: Int(features.width), height: Int(features.height), animated: features.has_animation != 0, lossless: features.format == 2)
+        try DecodingError.checkSize(.webp, width: header.width, height: header.height)
+        try DecodingError.checkBudget(.webp, width: header.width, height: header.height, bytes: header.decodingBytes(frames: 1))
+        return header
+    }
+
+    /// Every frame of a WebP file (a still is one frame), straight from libwebp's canvas. The size
+    /// and the memory decoding takes are checked from the header first; a still is decoded straight
+    /// into its bitmap.
+    public static func decodeAnimation(_ bytes: [UInt8], firstFrameOnly: Bool = false) throws(DecodingError) -> AnimatedImage {
+        let header = try header(bytes)
+        if !header.animated { return AnimatedImage(frames: [.init(image: try decodeStill(bytes, header), duration: 0)], loopCount: 0) }
         let result: Result<AnimatedImage, DecodingError> = bytes.withUnsafeBufferPointer { buffer in
             var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
             // The demuxer reads the canvas size without allocating it: the limit is checked first.
@@ -17,6 +54,9 @@ public enum WebPCodec {
             WebPDemuxDelete(demux)
             do throws(DecodingError) {
                 try DecodingError.checkSize(.webp, width: width, height: height)
+                let kept = firstFrameOnly ? 1 : declared
+                let canvases = Header(width: width, height: height, animated: true, lossless: header.lossless)
+                try DecodingError.checkBudget(.webp, width: width, height: height, bytes: canvases.decodingBytes(frames: kept))
             } catch { return .failure(error) }
 
             var options = WebPAnimDecoderOptions()
@@ -56,6 +96,24 @@ public enum WebPCodec {
             return .success(AnimatedImage(frames: frames, loopCount: Int(info.loop_count)))
         }
         return try result.get()
+    }
+
+    /// A still WebP decoded by libwebp straight into the bitmap's rows (straight RGBA, then
+    /// premultiplied in place).
+    private static func decodeStill(_ bytes: [UInt8], _ header: Header) throws(DecodingError) -> Bitmap {
+        do {
+            return try Bitmap.filled(width: header.width, height: header.height, premultiplied: false) { pixels in
+                let decoded = bytes.withUnsafeBufferPointer { input in
+                    WebPDecodeRGBAInto(
+                        input.baseAddress, input.count, pixels.base, pixels.bytesPerRow * pixels.height, Int32(pixels.bytesPerRow))
+                }
+                guard decoded != nil else { throw DecodingError.corrupt(format: .webp, message: "the image cannot be decoded") }
+            }
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            throw .corrupt(format: .webp, message: "the image cannot be stored: \(error)")
+        }
     }
 
     /// A still WebP: lossy at `quality` 1…99, lossless at 100; alpha kept.

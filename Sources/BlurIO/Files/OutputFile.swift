@@ -80,6 +80,9 @@ package final class OutputFile {
         }
     }
 
+    /// Bytes written so far (buffered ones included).
+    package var position: Int { ftell(stream) }
+
     /// Appends `bytes`.
     package func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
         guard !bytes.isEmpty else { return }

@@ -8,6 +8,9 @@ public enum RenderError: Error, Sendable, CustomStringConvertible {
     case cancelled(framesWritten: Int)
     /// The output cannot be made as asked (an animation to standard output, a format that does not fit).
     case output(String)
+    /// The output would be larger than `RenderOptions/maximumOutputBytes` (`bytes`: its size when
+    /// known before encoding, else the bytes written when the limit was passed).
+    case outputTooLarge(bytes: Int, limit: Int)
 
     /// One line: the input's name and what is wrong with it, or what stopped.
     public var description: String {
@@ -15,6 +18,8 @@ public enum RenderError: Error, Sendable, CustomStringConvertible {
         case let .input(name, error): return "\(name): \(error)"
         case .cancelled: return "cancelled"
         case let .output(text): return text
+        case let .outputTooLarge(bytes, limit):
+            return "the output would take \(bytes > limit ? "over" : "at least") \(limit) bytes, the limit of an output in memory"
         }
     }
 }

@@ -10,12 +10,18 @@ public struct RenderOptions: Sendable {
     public var temporaryFile: (@Sendable (String?) -> Void)?
     /// Told the frames done and the total, for a progress line.
     public var progress: (@Sendable (Int, Int) -> Void)?
+    /// The most bytes an output written to memory may take (nil: no limit). An uncompressed output
+    /// known to be larger is refused before any row is decoded, any other as soon as the encoder
+    /// passes it, with ``RenderError/outputTooLarge(bytes:limit:)``; the output in memory counts
+    /// against the memory budget.
+    public var maximumOutputBytes: Int?
 
     /// Options as given; by default all cores, never cancelled.
     public init(
         threads: Int? = nil, cancelled: @escaping @Sendable () -> Bool = { false }, temporaryFile: (@Sendable (String?) -> Void)? = nil,
-        progress: (@Sendable (Int, Int) -> Void)? = nil
+        progress: (@Sendable (Int, Int) -> Void)? = nil, maximumOutputBytes: Int? = nil
     ) {
+        self.maximumOutputBytes = maximumOutputBytes
         self.threads = threads
         self.cancelled = cancelled
         self.temporaryFile = temporaryFile

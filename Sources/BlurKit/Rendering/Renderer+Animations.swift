@@ -57,7 +57,10 @@ extension Renderer {
         let frameBytes = w * h * 4
         if let still {
             try ImageLimits.checkBudget(frameBytes * 4, for: "rendering a \(w)×\(h) frame")
-            let image = try file.scene.render(at: start, scale: scale, threads: options.threads)
+            let image: Bitmap
+            do { image = try file.scene.render(at: start, scale: scale, threads: options.threads, cancelled: options.cancelled) } catch RecordingError
+                .cancelled
+            { throw RenderError.cancelled(framesWritten: 0) }
             let bytes = try ImageFile.encode(
                 image, as: still, quality: quality, compression: arguments.integer("compression") ?? ImageFile.defaultCompression)
             if let path { path == "-" ? try AtomicFile.writeStandardOutput(bytes) : try AtomicFile.write(bytes, to: path) }

@@ -39,18 +39,34 @@ public enum Renderer {
         }
         options.temporaryFile?(file.temporary)
         defer { options.temporaryFile?(nil) }
+        // An output in memory: its limit, and its bytes (the stream's, then their copy) in the budget.
+        var limit: Int?, held = 0
+        if case .memory = destination {
+            limit = options.maximumOutputBytes
+            let least = chain.width * chain.height * (format == .pam || format == .ppm ? 3 : 1)
+            if let limit, format == .pam || format == .ppm, least > limit { throw RenderError.outputTooLarge(bytes: least, limit: limit) }
+            held = 2 * min(limit ?? .max, least)
+        }
+        let overLimit = { limit.map { file.position > $0 } ?? false }
         do {
             let sink = try ImagePipeline.sink(
                 for: encoding, width: chain.width, height: chain.height, alpha: !stillOpaque, output: file, parts: options.threads)
             try ImageLimits.checkBudget(
-                chain.heldBytes + sink.heldBytes + ImagePipeline.queueBytes(width: chain.width), for: arguments.operation.name)
-            try ImagePipeline.drain(chain, into: sink, cancelled: options.cancelled)
+                chain.heldBytes + sink.heldBytes + ImagePipeline.queueBytes(width: chain.width) + held, for: arguments.operation.name)
+            try ImagePipeline.drain(chain, into: sink, cancelled: { options.cancelled() || overLimit() })
+            if let limit, overLimit() {
+                let written = file.position
+                file.discard()
+                throw RenderError.outputTooLarge(bytes: written, limit: limit)
+            }
             try file.commit()
         } catch let error as DecodingError {
             file.discard()
             throw RenderError.input(name: name, error)
         } catch PipelineError.cancelled {
+            let written = file.position
             file.discard()
+            if let limit, written > limit { throw RenderError.outputTooLarge(bytes: written, limit: limit) }
             throw RenderError.cancelled(framesWritten: 0)
         } catch {
             file.discard()
@@ -115,17 +131,32 @@ extension Renderer {
         do { return try source.open().format } catch let error as DecodingError { throw RenderError.input(name: source.name, error) }
     }
 
-    /// Checks from its header that the image at `source` is one BlurKit reads and within the pixel
-    /// limit, decoding no pixels (WebP and GIF, which decode whole, are left to the render).
+    /// Checks from its header that the image at `source` is one BlurKit reads, within the pixel
+    /// limit and — for WebP and GIF, which are decoded whole — within the memory budget of their
+    /// decoding, decoding no pixels.
     public static func probe(_ source: ImageSource) throws {
         do {
             let file = try source.open()
-            if file.format == .webp || file.format == .gif { return }
-            _ = try ImagePipeline.open(file)
+            switch file.format {
+            case .webp: _ = try WebPCodec.header(try head(of: source))
+            case .gif: _ = try GIFCodec.header(try head(of: source))
+            default: _ = try ImagePipeline.open(file)
+            }
         } catch let PipelineError.input(_, error) {
             throw RenderError.input(name: source.name, error)
         } catch let error as DecodingError {
             throw RenderError.input(name: source.name, error)
+        }
+    }
+
+    /// The first 4 KB of `source`: enough for every header `probe(_:)` reads.
+    private static func head(of source: ImageSource) throws -> [UInt8] {
+        switch source {
+        case let .bytes(bytes, _): return Array(bytes.prefix(4096))
+        case let .file(path):
+            guard let handle = FileHandle(forReadingAtPath: path) else { throw FileError.cannotRead(path: path, reason: "it cannot be opened") }
+            defer { try? handle.close() }
+            return Array((try? handle.read(upToCount: 4096)) ?? Data())
         }
     }
 }

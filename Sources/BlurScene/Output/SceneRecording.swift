@@ -55,12 +55,13 @@ public struct SceneRecording: Sendable {
 
     /// Renders every frame of `scene` into `writer` (which must be the scene's pixel size at
     /// `scale`) and finishes it. `progress` is called on the calling thread after each frame with
-    /// (frames done, frame count); `cancelled` is polled between batches — when it says true, the
+    /// (frames done, frame count); `cancelled` is polled between batches and before each layer of
+    /// every frame — when it says true, the
     /// recording stops with `RecordingError/cancelled` and nothing is written (a PNG sequence
     /// keeps the complete frames it has).
     public func record(
         _ scene: Scene, to writer: AnimationWriter, parallelFrames: Int? = nil,
-        progress: (Int, Int) -> Void = { _, _ in }, cancelled: () -> Bool = { false }
+        progress: (Int, Int) -> Void = { _, _ in }, cancelled: @escaping @Sendable () -> Bool = { false }
     ) throws {
         let total = frameCount
         let batch = max(1, min(16, parallelFrames ?? ProcessInfoCores.count))
@@ -74,12 +75,14 @@ public struct SceneRecording: Sendable {
             DispatchQueue.concurrentPerform(iterations: range.count) { k in
                 let n = first + k
                 let result = Result { () throws -> AnimationWriter.Prepared in
-                    let frame = try shared.scene.render(at: recording.time(ofFrame: n), scale: recording.scale, threads: range.count > 1 ? 1 : nil)
+                    let frame = try shared.scene.render(
+                        at: recording.time(ofFrame: n), scale: recording.scale, threads: range.count > 1 ? 1 : nil, cancelled: cancelled)
                     return try writer.prepare(frame)
                 }
                 results.withLock { $0[n] = result }
             }
             let prepared = results.withLock { $0 }
+            if cancelled() { throw RecordingError.cancelled(framesWritten: writer.framesWritten) }
             for n in range {
                 try writer.append(try prepared[n]!.get())
                 progress(n + 1, total)
@@ -103,7 +106,7 @@ public enum RecordingError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// The scene crossing into the frame workers, which only read it (see ``Scene/render(at:scale:threads:)``).
+/// The scene crossing into the frame workers, which only read it (see ``Scene/render(at:scale:threads:cancelled:)``).
 private struct SceneBox: @unchecked Sendable {
     let scene: Scene
     init(_ scene: Scene) { self.scene = scene }

@@ -12,6 +12,8 @@ struct Compositor {
     let scale: Double
     let appearance: Appearance
     let threads: Int?
+    /// Asked before each layer is drawn: true stops the frame with `RecordingError/cancelled`.
+    var cancelled: @Sendable () -> Bool = { false }
     /// Layers drawn and layers skipped because they lay outside what was being drawn.
     final class Statistics {
         var drawn = 0, culled = 0
@@ -29,6 +31,7 @@ struct Compositor {
     /// - Parameter backdrop: false draws the layer without its own backdrop filter (a mask layer,
     ///   which never applies one).
     func draw(_ layer: Layer, into surface: inout Surface, originX: Double, originY: Double, backdrop applyBackdrop: Bool = true) throws {
+        if cancelled() { throw RecordingError.cancelled(framesWritten: 0) }
         let f = layer.frameValue.value(at: time)
         let frame = Rect(x: originX + f.x, y: originY + f.y, width: f.width, height: f.height)
         let rawOpacity = layer.opacityValue.value(at: time)

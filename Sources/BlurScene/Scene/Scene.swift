@@ -44,20 +44,28 @@ public final class Scene {
     /// thread changes the tree meanwhile.
     /// - Throws: `ParameterError` for a scale or size that is not a positive finite number;
     ///   `BitmapError/tooLarge(width:height:limit:)` when the canvas, or an offscreen surface that a
-    ///   blur's reach widens beyond it, would pass `ImageLimits/maximumPixelCount`.
-    public func render(at time: Double, scale: Double = 1, threads: Int? = nil) throws -> Bitmap {
-        try renderReporting(at: time, scale: scale, threads: threads).image
+    ///   blur's reach widens beyond it, would pass `ImageLimits/maximumPixelCount`;
+    ///   `RecordingError/cancelled(framesWritten:)` when `cancelled`, asked before each layer, says stop.
+    public func render(
+        at time: Double, scale: Double = 1, threads: Int? = nil, cancelled: @escaping @Sendable () -> Bool = { false }
+    ) throws
+        -> Bitmap
+    {
+        try renderReporting(at: time, scale: scale, threads: threads, cancelled: cancelled).image
     }
 
-    /// ``render(at:scale:threads:)`` and how many layers were drawn and how many culled (outside
+    /// ``render(at:scale:threads:cancelled:)`` and how many layers were drawn and how many culled (outside
     /// the canvas or the offscreen surface they would draw into).
-    package func renderReporting(at time: Double, scale: Double = 1, threads: Int? = nil) throws -> (image: Bitmap, drawn: Int, culled: Int) {
+    package func renderReporting(
+        at time: Double, scale: Double = 1, threads: Int? = nil, cancelled: @escaping @Sendable () -> Bool = { false }
+    ) throws -> (image: Bitmap, drawn: Int, culled: Int) {
         let scale = try Scene.scaleSpec.validate(scale)
         guard width.isFinite, width > 0 else { throw ParameterError.notFinite(name: "width", value: width) }
         guard height.isFinite, height > 0 else { throw ParameterError.notFinite(name: "height", value: height) }
         let w = max(1, Int(min(1e6, (width * scale).rounded()))), h = max(1, Int(min(1e6, (height * scale).rounded())))
         let canvas = try Bitmap(width: w, height: h, filledWith: backgroundColor, scale: scale)
-        let compositor = Compositor(time: time, scale: scale, appearance: appearance, threads: threads)
+        var compositor = Compositor(time: time, scale: scale, appearance: appearance, threads: threads)
+        compositor.cancelled = cancelled
         var surface = Compositor.Surface(bitmap: canvas, window: PixelRect(x: 0, y: 0, width: w, height: h))
         for layer in root.sublayers { try compositor.draw(layer, into: &surface, originX: 0, originY: 0) }
         return (surface.bitmap, compositor.statistics.drawn, compositor.statistics.culled)

@@ -10,9 +10,11 @@ import Synchronization
 /// `Examples/Server` shows another. Renders run the library's typed operations (``Renderer``) from
 /// the file or the body in memory to memory: no temporary files, no command line.
 ///
-/// A render waits for one of `maximumConcurrent` slots in a queue of at most `maximumQueued`; beyond
-/// that it is refused with 503 at once (never an unbounded queue). Each has the request time limit,
-/// checked while it waits and between bands and frames. Responses carry a strong ETag (the input's
+/// A render waits for one of `maximumConcurrent` slots, in arrival order, while its deadline allows:
+/// it is admitted only when the renders ahead of it, at the recent mean time of one, leave it time
+/// to run within the request time limit (and while fewer than `maximumQueued` wait); otherwise it is
+/// refused with 503 at once, before its query is read. The time limit holds inside the work — checked
+/// while it waits, between bands, frames and layers — and a render whose client has gone is stopped. Responses carry a strong ETag (the input's
 /// SHA-256, the route, its parameters and the format); `If-None-Match` gets 304 before any work;
 /// the disk cache, when there is one, keeps what was rendered.
 public final class BlurService: Sendable {
@@ -26,19 +28,25 @@ public final class BlurService: Sendable {
         public var cache: DiskCache?
         /// Renders at once.
         public var maximumConcurrent: Int
-        /// Renders that may wait for a slot beyond those running.
+        /// Renders that may wait for a slot beyond those running, at most: a bound on what the server
+        /// holds; the usual limit is the time limit (see the type).
         public var maximumQueued: Int
-        /// Seconds a request may take, checked while it waits and between bands and frames.
+        /// Seconds a request may take, checked while it waits and between bands, frames and layers.
         public var timeout: Double
+        /// The most bytes a rendered response may take (413 beyond; an uncompressed one is refused
+        /// before it is rendered). Default 256 MiB.
+        public var maximumOutputBytes: Int
         /// What `make wasm` writes (`blurkit.mjs`, `blurkit.wasm`), served at `/web/` for the
         /// playground's previews; nil for none.
         public var web: [String: [UInt8]]?
 
-        /// Settings as given; by default no key, no cache, 2 renders at once and 4 waiting, 30 s.
+        /// Settings as given; by default no key, no cache, 2 renders at once and at most 1,024
+        /// waiting, 30 s, outputs up to 256 MiB.
         public init(
-            root: ServeRoot, signer: URLSigner? = nil, cache: DiskCache? = nil, maximumConcurrent: Int = 2, maximumQueued: Int = 4,
-            timeout: Double = 30, web: [String: [UInt8]]? = nil
+            root: ServeRoot, signer: URLSigner? = nil, cache: DiskCache? = nil, maximumConcurrent: Int = 2, maximumQueued: Int = 1024,
+            timeout: Double = 30, maximumOutputBytes: Int = 256 << 20, web: [String: [UInt8]]? = nil
         ) {
+            self.maximumOutputBytes = maximumOutputBytes
             self.root = root
             self.signer = signer
             self.cache = cache
@@ -54,13 +62,14 @@ public final class BlurService: Sendable {
     /// Its counters, served at `/metrics`.
     let metrics = Metrics()
     private let gate: RenderGate
-    /// SHA-256 of files under the root, by path, while their size, modification time and inode stay
+    /// SHA-256 of files under the root, by path, while their size, modification and change times and inode stay
     /// (at most 100,000 of them; then they are computed afresh).
     private let digests = Mutex<[String: (stamp: [Int], digest: String)]>([:])
     /// `/openapi.json`, made once from the registry.
     let openAPI: [UInt8]
-    /// Set when the server starts draining: renders still running finish, new ones get 503.
-    public let draining = Atomic<Bool>(false)
+    /// True once ``drain()`` is called: renders still running finish, new ones get 503.
+    public var draining: Bool { isDraining.load(ordering: .relaxed) }
+    private let isDraining = Atomic<Bool>(false)
 
     /// A service with `settings`.
     public init(_ settings: Settings) {
@@ -74,20 +83,51 @@ public final class BlurService: Sendable {
             ).utf8)
     }
 
-    /// Requests with a body to answer before reading it: 503 while draining or when every render
-    /// slot and place in the queue is taken (the body would only wait). Such an answer closes the
-    /// connection; a request without a body is refused later, at the same point, and keeps its
-    /// connection open, which costs a client that retries far less.
+    /// Starts the drain: new renders get 503 ("shutting down"); those queued or running finish,
+    /// each within its time limit.
+    public func drain() {
+        isDraining.store(true, ordering: .relaxed)
+        gate.close()
+    }
+
+    /// A render request to answer before its query is parsed or its body read, from the request
+    /// line and headers alone: 503 while draining or when the queue would not admit it (so a
+    /// refusal costs almost nothing), and — under a key — 403 for a signature that does not
+    /// verify, before a byte of the body is read. Nil: go on. A server closes the connection after
+    /// such an answer only when a body was announced.
     public func screen(method: String, rawTarget: String, headers: [String: String]) -> HTTPResponse? {
         let route = rawTarget.dropFirst().prefix { $0 != "/" && $0 != "?" }
-        let hasBody = (headers["content-length"].flatMap(Int.init) ?? 0) > 0 || headers["transfer-encoding"] != nil
-        guard hasBody, ServiceRoute.all.contains(where: { $0.name == route }) else { return nil }
-        if draining.load(ordering: .relaxed) { return ServeError.busy("the server is shutting down", retryAfter: 1).response }
-        if gate.isFull {
-            metrics.reject()
-            return ServeError.busy("every render slot is busy; try again shortly", retryAfter: 1).response
+        guard ServiceRoute.all.contains(where: { $0.name == route }) else { return nil }
+        if let refusal = gate.wouldRefuse(deadline: Date().addingTimeInterval(settings.timeout)) {
+            return countRefusal(refusal, route: String(route))
+        }
+        if settings.signer != nil {
+            do { try authorize(HTTPRequest(method: method, rawTarget: rawTarget, headers: headers)) } catch {
+                metrics.finish(route: String(route), status: error.status, bytes: 0, seconds: 0)
+                return error.response
+            }
         }
         return nil
+    }
+
+    /// The 503 for `refusal`, counted.
+    private func countRefusal(_ refusal: RenderGate.Refusal, route: String) -> HTTPResponse {
+        let error = BlurService.busy(refusal, timeout: settings.timeout)
+        if refusal != .closed { metrics.reject() }
+        metrics.finish(route: route, status: 503, bytes: 0, seconds: 0)
+        return error.response
+    }
+
+    /// The 503 for a refusal of the gate.
+    static func busy(_ refusal: RenderGate.Refusal, timeout: Double) -> ServeError {
+        switch refusal {
+        case .closed: return .busy("the server is shutting down", retryAfter: 1)
+        case .full: return .busy("the render queue is full; try again shortly", retryAfter: 1)
+        case let .wouldWait(seconds):
+            return .busy(
+                "the renders ahead would take about \(formatNumber((seconds * 10).rounded() / 10)) s, past the time limit of \(formatNumber(timeout)) s; try again shortly",
+                retryAfter: max(1, Int(seconds.rounded(.up)) / 2))
+        }
     }
 
     /// The answer to `request`: at once, or — for a render — work for a thread of its own. Each is
@@ -158,7 +198,7 @@ public final class BlurService: Sendable {
             )
         case "healthz":
             try only(["GET", "HEAD"])
-            if draining.load(ordering: .relaxed) { throw .busy("the server is shutting down", retryAfter: 1) }
+            if draining { throw .busy("the server is shutting down", retryAfter: 1) }
             return .now(.text("ok\n"))
         case "metrics":
             try only(["GET", "HEAD"])
@@ -273,10 +313,10 @@ public final class BlurService: Sendable {
         }
         if settings.cache != nil { metrics.cacheMiss() }
 
-        // Refused before the image is opened when no place is left (the reservation below decides).
-        if gate.isFull {
-            metrics.reject()
-            throw .busy("every render slot is busy; try again shortly", retryAfter: 1)
+        // Refused before the image is opened when there is no place (the reservation below decides).
+        if let refusal = gate.wouldRefuse(deadline: deadline) {
+            if refusal != .closed { metrics.reject() }
+            throw BlurService.busy(refusal, timeout: settings.timeout)
         }
         if route.output == .stillOrAnimation {
             guard case let .file(path) = source, path.hasSuffix(".json") else {
@@ -288,24 +328,29 @@ public final class BlurService: Sendable {
 
         // A place in the render queue now, or 503 at once; the render itself waits its turn on a
         // thread of its own.
-        if draining.load(ordering: .relaxed) { throw .busy("the server is shutting down", retryAfter: 1) }
-        guard let ticket = gate.reserve() else {
-            metrics.reject()
-            throw .busy("every render slot is busy; try again shortly", retryAfter: 1)
+        let ticket: RenderGate.Ticket
+        switch gate.reserve(deadline: deadline) {
+        case let .success(reserved): ticket = reserved
+        case let .failure(refusal):
+            if refusal != .closed { metrics.reject() }
+            throw BlurService.busy(refusal, timeout: settings.timeout)
         }
         let relative = request.method == "POST" ? nil : target.rest, finalHeaders = headers
+        let abandoned = request.isAbandoned
         return .later { [self] in
             guard gate.wait(ticket, until: deadline) else {
                 metrics.reject()
                 return ServeError.busy("no render slot came free within the server's time limit", retryAfter: 2).response
             }
             metrics.startRender()
+            let started = Date()
             defer {
-                gate.release()
+                gate.release(after: Date().timeIntervalSince(started))
                 metrics.endRender()
             }
             do {
-                let body = try run(route, given, source: source, format: format, name: name, relative: relative, deadline: deadline)
+                let cancelled: @Sendable () -> Bool = { Date() >= deadline || abandoned() }
+                let body = try run(route, given, source: source, format: format, name: name, relative: relative, cancelled: cancelled)
                 settings.cache?.put(key, contentType: contentType, body: body)
                 return HTTPResponse(status: 200, contentType: contentType, body: body, headers: finalHeaders)
             } catch let error as ServeError {
@@ -405,7 +450,12 @@ public final class BlurService: Sendable {
     private func digest(of path: String) throws(ServeError) -> String {
         var status = stat()
         guard stat(path, &status) == 0 else { throw .notFound("no such file") }
-        let stamp = [Int(status.st_size), Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec), Int(status.st_ino)]
+        // The change time too: a file rewritten in place with its size and modification time put
+        // back still has a new ctime (which no one can set).
+        let stamp = [
+            Int(status.st_size), Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec), Int(status.st_ino), Int(status.st_ctim.tv_sec),
+            Int(status.st_ctim.tv_nsec),
+        ]
         if let known = digests.withLock({ $0[path] }), known.stamp == stamp { return known.digest }
         guard let digest = Digest.sha256(file: path) else { throw .notFound("cannot read the file") }
         let hex = Digest.hex(digest)
@@ -429,7 +479,7 @@ public final class BlurService: Sendable {
     private static func status(of error: DecodingError, name: String) -> ServeError {
         switch error {
         case .empty, .unknownFormat: return .unsupportedMediaType("\(name): \(error)")
-        case .tooLarge, .animationTooLarge: return .tooLarge("\(name): \(error)")
+        case .tooLarge, .animationTooLarge, .overBudget: return .tooLarge("\(name): \(error)")
         default: return .unprocessable("\(name): \(error)")
         }
     }
@@ -437,9 +487,15 @@ public final class BlurService: Sendable {
     /// Renders the route's operation from `source` within the time limit and returns its bytes.
     private func run(
         _ route: ServiceRoute, _ given: OperationArguments, source: ImageSource, format: String?, name: String, relative: String?,
-        deadline: Date
+        cancelled: @escaping @Sendable () -> Bool
     ) throws(ServeError) -> [UInt8] {
-        let options = RenderOptions(threads: nil, cancelled: { Date() >= deadline })
+        let limit = settings.maximumOutputBytes
+        let options = RenderOptions(threads: nil, cancelled: cancelled, maximumOutputBytes: limit)
+        /// An animation is sized when it is done (its frames were budgeted before it began).
+        func limited(_ bytes: [UInt8]) throws -> [UInt8] {
+            guard bytes.count <= limit else { throw RenderError.outputTooLarge(bytes: bytes.count, limit: limit) }
+            return bytes
+        }
         do {
             switch route.output {
             case .still:
@@ -447,8 +503,8 @@ public final class BlurService: Sendable {
                 return try Renderer.still(given, from: source, to: .memory, format: still, options: options)
             case .animation:
                 let animation = try AnimationFormat.spec.parse(format ?? "webp")
-                return try Renderer.blurUp(
-                    given, from: source, to: nil, format: animation, label: (name as NSString).lastPathComponent, options: options)
+                return try limited(
+                    Renderer.blurUp(given, from: source, to: nil, format: animation, label: (name as NSString).lastPathComponent, options: options))
             case .stillOrAnimation:
                 guard case let .file(path) = source else { throw ServeError.unsupportedMediaType("/render takes a scene file under the root") }
                 // A scene's images: under the root only, relative to the scene's folder.
@@ -458,7 +514,7 @@ public final class BlurService: Sendable {
                     imageLoader: { try ImageFile.read(try root.resolve(folder.isEmpty ? $0 : folder + "/" + $0)) })
                 let still = ServiceRoute.isStill(given) ? try ImageFormat.spec.parse(format ?? "png") : nil
                 let animation = still == nil ? try AnimationFormat.spec.parse(format ?? "webp") : nil
-                return try Renderer.scene(given, file, to: nil, still: still, animation: animation, options: options)
+                return try limited(Renderer.scene(given, file, to: nil, still: still, animation: animation, options: options))
             case .placeholder:
                 let placeholder = try Renderer.placeholder(given, from: source)
                 if let format { return try ImageFile.encode(placeholder.preview, as: try ImageFormat.spec.parse(format)) }
@@ -480,6 +536,10 @@ public final class BlurService: Sendable {
             throw BlurService.status(of: error, name: name)
         } catch RenderError.cancelled {
             throw .busy("the request took longer than the server's time limit of \(formatNumber(settings.timeout)) s", retryAfter: 5)
+        } catch let RenderError.outputTooLarge(bytes, limit) {
+            throw .tooLarge(
+                "the response would take \(bytes > limit ? "over" : "at least") \(BudgetError.megabytes(limit)) MB, the server's limit (--max-output): ask for a compressed format or a smaller size"
+            )
         } catch let RenderError.output(text) {
             throw .unprocessable(shown(text))
         } catch let error as DecodingError {

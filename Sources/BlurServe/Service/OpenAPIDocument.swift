@@ -13,16 +13,20 @@ enum OpenAPIDocument {
             ["description": text, "content": ["application/json": ["schema": errorResponse]]]
         }
         let errors: [String: Any] = [
-            "400": failure("an unknown or invalid parameter (named in `parameter`), or a malformed request"),
+            "400": failure(
+                "an unknown or invalid parameter (named in `parameter`), or a malformed request (two different Content-Length headers, a bare CR or LF in a header)"
+            ),
             "403": failure("a path that leads out of the root, or a missing or wrong signature"),
             "404": failure("no such file under the root"),
             "405": failure("the route does not take this method"),
-            "413": failure("the body, the image's pixel count or its memory estimate is over the server's limits"),
+            "413": failure(
+                "the body, the image's pixel count, its decoding's or the job's memory estimate, or the response's size is over the server's limits"),
             "415": failure("not an image format BlurKit reads"),
             "422": failure("an image or scene file that cannot be decoded or used"),
             "500": failure("an internal error"),
             "503": [
-                "description": "every render slot is busy, the server is draining, or the work ran over the time limit",
+                "description":
+                    "the renders ahead would leave no time within the time limit, the queue or the memory for uploads is full, the server is shutting down, or the work ran over the time limit",
                 "headers": ["Retry-After": ["schema": ["type": "integer"], "description": "seconds to wait"]],
                 "content": ["application/json": ["schema": errorResponse]],
             ],

@@ -11,6 +11,7 @@ typedef struct bk_mhd_config {
     uint16_t port;                 /* 0: any free port (read it back with bk_mhd_bound_port) */
     unsigned int threads;          /* worker threads, each polling its own connections (1: one) */
     unsigned int connection_limit; /* 0: libmicrohttpd's default */
+    unsigned int per_ip_limit;     /* connections from one address at once (0: no limit) */
     unsigned int timeout_seconds;  /* a connection idle this long is closed (0: never) */
     size_t memory_limit;           /* bytes a connection may use for its request line and headers (0: 32 KiB) */
 } bk_mhd_config;
@@ -28,6 +29,10 @@ struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCa
 
 /* The connection's socket (-1 when unknown). */
 int bk_mhd_connection_fd(struct MHD_Connection *connection);
+
+/* 1 when the peer has closed or reset the socket `fd` (a suspended connection, which libmicrohttpd
+   does not read meanwhile), 0 while it is open. Never blocks. */
+int bk_mhd_peer_gone(int fd);
 
 /* Open connections, over every worker. */
 unsigned int bk_mhd_current_connections(struct MHD_Daemon *daemon);

@@ -31,7 +31,7 @@ enum ImageFiles {
                 options: RenderOptions(threads: threads, cancelled: Interruption.stopCheck(), temporaryFile: { Interruption.removeOnExit($0) }))
         } catch let error as RenderError {
             switch error {
-            case .input: throw CLIError.failure(error.description)
+            case .input, .outputTooLarge: throw CLIError.failure(error.description)
             case .cancelled:
                 throw CLIError.interrupted(
                     "interrupted; \(output == "-" ? "standard output is incomplete" : "nothing written")", signal: Interruption.signal ?? SIGINT)

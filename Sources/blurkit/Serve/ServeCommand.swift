@@ -13,8 +13,15 @@ enum ServeCommand: Command {
         or sent as a POST body (POST /blur?sigma=8): /blur, /progressive, /material, /blurup, /render (a
         scene file under the root) and /placeholder. Query parameters have the command line's names and
         ranges (see /openapi.json and docs/http-api.md); the format comes from format= or Accept. Also
-        /healthz, /metrics (Prometheus) and the playground at /. Renders beyond --max-concurrent wait, up
-        to --max-queue of them; beyond those 503 at once. SIGINT or SIGTERM stops accepting, lets the requests in flight finish, and exits 0.
+        /healthz, /metrics (Prometheus) and the playground at /.
+
+        Renders beyond --max-concurrent wait in arrival order while their time limit allows: a request
+        whose wait (the renders ahead at the recent time of one) would leave it no time to render gets 503
+        with Retry-After at once, before its query is read. --timeout holds inside every render (checked
+        between bands, frames and layers), and a render whose client has gone stops. --memory-budget
+        covers the renders (each gets its share) and the request bodies held at once (a quarter of it;
+        a body is reserved before it is read, twice its size); outputs are capped by --max-output.
+        SIGINT or SIGTERM stops accepting, lets the requests in flight finish within --timeout + 1 s, and exits 0.
         """
     static let operandCount = 0...0
     static let readsFirstWritesSecond = false
@@ -28,8 +35,17 @@ enum ServeCommand: Command {
         name: "max-concurrent", unit: "", range: 1...1024, defaultValue: nil, integer: true,
         summary: "renders at once; more get 503 with Retry-After")
     static let maximumQueued = ParameterSpec(
-        name: "max-queue", unit: "", range: 0...4096, defaultValue: nil, integer: true,
-        summary: "renders that may wait for a slot; beyond them 503 at once")
+        name: "max-queue", unit: "", range: 0...65536, defaultValue: 1024, integer: true,
+        summary: "renders that may wait for a slot at most (they wait while their time limit allows; beyond, 503 at once)")
+    static let maximumConnections = ParameterSpec(
+        name: "max-connections", unit: "", range: 1...100_000, defaultValue: 1000, integer: true,
+        summary: "connections open at once (near it, connections idle for a second are closed)")
+    static let maximumPerClient = ParameterSpec(
+        name: "max-connections-per-client", unit: "", range: 0...100_000, defaultValue: 0, integer: true,
+        summary: "connections open at once from one address (0: no limit; keep 0 behind a proxy)")
+    static let maximumOutput = ParameterSpec(
+        name: "max-output", unit: "MB", range: 1...65536, defaultValue: 256, integer: true,
+        summary: "largest response body (413 beyond; an uncompressed one is refused before it is rendered)")
     static let timeout = ParameterSpec(
         name: "timeout", unit: "s", range: 0.1...3600, defaultValue: 30,
         summary: "time limit of a request, from its first byte to its response; also the idle limit of a connection")
@@ -45,12 +61,15 @@ enum ServeCommand: Command {
             OptionSpec(port, value: "N"),
             OptionSpec(threads, value: "N", defaultText: "the cores, at least 2"),
             OptionSpec(maximumConcurrent, value: "N", defaultText: "the cores"),
-            OptionSpec(maximumQueued, value: "N", defaultText: "twice --max-concurrent"),
+            OptionSpec(maximumQueued, value: "N"),
             OptionSpec(timeout, value: "S"),
+            OptionSpec(maximumConnections, value: "N"),
+            OptionSpec(maximumPerClient, value: "N"),
             OptionSpec(name: "key", value: "HEX", help: "take signed URLs only: HMAC-SHA256 under this key (hex, ≥ 16 bytes) as sig="),
             OptionSpec(name: "cache", value: "DIR", help: "keep rendered responses in this folder (made if missing)"),
             OptionSpec(cacheSize, value: "MB"),
             OptionSpec(maximumBody, value: "MB"),
+            OptionSpec(maximumOutput, value: "MB"),
             OptionSpec(
                 name: "web", value: "DIR",
                 help: "the folder make wasm writes (blurkit.mjs, blurkit.wasm): served at /web/, and the playground previews with them as you drag"),
@@ -61,7 +80,7 @@ enum ServeCommand: Command {
         guard let rootFolder = arguments.values["root"] else { throw CLIError.usage("serve needs --root DIR") }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let maximumConcurrent = try arguments.integer(maximumConcurrent) ?? cores
-        let maximumQueued = try arguments.integer(maximumQueued) ?? 2 * maximumConcurrent
+        let maximumQueued = try arguments.integer(maximumQueued)!
         let timeout = try arguments.number(timeout)!
         let host = arguments.values["host"] ?? "127.0.0.1"
         let quiet = arguments.has("quiet")
@@ -70,8 +89,10 @@ enum ServeCommand: Command {
             let signer = try arguments.values["key"].map { (key: String) throws(ServeError) in try URLSigner(hexKey: key) }
             let capacity = try arguments.integer(cacheSize)! << 20
             let cache = try arguments.values["cache"].map { (folder: String) throws(ServeError) in try DiskCache(folder: folder, capacity: capacity) }
-            // Every render gets its share of the memory budget, so that together they stay under it.
-            ImageLimits.memoryBudget = max(1 << 20, ImageLimits.memoryBudget / maximumConcurrent)
+            // A quarter of the memory budget for request bodies held at once, the rest shared by the
+            // renders, so that together they stay under it.
+            let budget = ImageLimits.memoryBudget, bodies = budget / 4
+            ImageLimits.memoryBudget = max(1 << 20, (budget - bodies) / maximumConcurrent)
             // The WebAssembly build, read once: the playground previews with it.
             var web: [String: [UInt8]]?
             if let folder = arguments.values["web"] {
@@ -86,7 +107,7 @@ enum ServeCommand: Command {
             let service = BlurService(
                 .init(
                     root: root, signer: signer, cache: cache, maximumConcurrent: maximumConcurrent, maximumQueued: maximumQueued,
-                    timeout: timeout, web: web))
+                    timeout: timeout, maximumOutputBytes: try arguments.integer(maximumOutput)! << 20, web: web))
 
             // SIGINT and SIGTERM are waited for here: blocked in every thread (the server's inherit
             // the mask), taken with sigwait, so the drain runs as ordinary code.
@@ -100,7 +121,8 @@ enum ServeCommand: Command {
             let configuration = HTTPServer.Configuration(
                 host: host, port: try arguments.integer(port)!, threads: try arguments.integer(threads) ?? max(2, cores),
                 idleTimeout: max(1, Int(timeout.rounded(.up))), requestTimeout: timeout,
-                maximumBodyBytes: try arguments.integer(maximumBody)! << 20)
+                maximumBodyBytes: try arguments.integer(maximumBody)! << 20, connectionLimit: try arguments.integer(maximumConnections)!,
+                perClientLimit: try arguments.integer(maximumPerClient)!, bodyBudget: bodies)
             let server = try HTTPServer(
                 configuration, screen: { service.screen(method: $0, rawTarget: $1, headers: $2) }, handler: { service.handle($0) })
             let shown = host.contains(":") ? "[\(host)]" : host
@@ -116,7 +138,7 @@ enum ServeCommand: Command {
             var received: Int32 = 0
             sigwait(&signals, &received)
             if !quiet { try? AtomicFile.writeStandardError(Array("blurkit serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"), draining\n".utf8)) }
-            service.draining.store(true, ordering: .relaxed)
+            service.drain()
             server.drain(within: timeout + 1)
             if !quiet { try? AtomicFile.writeStandardError(Array("blurkit serve: stopped\n".utf8)) }
             return nil
