@@ -159,6 +159,8 @@ def held_uploads(root):
         check(peak <= budget * MB, f"peak RSS with the uploads held {peak / MB:.0f} MB ≤ --memory-budget {budget} MB")
         status, _, _ = server.get("/healthz")
         check(status == 200, "/healthz while they are held")
+        reply = raw(server, b"POST /blur?sigma=2 HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: %d\r\n\r\n" % size, wait=3)
+        check(reply.startswith(b"HTTP/1.1 503"), f"one more asking for 100 Continue: 503, no 100 ({reply[:30]!r})")
         for s in sockets:
             s.close()
 
