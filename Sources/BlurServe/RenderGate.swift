@@ -6,14 +6,15 @@ import Foundation
 /// and while fewer than `waiting` are queued (a bound on what the server holds, not the usual limit);
 /// otherwise it is refused at once, with the wait it would have had. A place is reserved without
 /// waiting (``reserve(deadline:)``, on the thread that read the request), so the refusal is
-/// immediate and the queue is bounded by time as well as by count.
+/// immediate and the queue is bounded by time as well as by count. Only the ticket whose turn has
+/// come is woken.
 public final class RenderGate: @unchecked Sendable {
     /// The most renders running at once, ≥ 1.
     public let running: Int
     /// The most renders queued beyond those running, ≥ 0.
     public let waiting: Int
-    private let condition = NSCondition()
-    // Guarded by `condition`.
+    private let lock = NSLock()
+    // Guarded by `lock`.
     private var busy = 0
     private var queued = 0
     private var nextTicket = 0
@@ -23,6 +24,10 @@ public final class RenderGate: @unchecked Sendable {
     private var meanSeconds = 0.0
     /// Tickets whose holders stopped waiting before their turn.
     private var skipped: Set<Int> = []
+    /// The semaphore each waiting ticket sleeps on: a slot coming free wakes the one ticket whose
+    /// turn it is, never the whole queue (a hundred waiters woken for each render would cost more
+    /// than the renders).
+    private var sleepers: [Int: DispatchSemaphore] = [:]
 
     /// `running` below 1 counts as 1, `waiting` below 0 as 0.
     public init(running: Int, waiting: Int) {
@@ -47,8 +52,8 @@ public final class RenderGate: @unchecked Sendable {
 
     /// A place in the queue, or why there is none. Never waits.
     public func reserve(deadline: Date) -> Result<Ticket, Refusal> {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         if let refusal = refusal(deadline: deadline) { return .failure(refusal) }
         queued += 1
         nextTicket += 1
@@ -57,16 +62,16 @@ public final class RenderGate: @unchecked Sendable {
 
     /// What ``reserve(deadline:)`` would answer now, reserving nothing: nil when it would admit.
     public func wouldRefuse(deadline: Date) -> Refusal? {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return refusal(deadline: deadline)
     }
 
     /// The wait ahead of a new request, in seconds: the renders before it, `running` at a time,
     /// each at the mean time of a render.
     public var expectedWait: Double {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return wait()
     }
 
@@ -87,45 +92,55 @@ public final class RenderGate: @unchecked Sendable {
     /// Waits for the ticket's turn (first come, first served) until `deadline`: true when it runs —
     /// then call ``release(after:)`` once — false when the deadline came first.
     public func wait(_ ticket: Ticket, until deadline: Date) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         defer { queued -= 1 }
+        let sleeper = DispatchSemaphore(value: 0)
         while !(busy < running && ticket.number == serving) {
-            if !condition.wait(until: deadline) {
+            sleepers[ticket.number] = sleeper
+            lock.unlock()
+            let woken = sleeper.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .success
+            lock.lock()
+            sleepers[ticket.number] = nil
+            if !woken, !(busy < running && ticket.number == serving) {
                 // Give the turn up: the tickets after this one move on.
                 if ticket.number == serving { advance() } else { skipped.insert(ticket.number) }
-                condition.broadcast()
+                wakeNext()
                 return false
             }
         }
         advance()
         busy += 1
-        condition.broadcast()
+        wakeNext()
         return true
     }
 
     /// Ends a render that ``wait(_:until:)`` let run, which took `seconds`.
     public func release(after seconds: Double) {
-        condition.lock()
+        lock.lock()
         busy -= 1
         meanSeconds = meanSeconds == 0 ? seconds : 0.8 * meanSeconds + 0.2 * seconds
-        condition.broadcast()
-        condition.unlock()
+        wakeNext()
+        lock.unlock()
+    }
+
+    /// Wakes the ticket whose turn it is, when a slot is free and it sleeps.
+    private func wakeNext() {
+        if busy < running { sleepers[serving]?.signal() }
     }
 
     /// Refuses every new request from now on: the drain. Those already queued keep their turn
     /// (each within its own deadline, so the drain ends within the time limit).
     public func close() {
-        condition.lock()
+        lock.lock()
         closed = true
-        condition.broadcast()
-        condition.unlock()
+        lock.unlock()
     }
 
     /// Renders waiting for a slot now (reserved, not yet running).
     public var queuedCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return queued
     }
 

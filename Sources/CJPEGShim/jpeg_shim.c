@@ -133,6 +133,61 @@ struct bk_jpeg_reader {
     uint8_t *cmyk_row;
 };
 
+/* A source manager over a stdio stream with a 64 KiB buffer (jpeg_stdio_src reads 4 KiB at a time):
+   libjpeg-turbo's fast Huffman path needs 512 bytes ahead in the buffer, so with a small buffer one
+   MCU in eight takes the slow path. At the end of the data a fake EOI marker ends the image, with a
+   warning, as jpeg_stdio_src does. */
+#define BK_JPEG_INPUT_BUFFER 65536
+
+typedef struct {
+    struct jpeg_source_mgr pub;
+    FILE *file;
+    JOCTET *buffer;
+} bk_jpeg_source;
+
+static void source_init(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean source_fill(j_decompress_ptr cinfo) {
+    bk_jpeg_source *src = (bk_jpeg_source *)cinfo->src;
+    size_t got = fread(src->buffer, 1, BK_JPEG_INPUT_BUFFER, src->file);
+    if (got == 0) {
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        src->buffer[0] = (JOCTET)0xFF;
+        src->buffer[1] = (JOCTET)JPEG_EOI;
+        got = 2;
+    }
+    src->pub.next_input_byte = src->buffer;
+    src->pub.bytes_in_buffer = got;
+    return TRUE;
+}
+
+static void source_skip(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (count <= 0) return;
+    while (count > (long)src->bytes_in_buffer) {
+        count -= (long)src->bytes_in_buffer;
+        (void)source_fill(cinfo);
+    }
+    src->next_input_byte += (size_t)count;
+    src->bytes_in_buffer -= (size_t)count;
+}
+
+static void source_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static void bk_jpeg_file_src(j_decompress_ptr cinfo, FILE *file) {
+    bk_jpeg_source *src = (bk_jpeg_source *)(*cinfo->mem->alloc_small)((j_common_ptr)cinfo, JPOOL_PERMANENT, sizeof *src);
+    src->buffer = (JOCTET *)(*cinfo->mem->alloc_small)((j_common_ptr)cinfo, JPOOL_PERMANENT, BK_JPEG_INPUT_BUFFER);
+    src->file = file;
+    src->pub.init_source = source_init;
+    src->pub.fill_input_buffer = source_fill;
+    src->pub.skip_input_data = source_skip;
+    src->pub.resync_to_restart = jpeg_resync_to_restart;
+    src->pub.term_source = source_term;
+    src->pub.bytes_in_buffer = 0;
+    src->pub.next_input_byte = NULL;
+    cinfo->src = &src->pub;
+}
+
 bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int *height,
                                     const uint8_t **exif, size_t *exif_size, char message[BK_JPEG_MESSAGE_SIZE]) {
     bk_jpeg_reader *r = calloc(1, sizeof *r);
@@ -148,7 +203,7 @@ bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int
         return NULL;
     }
     jpeg_create_decompress(&r->cinfo);
-    jpeg_stdio_src(&r->cinfo, file);
+    bk_jpeg_file_src(&r->cinfo, file);
     jpeg_save_markers(&r->cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(&r->cinfo, TRUE);
     *exif = NULL;
