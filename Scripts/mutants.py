@@ -32,10 +32,10 @@ def read_list(path):
                 blocks.append(current)
             elif current is not None and ": " in line and not line.startswith("#"):
                 key, value = line.split(": ", 1)
-                if key in ("file", "from", "to", "tests", "why"):
+                if key in ("file", "from", "to", "tests", "run", "why"):
                     current[key] = value
     for block in blocks:
-        missing = [k for k in ("file", "from", "to", "tests") if k not in block]
+        missing = [k for k in ("file", "from", "to") if k not in block] + ([] if "tests" in block or "run" in block else ["tests or run"])
         if missing:
             sys.exit(f"mutants: {path}:{block['line']}: '{block['title']}' has no {', '.join(missing)}")
     return blocks
@@ -90,7 +90,9 @@ def main():
                 # Not a catch: a break must compile, or it shows nothing about the tests.
                 verdict = "DOES NOT BUILD (fix the entry)"
                 broken.append(block)
-            elif run(["swift", "test", "--skip-build"] + flags + ["--filter", block["tests"]], log) != 0:
+            elif "run" in block and run(["sh", "-c", block["run"]], log) != 0:
+                verdict = "caught"
+            elif "tests" in block and run(["swift", "test", "--skip-build"] + flags + ["--filter", block["tests"]], log) != 0:
                 verdict = "caught"
             else:
                 verdict = "SURVIVED"
@@ -107,7 +109,7 @@ def main():
     if survivors:
         print(f"{len(survivors)} of {len(blocks)} breaks survived (a test is missing for each):")
         for block in survivors:
-            print(f"  {block['title']} ({block['file']}; tests {block['tests']})")
+            print(f"  {block['title']} ({block['file']}; {block.get('tests') or block['run']})")
         return 1
     if broken:
         return 2

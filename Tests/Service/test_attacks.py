@@ -111,6 +111,8 @@ def bombs(root):
         check(status == 200, f"a PNG with 100 zTXt chunks of 8 MB: rendered ({status})")
         peak = peak_rss(server)
         check(peak <= budget * MB, f"peak RSS under the bombs {peak / MB:.0f} MB ≤ --memory-budget {budget} MB")
+        # Refused from their headers: no bomb's pixels were ever allocated (a 8192² canvas is 256 MB).
+        check(peak <= 128 * MB, f"peak RSS under the bombs {peak / MB:.0f} MB ≤ 128 MB: nothing was allocated for them")
 
 
 def amplification(root):
@@ -190,6 +192,16 @@ def connections(root):
         check(status == 200, f"/healthz past 200 idle connections: {status} after {time.time() - started:.1f} s")
         for s in idle:
             s.close()
+    with Server(root, "--max-connections-per-client", "5") as server:
+        held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(5)]
+        time.sleep(0.2)
+        reply = raw(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", wait=3)
+        check(reply == b"", f"a sixth connection from one address under --max-connections-per-client 5 is closed ({reply[:30]!r})")
+        for s in held:
+            s.close()
+        time.sleep(0.2)
+        status, _, _ = server.get("/healthz")
+        check(status == 200, "once they close, the address gets in again")
 
 
 def time_limits(root):

@@ -48,8 +48,11 @@ package final class BitmapSource: RowSource {
 
 #if !hasFeature(Embedded)  // sources that read files throw untyped errors; WebAssembly reads none
 extension RowSource {
-    /// Every remaining row, pulled in bands of `bandRows`, as a bitmap.
+    /// Every remaining row, pulled in bands of `bandRows`, as a bitmap — checked against
+    /// `ImageLimits/memoryBudget` before it is allocated (``BudgetError``): a whole image held in
+    /// memory (a turned JPEG, a scene's image, a blur-up's input) is budgeted like any job.
     package func collect(bandRows: Int? = nil, scale: Double = 1) throws -> Bitmap {
+        try ImageLimits.checkBudget(width * height * 4, for: "holding a \(width)×\(height) image whole")
         let band = bandRows ?? StreamingDefaults.bandRows(width: width)
         return try Bitmap.filled(width: width, height: height, scale: scale) { pixels in
             var y = 0

@@ -32,6 +32,8 @@ package enum ImagePipeline {
             case .jpeg:
                 let source = try JPEGRowSource(input: input, reduction: reduction)
                 if source.orientation == .up { return (source, true) }
+                // The image whole, then its turned copy.
+                try ImageLimits.checkBudget(source.width * source.height * 8, for: "turning a \(source.width)×\(source.height) JPEG")
                 let image = try source.collect().oriented(source.orientation)
                 return (BitmapSource(image), true)
             case .pam, .ppm:

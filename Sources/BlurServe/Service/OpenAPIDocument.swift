@@ -100,11 +100,13 @@ enum OpenAPIDocument {
         paths["/images"] = [
             "get": [
                 "summary": "up to 1,000 image and scene paths under the root", "operationId": "images",
+                "description": "On a server with a key (`blurkit serve --key`), signed (`sig=`) or with the playground's `X-BlurKit-Token`.",
                 "responses": [
                     "200": [
                         "description": "paths relative to the root",
                         "content": ["application/json": ["schema": ["type": "array", "items": ["type": "string"]]]],
-                    ]
+                    ],
+                    "403": errors["403"]!,
                 ],
             ]
         ]
