@@ -31,7 +31,11 @@ public struct URLSigner: Sendable {
         guard let dot = token.firstIndex(of: "."), let expiry = Int(token[..<dot]),
             Double(expiry) > now
         else { return false }
-        let given = Array(token.utf8), expected = Array(self.token(until: expiry).utf8)
+        return URLSigner.same(Array(token.utf8), Array(self.token(until: expiry).utf8))
+    }
+
+    /// Whether `given` is `expected`, compared in constant time: every byte, whatever the first difference.
+    private static func same(_ given: [UInt8], _ expected: [UInt8]) -> Bool {
         var difference = UInt8(given.count == expected.count ? 0 : 1)
         for i in 0..<min(given.count, expected.count) { difference |= given[i] ^ expected[i] }
         return difference == 0
@@ -51,10 +55,7 @@ public struct URLSigner: Sendable {
         }
         let given = Array(rawTarget[range.upperBound...].utf8)
         let expected = Array(Digest.hex(Digest.hmacSHA256(key: key, Array(signed.utf8))).utf8)
-        // Compared in constant time: every byte, whatever the first difference.
-        var difference = UInt8(given.count == expected.count ? 0 : 1)
-        for i in 0..<min(given.count, expected.count) { difference |= given[i] ^ expected[i] }
-        guard difference == 0 else { throw .forbidden("the URL's signature is wrong") }
+        guard URLSigner.same(given, expected) else { throw .forbidden("the URL's signature is wrong") }
         return signed
     }
 }
