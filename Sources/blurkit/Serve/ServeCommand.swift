@@ -33,7 +33,7 @@ enum ServeCommand: Command {
         summary: "threads reading and answering connections (renders run on threads of their own)")
     static let maximumConcurrent = ParameterSpec(
         name: "max-concurrent", unit: "", range: 1...1024, defaultValue: nil, integer: true,
-        summary: "renders at once; more get 503 with Retry-After")
+        summary: "renders at once; more wait in the queue")
     static let maximumQueued = ParameterSpec(
         name: "max-queue", unit: "", range: 0...65536, defaultValue: 1024, integer: true,
         summary: "renders that may wait for a slot at most (they wait while their time limit allows; beyond, 503 at once)")
