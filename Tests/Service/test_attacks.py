@@ -46,11 +46,12 @@ def cpu_seconds(server):
 
 
 def raw(server, data, wait=5):
-    """Sends `data` on a fresh connection and returns what comes back within `wait` seconds."""
+    """Sends `data` on a fresh connection and returns what comes back within `wait` seconds, until
+    the server closes or resets it."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=wait) as s:
-        s.sendall(data)
         reply = b""
         try:
+            s.sendall(data)
             while True:
                 chunk = s.recv(65536)
                 if not chunk:
@@ -63,6 +64,8 @@ def raw(server, data, wait=5):
                         break
         except socket.timeout:
             pass
+        except (ConnectionResetError, BrokenPipeError):
+            pass  # closed by the server, with what came before
     return reply
 
 
