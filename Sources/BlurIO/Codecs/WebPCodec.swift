@@ -11,7 +11,10 @@ public enum WebPCodec {
     public struct Header: Sendable, Equatable {
         /// Pixels.
         public let width: Int, height: Int
-        public let animated: Bool, lossless: Bool
+        /// An animation (several frames, composited by libwebp's animation decoder).
+        public let animated: Bool
+        /// A lossless (VP8L) bitstream, which libwebp decodes through a buffer of the whole image.
+        public let lossless: Bool
 
         /// The most bytes decoding takes besides the file: libwebp's canvases, its lossless
         /// buffer, and the frames kept (`frames`, 1 for a still or the first frame only).
