@@ -187,4 +187,22 @@ import Testing
             #expect(Int(try #require(ImageFile.compressionSpec.defaultValue)) == 1)
         }
     }
+
+    /// A texture that repeats (a tile of noise, as grass or brick is): the default finds the repeats
+    /// that runs alone cannot, packing as level 3 does; a photo stays on runs (the sizes above).
+    @Test func theDefaultFindsTheRepeatsOfATexture() throws {
+        var seed: UInt32 = 12345
+        var tile = [UInt8](repeating: 0, count: 37 * 29 * 4)
+        for i in tile.indices {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            tile[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: seed >> 24)
+        }
+        let (w, h) = (600, 400)
+        var rgba = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 0..<h { for x in 0..<w { for k in 0..<4 { rgba[(y * w + x) * 4 + k] = tile[((y % 29) * 37 + x % 37) * 4 + k] } } }
+        let texture = try Bitmap(width: w, height: h, straightRGBA: rgba)
+        let chosen = try PNGCodec.encode(texture).count, matches = try PNGCodec.encode(texture, level: 3).count
+        #expect(Double(chosen) <= Double(matches) * 1.02, "default \(chosen) bytes, level 3 \(matches)")
+        #expect(Double(chosen) < Double(w * h * 3) / 4, "default \(chosen) bytes for \(w * h * 3) raw: the repeats were not found")
+    }
 }
