@@ -9,14 +9,15 @@ public enum ImageFile {
         name: "quality", unit: "", range: 1...100, defaultValue: Double(JPEGCodec.defaultQuality), integer: true,
         summary: "JPEG and WebP quality (WebP at 100 is lossless)")
 
-    /// PNG compression, zlib's level: 0 stores; 1, the default, finds runs only (zlib's run-length
-    /// strategy, which on photos and blurs packs as tightly as level 6 in a fraction of the time);
-    /// 2…9 search for repeats, tighter for flat graphics and text, slower as the level grows.
+    /// PNG compression, zlib's level: 0 stores; 1, the default, finds runs (zlib's run-length
+    /// strategy, which on photos and blurs packs as tightly as level 6 in a fraction of the time),
+    /// or level 3's repeats in a strip whose sample packs 5 % smaller with them (textures); 2…9
+    /// search for repeats, tighter for flat graphics and text, slower as the level grows.
     /// Rows are Paeth-filtered at every level (`PNGRowSink`).
     public static let compressionSpec = ParameterSpec(
         name: "compression", unit: "", range: 0...9, defaultValue: Double(defaultCompression), integer: true,
-        summary: "PNG zlib level: 0 stores, 1 finds runs only (fast, and tight on photos), 2…9 search for repeats, slower as it grows")
-    /// PNG's zlib level when none is given: 1, runs only (see ``compressionSpec``).
+        summary: "PNG zlib level: 0 stores, 1 finds runs (fast, tight on photos) or, where a strip repeats, level 3's matches; 2…9 search for repeats, slower as it grows")
+    /// PNG's zlib level when none is given: 1 (see ``compressionSpec``).
     public static let defaultCompression = 1
 
     /// Decodes any supported format, recognised by its first bytes.
