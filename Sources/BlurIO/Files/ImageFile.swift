@@ -16,7 +16,9 @@ public enum ImageFile {
     /// Rows are Paeth-filtered at every level (`PNGRowSink`).
     public static let compressionSpec = ParameterSpec(
         name: "compression", unit: "", range: 0...9, defaultValue: Double(defaultCompression), integer: true,
-        summary: "PNG zlib level: 0 stores, 1 finds runs (fast, tight on photos) or, where a strip repeats, level 3's matches; 2…9 search for repeats, slower as it grows")
+        summary:
+            "PNG zlib level: 0 stores, 1 finds runs (fast, tight on photos) or, where a strip repeats, level 3's matches; 2…9 search for repeats, slower as it grows"
+    )
     /// PNG's zlib level when none is given: 1 (see ``compressionSpec``).
     public static let defaultCompression = 1
 
