@@ -69,12 +69,6 @@ public final class RenderGate: @unchecked Sendable {
 
     /// The wait ahead of a new request, in seconds: the renders before it, `running` at a time,
     /// each at the mean time of a render.
-    public var expectedWait: Double {
-        lock.lock()
-        defer { lock.unlock() }
-        return wait()
-    }
-
     private func wait() -> Double {
         let ahead = max(0, busy + queued + 1 - running)
         return (Double(ahead) / Double(running)).rounded(.up) * meanSeconds

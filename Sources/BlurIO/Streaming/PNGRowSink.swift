@@ -208,12 +208,29 @@ package final class PNGRowSink: RowSink {
         SIMD16<Int16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self))
     }
 
-    /// A raw deflate stream of `data`, primed with `dictionary`, ended by a sync flush or, when
+    /// A strip as a raw deflate stream, primed with `dictionary`, ended by a sync flush or, when
     /// `final`, by the final block. Level 1 is zlib's run-length strategy, or level 3 where a sample
     /// of the strip says it packs smaller (``choice(for:)``). Nil when zlib fails.
     private static func deflateStrip(_ data: [UInt8], dictionary: [UInt8], level requested: Int32, final: Bool) -> [UInt8]? {
-        var stream = z_stream()
         let (level, strategy) = requested == 1 ? choice(for: data) : (requested, Z_DEFAULT_STRATEGY)
+        return deflateRaw(data, dictionary: dictionary, level: level, strategy: strategy, final: final)
+    }
+
+    /// Level 1's choice for a strip: runs only, or level 3's matches when 8 KiB from the strip's
+    /// middle pack at least 5 % smaller with them. A function of the strip's bytes alone.
+    static func choice(for data: [UInt8]) -> (level: Int32, strategy: Int32) {
+        let size = min(data.count, 8 << 10), start = (data.count - size) / 2
+        let sample = Array(data[start..<start + size])
+        guard let runs = deflateRaw(sample, level: 1, strategy: Z_RLE, final: true)?.count,
+            let matches = deflateRaw(sample, level: 3, strategy: Z_DEFAULT_STRATEGY, final: true)?.count
+        else { return (1, Z_RLE) }
+        return matches * 20 < runs * 19 ? (3, Z_DEFAULT_STRATEGY) : (1, Z_RLE)
+    }
+
+    /// `data` as a raw deflate stream at `level` and `strategy`, primed with `dictionary`, ended by
+    /// the final block when `final`, else by a sync flush. Nil when zlib fails.
+    private static func deflateRaw(_ data: [UInt8], dictionary: [UInt8] = [], level: Int32, strategy: Int32, final: Bool) -> [UInt8]? {
+        var stream = z_stream()
         guard deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, strategy, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             return nil
         }
@@ -236,36 +253,6 @@ package final class PNGRowSink: RowSink {
         guard final ? code == Z_STREAM_END : (code == Z_OK && stream.avail_in == 0) else { return nil }
         out.removeLast(Int(stream.avail_out))
         return out
-    }
-
-    /// Level 1's choice for a strip: runs only, or level 3's matches when 8 KiB from the strip's
-    /// middle pack at least 5 % smaller with them. A function of the strip's bytes alone.
-    static func choice(for data: [UInt8]) -> (level: Int32, strategy: Int32) {
-        let size = min(data.count, 8 << 10), start = (data.count - size) / 2
-        let sample = Array(data[start..<start + size])
-        guard let runs = packedSize(sample, level: 1, strategy: Z_RLE), let matches = packedSize(sample, level: 3, strategy: Z_DEFAULT_STRATEGY)
-        else { return (1, Z_RLE) }
-        return matches * 20 < runs * 19 ? (3, Z_DEFAULT_STRATEGY) : (1, Z_RLE)
-    }
-
-    /// The size of `data` as one raw deflate stream at `level` and `strategy`; nil when zlib fails.
-    private static func packedSize(_ data: [UInt8], level: Int32, strategy: Int32) -> Int? {
-        var stream = z_stream()
-        guard deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, strategy, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            return nil
-        }
-        defer { deflateEnd(&stream) }
-        var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(data.count))) + 64)
-        let code = data.withUnsafeBufferPointer { input in
-            out.withUnsafeMutableBufferPointer { target in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = uInt(input.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(target.count)
-                return deflate(&stream, Z_FINISH)
-            }
-        }
-        return code == Z_STREAM_END ? Int(stream.total_out) : nil
     }
 
     private func chunk(_ type: String, _ data: [UInt8]) throws {
