@@ -25,8 +25,8 @@ CPU_FLAGS := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && echo "-Xcc -mavx
 BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 
 # pkg-config module → Debian package that provides it.
-DEB_PACKAGES = pkg-config libpng-dev zlib1g-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev libmicrohttpd-dev libgnutls28-dev fonts-dejavu-core fontconfig curl
-PKG_MODULES = libpng zlib libjpeg libwebpmux libwebpdemux freetype2 libmicrohttpd gnutls
+DEB_PACKAGES = pkg-config libpng-dev zlib1g-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev libmicrohttpd-dev libgnutls28-dev liblcms2-dev libheif-dev fonts-dejavu-core fontconfig curl
+PKG_MODULES = libpng zlib libjpeg libwebpmux libwebpdemux freetype2 libmicrohttpd gnutls lcms2 libheif
 
 .PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format loadtest docs wasm mutants
 

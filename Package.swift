@@ -39,6 +39,14 @@ let package = Package(
         .systemLibrary(
             name: "CGnuTLS", pkgConfig: "gnutls",
             providers: [.apt(["libgnutls28-dev"]), .brew(["gnutls"])]),
+        // Colour management (ICC profiles) and HEIF/AVIF, read and written through libheif with the
+        // decoders and encoders Debian builds it with (libde265, dav1d, aom, x265).
+        .systemLibrary(
+            name: "CLCMS2", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
+        .systemLibrary(
+            name: "CHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
         // giflib ships no pkg-config file; the module map links -lgif.
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
         // libjpeg reports errors by calling a function that must not return; this shim owns the
@@ -50,7 +58,8 @@ let package = Package(
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
 
         .target(name: "BlurCore"),
-        .target(name: "BlurIO", dependencies: ["BlurCore", "CPNGShim", "CZlib", "CJPEGShim", "CFreeType", "CWebP", "CGIF"]),
+        .target(
+            name: "BlurIO", dependencies: ["BlurCore", "CPNGShim", "CZlib", "CJPEGShim", "CFreeType", "CWebP", "CGIF", "CLCMS2", "CHeif"]),
         .target(name: "BlurScene", dependencies: ["BlurCore", "BlurIO"]),
         .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO", "BlurScene"]),
         // The command line's scanner, help and errors: a library so that the fuzzer can reach it.
@@ -74,7 +83,7 @@ let package = Package(
         // What the test targets share: the noise generator, the fixtures, `withEveryTinyImage`.
         .target(name: "BlurTestSupport", dependencies: ["BlurCore", "BlurIO"], path: "Tests/BlurTestSupport"),
         .testTarget(name: "BlurCoreTests", dependencies: ["BlurCore", "BlurIO", "BlurTestSupport"]),
-        .testTarget(name: "BlurIOTests", dependencies: ["BlurIO", "CJPEGShim", "BlurTestSupport"]),
+        .testTarget(name: "BlurIOTests", dependencies: ["BlurIO", "CJPEGShim", "CHeif", "CLCMS2", "BlurTestSupport"]),
         .testTarget(name: "BlurSceneTests", dependencies: ["BlurScene", "BlurIO", "BlurTestSupport"], exclude: ["Golden"]),
         // Depends on the executable so that `swift test` builds it; the tests run it as a process.
         .testTarget(name: "BlurCLITests", dependencies: ["BlurKit", "BlurCommandLine", "BlurServe", "blurkit"]),

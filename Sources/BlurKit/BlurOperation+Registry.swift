@@ -11,13 +11,18 @@ extension BlurOperation {
     /// The operation called `name` in ``all``.
     public static func named(_ name: String) -> BlurOperation? { all.first { $0.name == name } }
 
-    /// What every operation that writes one image takes: format, quality, compression.
+    /// What every operation that writes one image takes: format, quality, compression, keep-profile.
     public static let stillOutput: [Parameter] = [
         Parameter(
             "format", kind: .choice(ImageFormat.spec.choices.map(\.words)), default: .absent("from OUT's suffix, or the input's format"),
             summary: ImageFormat.spec.summary, placeholder: "FMT", in: [.commandLine, .http]),
         Parameter("quality", number: ImageFile.qualitySpec, placeholder: "Q", in: [.commandLine, .http]),
         Parameter("compression", number: ImageFile.compressionSpec, placeholder: "L", in: [.commandLine, .http]),
+        Parameter(
+            "keepProfile", flag: "keep-profile", kind: .flag, default: .value(.flag(false)),
+            summary:
+                "keep the input's colour profile: work in its colours and embed it in OUT (PNG, JPEG, WebP, AVIF, HEIC) instead of converting to sRGB",
+            placeholder: "", in: [.commandLine, .http]),
     ]
 
     /// `blurup`: BlurUpImage's whole sequence, from its blurred preview into focus, as an animation.

@@ -129,8 +129,10 @@ void bk_jpeg_free(void *buffer) { free(buffer); }
 struct bk_jpeg_reader {
     struct jpeg_decompress_struct cinfo;
     shim_error err;
-    int cmyk, inverted, started;
+    int cmyk, inverted, started, raw_cmyk;
     uint8_t *cmyk_row;
+    uint8_t *icc;
+    unsigned int icc_size;
 };
 
 /* A source manager over a stdio stream with a 64 KiB buffer (jpeg_stdio_src reads 4 KiB at a time):
@@ -189,7 +191,8 @@ static void bk_jpeg_file_src(j_decompress_ptr cinfo, FILE *file) {
 }
 
 bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int *height,
-                                    const uint8_t **exif, size_t *exif_size, char message[BK_JPEG_MESSAGE_SIZE]) {
+                                    const uint8_t **exif, size_t *exif_size, const uint8_t **icc, size_t *icc_size,
+                                    int *cmyk, char message[BK_JPEG_MESSAGE_SIZE]) {
     bk_jpeg_reader *r = calloc(1, sizeof *r);
     message[0] = 0;
     if (!r) {
@@ -199,12 +202,14 @@ bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int
     shim_install(&r->cinfo, &r->err, message);
     if (setjmp(r->err.jump)) {
         jpeg_destroy_decompress(&r->cinfo);
+        free(r->icc);
         free(r);
         return NULL;
     }
     jpeg_create_decompress(&r->cinfo);
     bk_jpeg_file_src(&r->cinfo, file);
     jpeg_save_markers(&r->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&r->cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&r->cinfo, TRUE);
     *exif = NULL;
     *exif_size = 0;
@@ -215,8 +220,23 @@ bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int
             break;
         }
     }
+    // The ICC profile, reassembled from its APP2 chunks in order (libjpeg-turbo checks their
+    // numbering); a malformed set is reported by a warning and read as no profile.
+    *icc = NULL;
+    *icc_size = 0;
+    JOCTET *profile = NULL;
+    unsigned int profile_size = 0;
+    if (jpeg_read_icc_profile(&r->cinfo, &profile, &profile_size) && profile) {
+        r->icc = profile;
+        r->icc_size = profile_size;
+        *icc = profile;
+        *icc_size = profile_size;
+    }
     set_scale(&r->cinfo, scale_denom);
     r->cmyk = color_model(r->cinfo.jpeg_color_space) == BK_JPEG_CMYK;
+    *cmyk = r->cmyk;
+    // Adobe writes CMYK inverted (an APP14 marker, read with the header, says so); others plain.
+    r->inverted = r->cinfo.saw_Adobe_marker;
     r->cinfo.out_color_space = r->cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     jpeg_calc_output_dimensions(&r->cinfo);
     *width = (int)r->cinfo.output_width;
@@ -230,8 +250,6 @@ int bk_jpeg_reader_start(bk_jpeg_reader *r, char message[BK_JPEG_MESSAGE_SIZE]) 
     if (setjmp(r->err.jump)) return 1;
     jpeg_start_decompress(&r->cinfo);
     r->started = 1;
-    // Adobe writes CMYK inverted (an APP14 marker says so); others store it plain.
-    r->inverted = r->cinfo.saw_Adobe_marker;
     if (r->cmyk) {
         r->cmyk_row = malloc((size_t)r->cinfo.output_width * 4);
         if (!r->cmyk_row) {
@@ -258,6 +276,11 @@ int bk_jpeg_reader_read(bk_jpeg_reader *r, uint8_t *rgba, size_t stride, int cou
             jpeg_read_scanlines(&r->cinfo, rows, 1);
             continue;
         }
+        if (r->raw_cmyk) {
+            JSAMPROW rows[1] = {row};
+            jpeg_read_scanlines(&r->cinfo, rows, 1);
+            continue;
+        }
         JSAMPROW rows[1] = {r->cmyk_row};
         jpeg_read_scanlines(&r->cinfo, rows, 1);
         const uint8_t *s = r->cmyk_row;
@@ -277,10 +300,17 @@ int bk_jpeg_reader_read(bk_jpeg_reader *r, uint8_t *rgba, size_t stride, int cou
     return 0;
 }
 
+int bk_jpeg_reader_raw_cmyk(bk_jpeg_reader *r, int raw) {
+    if (!r->cmyk || r->started) return 0;
+    r->raw_cmyk = raw != 0;
+    return r->inverted ? 2 : 1;
+}
+
 void bk_jpeg_reader_close(bk_jpeg_reader *r) {
     if (!r) return;
     jpeg_destroy_decompress(&r->cinfo);
     free(r->cmyk_row);
+    free(r->icc);
     free(r);
 }
 
@@ -289,7 +319,8 @@ struct bk_jpeg_writer {
     shim_error err;
 };
 
-bk_jpeg_writer *bk_jpeg_writer_open(FILE *file, int width, int height, int quality, char message[BK_JPEG_MESSAGE_SIZE]) {
+bk_jpeg_writer *bk_jpeg_writer_open(FILE *file, int width, int height, int quality, const uint8_t *icc, size_t icc_size,
+                                    char message[BK_JPEG_MESSAGE_SIZE]) {
     bk_jpeg_writer *w = calloc(1, sizeof *w);
     message[0] = 0;
     if (!w) {
@@ -316,6 +347,8 @@ bk_jpeg_writer *bk_jpeg_writer_open(FILE *file, int width, int height, int quali
     // One pass: optimised Huffman tables would hold every coefficient of the image until the end.
     w->cinfo.optimize_coding = FALSE;
     jpeg_start_compress(&w->cinfo, TRUE);
+    // In APP2 chunks of at most 65519 bytes, as ICC.1 Annex B.4 asks.
+    if (icc && icc_size > 0) jpeg_write_icc_profile(&w->cinfo, icc, (unsigned int)icc_size);
     return w;
 }
 

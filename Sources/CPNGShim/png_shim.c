@@ -31,6 +31,7 @@ static void shim_warning(png_structp png, png_const_charp text) {
 }
 
 bk_png_reader *bk_png_reader_open(FILE *file, int *width, int *height, int *has_alpha, int *interlaced,
+                                  const uint8_t **icc, size_t *icc_size, int *srgb,
                                   int *truncated, char message[BK_PNG_MESSAGE_SIZE]) {
     message[0] = 0;
     *truncated = 0;
@@ -62,6 +63,18 @@ bk_png_reader *bk_png_reader_open(FILE *file, int *width, int *height, int *has_
     png_set_user_limits(r->png, 0x7fffffff, 0x7fffffff);
     png_init_io(r->png, file);
     png_read_info(r->png, r->info);
+    // The colour space: an iCCP profile (inflated by libpng, within the 16 MiB cap), or an sRGB chunk.
+    *icc = NULL;
+    *icc_size = 0;
+    png_charp name = NULL;
+    png_bytep profile = NULL;
+    png_uint_32 profile_size = 0;
+    int compression = 0, intent = 0;
+    if (png_get_iCCP(r->png, r->info, &name, &compression, &profile, &profile_size) && profile && profile_size > 0) {
+        *icc = profile;
+        *icc_size = profile_size;
+    }
+    *srgb = png_get_sRGB(r->png, r->info, &intent) != 0;
     int type = png_get_color_type(r->png, r->info), depth = png_get_bit_depth(r->png, r->info);
     int trns = png_get_valid(r->png, r->info, PNG_INFO_tRNS) != 0;
     *has_alpha = (type & PNG_COLOR_MASK_ALPHA) != 0 || trns;

@@ -31,11 +31,11 @@ public struct AnimatedImage: Sendable, Hashable {
     /// frames' pixels together count against `ImageLimits/maximumPixelCount`.
     public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> AnimatedImage {
         guard !bytes.isEmpty else { throw .empty }
-        switch ImageFormat(sniffing: bytes) {
+        switch ImageFormat(sniffing: Array(bytes.prefix(64))) {
         case .webp: return try WebPCodec.decodeAnimation(bytes)
         case .gif: return try GIFCodec.decodeAnimation(bytes)
         case .png: return try APNGCodec.decode(bytes)
-        case .jpeg, .pam, .ppm: return AnimatedImage(frames: [Frame(image: try ImageFile.decode(bytes), duration: 0)])
+        case .jpeg, .pam, .ppm, .avif, .heic: return AnimatedImage(frames: [Frame(image: try ImageFile.decode(bytes), duration: 0)])
         case nil: throw .unknownFormat
         }
     }

@@ -8,12 +8,20 @@ import BlurCore
 /// the image is opaque.
 public enum PNGCodec {
     /// Decodes a PNG: any colour type and bit depth (see the type); for an APNG, its default image.
+    /// The pixels are converted to sRGB from the file's `iCCP` profile.
     public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Bitmap {
+        try decode(bytes, keepingProfile: false).image
+    }
+
+    /// Decodes a PNG, converted to sRGB (profile nil) or, `keepingProfile`, as stored with its
+    /// `iCCP` profile.
+    public static func decode(_ bytes: [UInt8], keepingProfile: Bool) throws(DecodingError) -> (image: Bitmap, profile: ColorProfile?) {
         guard !bytes.isEmpty else { throw .empty }
-        let result: Result<Bitmap, DecodingError> = bytes.withUnsafeBytes { data in
+        let result: Result<(image: Bitmap, profile: ColorProfile?), DecodingError> = bytes.withUnsafeBytes { data in
             do {
                 let source = try PNGRowSource(bytes: data)
-                return .success(try source.collect())
+                if !keepingProfile { source.convertToSRGB() }
+                return .success((try source.collect(), keepingProfile ? source.profile : nil))
             } catch let error as DecodingError {
                 return .failure(error)
             } catch {
@@ -28,12 +36,12 @@ public enum PNGCodec {
     /// 0…9 (``ImageFile/compressionSpec``); `fast` means level 1. The same encoder as the streaming
     /// chain's (`PNGRowSink`), so both give the same bytes.
     public static func encode(
-        _ bitmap: Bitmap, alpha: Bool? = nil, fast: Bool = false, level: Int = ImageFile.defaultCompression
+        _ bitmap: Bitmap, alpha: Bool? = nil, fast: Bool = false, level: Int = ImageFile.defaultCompression, profile: ColorProfile? = nil
     ) throws(EncodingError) -> [UInt8] {
         var out: [UInt8] = []
         do {
             let sink = try PNGRowSink(
-                width: bitmap.width, height: bitmap.height, alpha: alpha ?? !bitmap.isOpaque, level: fast ? 1 : level
+                width: bitmap.width, height: bitmap.height, alpha: alpha ?? !bitmap.isOpaque, level: fast ? 1 : level, profile: profile
             ) { out.append(contentsOf: $0) }
             try bitmap.withPixels { try sink.write($0) }
             try sink.finish()

@@ -119,8 +119,24 @@ public enum WebPCodec {
         }
     }
 
-    /// A still WebP: lossy at `quality` 1…99, lossless at 100; alpha kept.
-    public static func encode(_ bitmap: Bitmap, quality: Int) throws(EncodingError) -> [UInt8] {
+    /// The ICC profile of a WebP (its `ICCP` chunk), or nil.
+    public static func profile(of bytes: [UInt8]) -> ColorProfile? {
+        bytes.withUnsafeBufferPointer { buffer -> ColorProfile? in
+            var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
+            guard let demux = WebPDemux(&data) else { return nil }
+            defer { WebPDemuxDelete(demux) }
+            guard WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & UInt32(ICCP_FLAG.rawValue) != 0 else { return nil }
+            var chunk = WebPChunkIterator()
+            guard WebPDemuxGetChunk(demux, "ICCP", 1, &chunk) != 0 else { return nil }
+            defer { WebPDemuxReleaseChunkIterator(&chunk) }
+            guard let bytes = chunk.chunk.bytes, chunk.chunk.size > 0 else { return nil }
+            return ColorProfile(data: Array(UnsafeBufferPointer(start: bytes, count: chunk.chunk.size)))
+        }
+    }
+
+    /// A still WebP: lossy at `quality` 1…99, lossless at 100; alpha kept; `profile` embedded as
+    /// an `ICCP` chunk when given.
+    public static func encode(_ bitmap: Bitmap, quality: Int, profile: ColorProfile? = nil) throws(EncodingError) -> [UInt8] {
         guard (1...100).contains(quality) else { throw .invalidQuality(quality) }
         let rgba = bitmap.straightRGBA
         var output: UnsafeMutablePointer<UInt8>?
@@ -131,7 +147,26 @@ public enum WebPCodec {
         }
         defer { WebPFree(output) }
         guard size > 0, let output else { throw .failed(format: .webp, message: "libwebp could not encode a \(bitmap.width)×\(bitmap.height) image") }
-        return Array(UnsafeBufferPointer(start: output, count: size))
+        guard let profile, !profile.data.isEmpty else { return Array(UnsafeBufferPointer(start: output, count: size)) }
+        return try withProfile(UnsafeBufferPointer(start: output, count: size), profile)
+    }
+
+    /// A still's bytes with an `ICCP` chunk (libwebp's muxer writes the `VP8X` header it needs).
+    private static func withProfile(_ still: UnsafeBufferPointer<UInt8>, _ profile: ColorProfile) throws(EncodingError) -> [UInt8] {
+        var image = WebPData(bytes: still.baseAddress, size: still.count)
+        guard let mux = WebPMuxCreate(&image, 0) else { throw .failed(format: .webp, message: "libwebp could not read its own output") }
+        defer { WebPMuxDelete(mux) }
+        var assembled = WebPData()
+        WebPDataInit(&assembled)
+        defer { WebPDataClear(&assembled) }
+        let set = profile.data.withUnsafeBufferPointer { icc in
+            var chunk = WebPData(bytes: icc.baseAddress, size: icc.count)
+            return WebPMuxSetChunk(mux, "ICCP", &chunk, 1)
+        }
+        guard set == WEBP_MUX_OK, WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK, let bytes = assembled.bytes else {
+            throw .failed(format: .webp, message: "libwebp could not add the ICC profile")
+        }
+        return Array(UnsafeBufferPointer(start: bytes, count: assembled.size))
     }
 }
 

@@ -22,31 +22,57 @@ public enum ImageFile {
     /// PNG's zlib level when none is given: 1 (see ``compressionSpec``).
     public static let defaultCompression = 1
 
-    /// Decodes any supported format, recognised by its first bytes.
+    /// Decodes any supported format, recognised by its first bytes, converted to sRGB from the
+    /// file's colour profile (see ``ColorProfile``).
     public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Bitmap {
+        try decode(bytes, keepingProfile: false).image
+    }
+
+    /// Decodes any supported format, and the profile of the values it returns: with
+    /// `keepingProfile` false (the default elsewhere) the pixels are converted to sRGB and the
+    /// profile is nil; true keeps the file's values and returns its embedded profile, if any (a
+    /// CMYK JPEG is converted all the same). GIF, PAM and PPM carry no profile.
+    public static func decode(_ bytes: [UInt8], keepingProfile: Bool) throws(DecodingError) -> (image: Bitmap, profile: ColorProfile?) {
         guard !bytes.isEmpty else { throw .empty }
-        switch ImageFormat(sniffing: bytes) {
-        case .png: return try PNGCodec.decode(bytes)
-        case .jpeg: return try JPEGCodec.decode(bytes)
-        case .pam, .ppm: return try NetpbmCodec.decode(bytes)
-        case .webp: return try WebPCodec.decodeAnimation(bytes, firstFrameOnly: true).frames[0].image
-        case .gif: return try GIFCodec.decodeAnimation(bytes, firstFrameOnly: true).frames[0].image
+        switch ImageFormat(sniffing: Array(bytes.prefix(64))) {
+        case .png: return try PNGCodec.decode(bytes, keepingProfile: keepingProfile)
+        case .jpeg: return try JPEGCodec.decode(bytes, keepingProfile: keepingProfile)
+        case .pam, .ppm: return (try NetpbmCodec.decode(bytes), nil)
+        case .webp:
+            let image = try WebPCodec.decodeAnimation(bytes, firstFrameOnly: true).frames[0].image
+            return converted(image, WebPCodec.profile(of: bytes), keepingProfile: keepingProfile)
+        case .gif: return (try GIFCodec.decodeAnimation(bytes, firstFrameOnly: true).frames[0].image, nil)
+        case .avif, .heic:
+            let (image, profile) = try HEIFCodec.decode(bytes)
+            return converted(image, profile, keepingProfile: keepingProfile)
         case nil: throw .unknownFormat
         }
     }
 
-    /// Encodes in `format`; `quality` (1…100) applies to JPEG and WebP (WebP at 100 is lossless),
-    /// `compression` (0…9) to PNG.
+    /// `image` with `profile`, or converted from it to sRGB.
+    private static func converted(_ image: Bitmap, _ profile: ColorProfile?, keepingProfile: Bool) -> (image: Bitmap, profile: ColorProfile?) {
+        if keepingProfile { return (image, profile) }
+        guard let conversion = profile.flatMap({ ColorConversion(from: $0) }) else { return (image, nil) }
+        var image = image
+        conversion.convert(premultiplied: &image)
+        return (image, nil)
+    }
+
+    /// Encodes in `format`; `quality` (1…100) applies to JPEG, WebP (at 100 lossless), AVIF and
+    /// HEIC, `compression` (0…9) to PNG; `profile` is embedded in PNG, JPEG, WebP, AVIF and HEIC
+    /// (GIF, PAM and PPM carry none).
     public static func encode(
-        _ bitmap: Bitmap, as format: ImageFormat, quality: Int = JPEGCodec.defaultQuality, compression: Int = defaultCompression
+        _ bitmap: Bitmap, as format: ImageFormat, quality: Int = JPEGCodec.defaultQuality, compression: Int = defaultCompression,
+        profile: ColorProfile? = nil
     ) throws(EncodingError) -> [UInt8] {
         switch format {
-        case .png: return try PNGCodec.encode(bitmap, level: compression)
-        case .jpeg: return try JPEGCodec.encode(bitmap, quality: quality)
+        case .png: return try PNGCodec.encode(bitmap, level: compression, profile: profile)
+        case .jpeg: return try JPEGCodec.encode(bitmap, quality: quality, profile: profile)
         case .pam: return NetpbmCodec.encodePAM(bitmap)
         case .ppm: return NetpbmCodec.encodePPM(bitmap)
-        case .webp: return try WebPCodec.encode(bitmap, quality: quality)
+        case .webp: return try WebPCodec.encode(bitmap, quality: quality, profile: profile)
         case .gif: return try GIFCodec.encode(AnimatedImage(frames: [.init(image: bitmap, duration: 0)]))
+        case .avif, .heic: return try HEIFCodec.encode(bitmap, as: format, quality: quality, profile: profile)
         }
     }
 

@@ -37,8 +37,8 @@ package final class InputFile {
             fclose(stream)
             throw FileError.cannotRead(path: name, reason: "it is a directory")
         }
-        var head = [UInt8](repeating: 0, count: 16)
-        let got = fread(&head, 1, 16, stream)
+        var head = [UInt8](repeating: 0, count: 64)
+        let got = fread(&head, 1, 64, stream)
         if ferror(stream) != 0 {
             let reason = String(cString: strerror(errno))
             fclose(stream)
@@ -74,7 +74,7 @@ package final class InputFile {
     /// `name` is how messages name them (`the body`).
     package init(bytes: [UInt8], name: String) throws {
         guard !bytes.isEmpty else { throw DecodingError.empty }
-        guard let format = ImageFormat(sniffing: Array(bytes.prefix(16))) else { throw DecodingError.unknownFormat }
+        guard let format = ImageFormat(sniffing: Array(bytes.prefix(64))) else { throw DecodingError.unknownFormat }
         path = name
         (stream, held) = try InputFile.memoryStream(bytes, name: name)
         self.format = format
@@ -82,8 +82,8 @@ package final class InputFile {
 
     /// Over a stream the caller owns (and closes, after this object is gone): bytes in memory.
     init(stream: UnsafeMutablePointer<FILE>, path: String) throws {
-        var head = [UInt8](repeating: 0, count: 16)
-        let got = fread(&head, 1, 16, stream)
+        var head = [UInt8](repeating: 0, count: 64)
+        let got = fread(&head, 1, 64, stream)
         guard got > 0 else { throw DecodingError.empty }
         guard let format = ImageFormat(sniffing: Array(head[0..<got])) else { throw DecodingError.unknownFormat }
         guard fseek(stream, 0, SEEK_SET) == 0 else { throw FileError.cannotRead(path: path, reason: "cannot rewind") }

@@ -68,6 +68,8 @@ public struct Placeholder: Sendable {
             while reduction > 1 && (max(w, h) + reduction - 1) / reduction < needed { reduction /= 2 }
             try input.rewind()
             let source = try JPEGRowSource(input: input, reduction: reduction)
+            // Always sRGB: what a browser or UIImage draws the preview and its colour as.
+            source.convertToSRGB()
             let image = try source.collect().oriented(source.orientation)
             let swaps = source.orientation.swapsAxes
             return placeholder(of: image, sourceSize: swaps ? (h, w) : (w, h), longestSide: longestSide, thumbHash: thumbHash)
@@ -88,7 +90,7 @@ public struct Placeholder: Sendable {
                 small = try StagedSource(shrink, over: source, parts: 1).collect(scale: Double(fit.0) / Double(w))
             }
             return placeholder(of: small, sourceSize: (w, h), longestSide: longestSide, thumbHash: thumbHash)
-        case .webp, .gif:
+        case .webp, .gif, .avif, .heic:
             let image = try ImageFile.decode(try input.readAll())
             return placeholder(of: image, sourceSize: (image.width, image.height), longestSide: longestSide, thumbHash: thumbHash)
         }

@@ -11,37 +11,52 @@ package enum ImagePipeline {
         package var quality: Int
         /// PNG zlib level, 0…9 (``ImageFile/compressionSpec``).
         package var compression: Int
+        /// The ICC profile to embed (the input's, under `keep-profile`); nil writes none (sRGB).
+        package var profile: ColorProfile?
 
-        package init(format: ImageFormat, quality: Int = JPEGCodec.defaultQuality, compression: Int = ImageFile.defaultCompression) {
+        package init(
+            format: ImageFormat, quality: Int = JPEGCodec.defaultQuality, compression: Int = ImageFile.defaultCompression,
+            profile: ColorProfile? = nil
+        ) {
             self.format = format
             self.quality = quality
             self.compression = compression
+            self.profile = profile
         }
     }
 
-    /// IN as rows, and whether every pixel is known to be opaque. A JPEG recorded as turned, and
-    /// the formats decoded whole (WebP, GIF: one frame), come as the rows of a decoded bitmap.
+    /// IN as rows, whether every pixel is known to be opaque, and the profile the rows are in. By
+    /// default the rows come converted to sRGB from the file's profile (``ColorConversion``) and
+    /// `profile` is nil; with `keepProfile` they keep the file's values and `profile` is its
+    /// profile (a CMYK JPEG is converted all the same: BlurKit's pixels are RGB). A JPEG recorded
+    /// as turned, and the formats decoded whole (WebP, GIF, AVIF, HEIC: one image), come as the
+    /// rows of a decoded bitmap.
     /// - Parameter reduction: JPEG's DCT scaling (1, 2, 4 or 8); other formats ignore it.
-    package static func open(_ input: InputFile, reduction: Int = 1) throws -> (source: any RowSource, opaque: Bool) {
+    package static func open(
+        _ input: InputFile, reduction: Int = 1, keepProfile: Bool = false
+    ) throws -> (source: any RowSource, opaque: Bool, profile: ColorProfile?) {
         let name = input.path == "-" ? "standard input" : input.path
         do {
             switch input.format {
             case .png:
                 let source = try PNGRowSource(input: input)
-                return (source, source.isOpaque)
+                if !keepProfile { source.convertToSRGB() }
+                return (source, source.isOpaque, keepProfile ? source.profile : nil)
             case .jpeg:
                 let source = try JPEGRowSource(input: input, reduction: reduction)
-                if source.orientation == .up { return (source, true) }
+                let kept = keepProfile && !source.isCMYK ? source.profile : nil
+                if kept == nil { source.convertToSRGB() }
+                if source.orientation == .up { return (source, true, kept) }
                 // The image whole, then its turned copy.
                 try ImageLimits.checkBudget(source.width * source.height * 8, for: "turning a \(source.width)×\(source.height) JPEG")
                 let image = try source.collect().oriented(source.orientation)
-                return (BitmapSource(image), true)
+                return (BitmapSource(image), true, kept)
             case .pam, .ppm:
                 let source = try NetpbmRowSource(input: input)
-                return (source, source.isOpaque)
-            case .webp, .gif:
-                let image = try ImageFile.decode(try input.readAll())
-                return (BitmapSource(image), image.isOpaque)
+                return (source, source.isOpaque, nil)
+            case .webp, .gif, .avif, .heic:
+                let (image, profile) = try ImageFile.decode(try input.readAll(), keepingProfile: keepProfile)
+                return (BitmapSource(image), image.isOpaque, profile)
             }
         } catch let error as DecodingError {
             throw PipelineError.input(name, error)
@@ -56,14 +71,16 @@ package enum ImagePipeline {
         let write: (UnsafeRawBufferPointer) throws -> Void = { try output.write($0) }
         switch encoding.format {
         case .png:
-            return try PNGRowSink(width: width, height: height, alpha: alpha, level: encoding.compression, parts: parts, output: write)
+            return try PNGRowSink(
+                width: width, height: height, alpha: alpha, level: encoding.compression, parts: parts, profile: encoding.profile, output: write)
         case .jpeg:
-            return try JPEGRowSink(stream: output.stream, width: width, height: height, quality: encoding.quality)
+            return try JPEGRowSink(stream: output.stream, width: width, height: height, quality: encoding.quality, profile: encoding.profile)
         case .pam, .ppm:
             return try NetpbmRowSink(pam: encoding.format == .pam, width: width, height: height, output: write)
-        case .webp, .gif:
-            let quality = encoding.quality, format = encoding.format
-            return try WholeImageSink(width: width, height: height, encode: { try ImageFile.encode($0, as: format, quality: quality) }, output: write)
+        case .webp, .gif, .avif, .heic:
+            let quality = encoding.quality, format = encoding.format, profile = encoding.profile
+            return try WholeImageSink(
+                width: width, height: height, encode: { try ImageFile.encode($0, as: format, quality: quality, profile: profile) }, output: write)
         }
     }
 

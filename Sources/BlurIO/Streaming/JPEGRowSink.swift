@@ -12,10 +12,17 @@ package final class JPEGRowSink: RowSink {
     private let writer: OpaquePointer
     private var scratch: [UInt8] = []
 
-    package init(stream: UnsafeMutablePointer<FILE>, width: Int, height: Int, quality: Int) throws(EncodingError) {
+    /// - Parameter profile: written in APP2 chunks when given (the input's, under `keep-profile`).
+    package init(
+        stream: UnsafeMutablePointer<FILE>, width: Int, height: Int, quality: Int, profile: ColorProfile? = nil
+    ) throws(EncodingError) {
         guard (1...100).contains(quality) else { throw .invalidQuality(quality) }
         var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
-        guard let writer = bk_jpeg_writer_open(stream, Int32(width), Int32(height), Int32(quality), &message) else {
+        let icc = profile?.data ?? []
+        let opened = icc.withUnsafeBufferPointer {
+            bk_jpeg_writer_open(stream, Int32(width), Int32(height), Int32(quality), $0.baseAddress, $0.count, &message)
+        }
+        guard let writer = opened else {
             throw JPEGRowSink.failure(message)
         }
         self.writer = writer

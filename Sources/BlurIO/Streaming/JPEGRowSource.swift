@@ -16,6 +16,13 @@ package final class JPEGRowSource: RowSource {
     package let height: Int
     /// How the stored picture must be turned to be upright.
     package let orientation: ImageOrientation
+    /// The embedded ICC profile (APP2 `ICC_PROFILE`, its chunks reassembled), if any.
+    package let profile: ColorProfile?
+    /// Whether the image is stored as CMYK (or YCCK).
+    package let isCMYK: Bool
+    /// The conversion of the rows to sRGB, once ``convertToSRGB()`` has found one.
+    private var conversion: ColorConversion?
+    private var cmykRow: [UInt8] = []
     private var started = false
     /// What the reader reads, kept alive as long as it is: an input file, or bytes in memory.
     private let owner: AnyObject?
@@ -40,9 +47,10 @@ package final class JPEGRowSource: RowSource {
     private init(stream: UnsafeMutablePointer<FILE>, reduction: Int, owner: AnyObject?, memory: UnsafeMutablePointer<FILE>?) throws(DecodingError) {
         var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
         var w: Int32 = 0, h: Int32 = 0
-        var exif: UnsafePointer<UInt8>?
-        var exifSize = 0
-        guard let reader = bk_jpeg_reader_open(stream, Int32(reduction), &w, &h, &exif, &exifSize, &message) else {
+        var exif: UnsafePointer<UInt8>?, icc: UnsafePointer<UInt8>?
+        var exifSize = 0, iccSize = 0
+        var cmyk: Int32 = 0
+        guard let reader = bk_jpeg_reader_open(stream, Int32(reduction), &w, &h, &exif, &exifSize, &icc, &iccSize, &cmyk, &message) else {
             if let memory { fclose(memory) }
             throw JPEGRowSource.failure(message)
         }
@@ -50,6 +58,8 @@ package final class JPEGRowSource: RowSource {
         width = Int(w)
         height = Int(h)
         orientation = exif.flatMap { EXIF.orientation(inTIFF: ArraySlice(UnsafeBufferPointer(start: $0, count: exifSize))) } ?? .up
+        profile = icc.map { ColorProfile(data: Array(UnsafeBufferPointer(start: $0, count: iccSize))) }
+        isCMYK = cmyk != 0
         self.owner = owner
         self.memory = memory
         // The object is whole: a throw closes the reader in `deinit`.
@@ -61,7 +71,23 @@ package final class JPEGRowSource: RowSource {
         if let memory { fclose(memory) }
     }
 
-    package var heldBytes: Int { 0 }
+    package var heldBytes: Int { width * 4 }
+
+    /// Has the rows converted from the file's profile to sRGB as they are read: an RGB image through
+    /// lcms2 in place (nothing when its profile is sRGB's); a CMYK one from its stored inks
+    /// through its own profile, instead of the naive inversion used without one. Before the first read.
+    package func convertToSRGB() {
+        guard let profile, !started else { return }
+        if isCMYK {
+            // Without a usable CMYK profile the reader keeps its own conversion.
+            let layout = bk_jpeg_reader_raw_cmyk(reader, 0)
+            guard layout != 0, let inks = ColorConversion(from: profile, input: .cmyk(inverted: layout == 2)) else { return }
+            conversion = inks
+            _ = bk_jpeg_reader_raw_cmyk(reader, 1)
+        } else {
+            conversion = ColorConversion(from: profile)
+        }
+    }
 
     package func read(into rows: MutablePixelView) throws {
         var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
@@ -71,6 +97,16 @@ package final class JPEGRowSource: RowSource {
         }
         guard bk_jpeg_reader_read(reader, rows.base, rows.bytesPerRow, Int32(rows.height), &message) == 0 else {
             throw JPEGRowSource.failure(message)
+        }
+        guard let conversion else { return }
+        if case .rgba = conversion.input { return conversion.convert(rows) }
+        // The inks as stored, then through the profile into the same row.
+        if cmykRow.count < width * 4 { cmykRow = [UInt8](repeating: 0, count: width * 4) }
+        cmykRow.withUnsafeMutableBufferPointer { inks in
+            for y in rows.rows {
+                inks.baseAddress!.update(from: rows.row(y), count: width * 4)
+                conversion.convert(cmyk: inks.baseAddress!, into: rows.row(y), count: width)
+            }
         }
     }
 

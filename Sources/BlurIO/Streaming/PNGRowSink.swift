@@ -50,7 +50,7 @@ package final class PNGRowSink: RowSink {
 
     package init(
         width: Int, height: Int, alpha: Bool, level: Int = ImageFile.defaultCompression, parts: Int? = nil,
-        output: @escaping (UnsafeRawBufferPointer) throws -> Void
+        profile: ColorProfile? = nil, output: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         self.width = width
         self.height = height
@@ -68,6 +68,18 @@ package final class PNGRowSink: RowSink {
         header[9] = alpha ? 6 : 2
         try write([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         try chunk("IHDR", header)
+        if let profile, !profile.data.isEmpty { try chunk("iCCP", try PNGRowSink.iCCP(profile)) }
+    }
+
+    /// An `iCCP` chunk's data: a name, NUL, compression method 0, the profile deflated.
+    private static func iCCP(_ profile: ColorProfile) throws -> [UInt8] {
+        var size = compressBound(uLong(profile.data.count))
+        var packed = [UInt8](repeating: 0, count: Int(size))
+        let code = packed.withUnsafeMutableBufferPointer { out in
+            profile.data.withUnsafeBufferPointer { compress2(out.baseAddress, &size, $0.baseAddress, uLong($0.count), 9) }
+        }
+        guard code == Z_OK else { throw EncodingError.failed(format: .png, message: "zlib could not compress the ICC profile") }
+        return Array("ICC Profile".utf8) + [0, 0] + packed.prefix(Int(size))
     }
 
     /// The strips compressed at once: raw, filtered and compressed.

@@ -17,6 +17,10 @@ package final class PNGRowSource: RowSource {
     /// True when the file has no alpha channel and no `tRNS`: every pixel is opaque.
     package let isOpaque: Bool
     private let interlaced: Bool
+    /// The embedded ICC profile (`iCCP`), if any; none for a file with an `sRGB` chunk.
+    package let profile: ColorProfile?
+    /// The conversion of the rows to sRGB, once ``convertToSRGB()`` has found one.
+    private var conversion: ColorConversion?
     private var whole: [UInt8]?
     /// What the reader reads, kept alive as long as it is: an input file, or bytes in memory.
     private let owner: AnyObject?
@@ -39,8 +43,10 @@ package final class PNGRowSource: RowSource {
     /// `memory`: a stream this source owns and closes (also when this initialiser throws).
     private init(stream: UnsafeMutablePointer<FILE>, owner: AnyObject?, memory: UnsafeMutablePointer<FILE>?) throws(DecodingError) {
         var message = [CChar](repeating: 0, count: Int(BK_PNG_MESSAGE_SIZE))
-        var w: Int32 = 0, h: Int32 = 0, alpha: Int32 = 0, interlace: Int32 = 0, truncated: Int32 = 0
-        guard let reader = bk_png_reader_open(stream, &w, &h, &alpha, &interlace, &truncated, &message) else {
+        var w: Int32 = 0, h: Int32 = 0, alpha: Int32 = 0, interlace: Int32 = 0, truncated: Int32 = 0, sRGB: Int32 = 0
+        var icc: UnsafePointer<UInt8>?
+        var iccSize = 0
+        guard let reader = bk_png_reader_open(stream, &w, &h, &alpha, &interlace, &icc, &iccSize, &sRGB, &truncated, &message) else {
             if let memory { fclose(memory) }
             throw PNGRowSource.failure(message, truncated: truncated)
         }
@@ -49,6 +55,7 @@ package final class PNGRowSource: RowSource {
         height = Int(h)
         isOpaque = alpha == 0
         interlaced = interlace != 0
+        profile = sRGB != 0 ? nil : icc.map { ColorProfile(data: Array(UnsafeBufferPointer(start: $0, count: iccSize))) }
         self.owner = owner
         self.memory = memory
         // From here on the object is whole: a throw closes the reader in `deinit`.
@@ -61,6 +68,12 @@ package final class PNGRowSource: RowSource {
     }
 
     package var heldBytes: Int { interlaced ? width * height * 4 : 0 }
+
+    /// Has the rows converted from the file's profile to sRGB as they are read (straight, before
+    /// they are premultiplied); nothing when the profile is sRGB's or there is none.
+    package func convertToSRGB() {
+        conversion = profile.flatMap { ColorConversion(from: $0) }
+    }
 
     package func read(into rows: MutablePixelView) throws {
         var message = [CChar](repeating: 0, count: Int(BK_PNG_MESSAGE_SIZE))
@@ -82,6 +95,7 @@ package final class PNGRowSource: RowSource {
                 throw PNGRowSource.failure(message, truncated: truncated)
             }
         }
+        conversion?.convert(rows)
         if !isOpaque { Bitmap.premultiply(rows) }
     }
 

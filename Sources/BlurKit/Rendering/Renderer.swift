@@ -18,9 +18,9 @@ public enum Renderer {
         options: RenderOptions = RenderOptions()
     ) throws -> [UInt8] {
         let name = source.name
-        let (input, opaque): (any RowSource, Bool)
+        let (input, opaque, profile): (any RowSource, Bool, ColorProfile?)
         do {
-            (input, opaque) = try ImagePipeline.open(try source.open())
+            (input, opaque, profile) = try ImagePipeline.open(try source.open(), keepProfile: arguments.flag("keepProfile"))
         } catch let PipelineError.input(_, error) {
             throw RenderError.input(name: name, error)
         } catch let error as DecodingError {
@@ -31,7 +31,7 @@ public enum Renderer {
         for step in steps { chain = StagedSource(step, over: chain, parts: options.threads) }
         let encoding = ImagePipeline.Encoding(
             format: format, quality: arguments.integer("quality") ?? JPEGCodec.defaultQuality,
-            compression: arguments.integer("compression") ?? ImageFile.defaultCompression)
+            compression: arguments.integer("compression") ?? ImageFile.defaultCompression, profile: profile)
         let file: OutputFile
         switch destination {
         case let .file(path): file = try OutputFile(path: path)
@@ -140,6 +140,9 @@ extension Renderer {
             switch file.format {
             case .webp: _ = try WebPCodec.header(try head(of: source))
             case .gif: _ = try GIFCodec.header(try head(of: source))
+            // The boxes before the image data (ftyp, meta with ispe) are the file's first bytes but
+            // may run past 4 KB: the whole file, which libheif parses without decoding.
+            case .avif, .heic: _ = try HEIFCodec.header(try file.readAll())
             default: _ = try ImagePipeline.open(file)
             }
         } catch let PipelineError.input(_, error) {

@@ -38,10 +38,19 @@ typedef struct bk_jpeg_reader bk_jpeg_reader;
 
 /// Opens a decoder over `file` (read from its current position; not closed by the reader) and
 /// reads the header: the output size for `scale_denom` (1, 2, 4 or 8) and the TIFF body of the
-/// first Exif APP1 segment (`exif`, NULL when there is none; valid while the reader is open).
+/// first Exif APP1 segment (`exif`, NULL when there is none; valid while the reader is open), the
+/// ICC profile reassembled from its APP2 chunks (`icc`, NULL when there is none or its chunks do
+/// not make one; valid while the reader is open), and whether the image is CMYK or YCCK (`cmyk`).
 /// Returns NULL and a message on failure.
 bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int *height,
-                                    const uint8_t **exif, size_t *exif_size, char message[BK_JPEG_MESSAGE_SIZE]);
+                                    const uint8_t **exif, size_t *exif_size, const uint8_t **icc, size_t *icc_size,
+                                    int *cmyk, char message[BK_JPEG_MESSAGE_SIZE]);
+
+/// Makes a CMYK reader hand out its samples as stored (4 bytes a pixel, C M Y K) instead of the
+/// naive RGB (`raw` 1; 0 asks without changing anything), for a colour conversion through the
+/// file's profile. Before the first read only. Returns 0 when the image is not CMYK (nothing
+/// changes), 1 for plain values, 2 for values an Adobe marker says are inverted (255 − ink).
+int bk_jpeg_reader_raw_cmyk(bk_jpeg_reader *reader, int raw);
 
 /// Starts decompression, once, after the caller has checked the size. Returns 0, or 1 and a message.
 int bk_jpeg_reader_start(bk_jpeg_reader *reader, char message[BK_JPEG_MESSAGE_SIZE]);
@@ -56,8 +65,8 @@ void bk_jpeg_reader_close(bk_jpeg_reader *reader);
 typedef struct bk_jpeg_writer bk_jpeg_writer;
 
 /// Opens an encoder of a `width × height` image at `quality` 1…100 onto `file` (not closed by the
-/// writer): baseline, optimised Huffman tables, as `bk_jpeg_encode`.
-bk_jpeg_writer *bk_jpeg_writer_open(FILE *file, int width, int height, int quality,
+/// writer): baseline, one pass. `icc` (NULL for none): an ICC profile written in APP2 chunks.
+bk_jpeg_writer *bk_jpeg_writer_open(FILE *file, int width, int height, int quality, const uint8_t *icc, size_t icc_size,
                                     char message[BK_JPEG_MESSAGE_SIZE]);
 
 /// Encodes the next `count` rows, RGBX (4 bytes a pixel, the fourth ignored), `stride` bytes a row.

@@ -15,9 +15,11 @@ typedef struct bk_png_reader bk_png_reader;
 
 /// Opens a decoder over `file` (from its current position; not closed by the reader) and reads
 /// the header: the size, whether the image has an alpha channel or tRNS (`has_alpha`), and
-/// whether it is interlaced. Returns NULL and a message on failure; `truncated` is set when the
-/// failure was the data ending early.
+/// whether it is interlaced, its ICC profile (`icc`: the inflated iCCP chunk, NULL when there is
+/// none; valid while the reader is open) and whether an sRGB chunk names sRGB (`srgb`). Returns
+/// NULL and a message on failure; `truncated` is set when the failure was the data ending early.
 bk_png_reader *bk_png_reader_open(FILE *file, int *width, int *height, int *has_alpha, int *interlaced,
+                                  const uint8_t **icc, size_t *icc_size, int *srgb,
                                   int *truncated, char message[BK_PNG_MESSAGE_SIZE]);
 
 /// Decodes the next `count` rows as RGBA into `rgba` (`stride` bytes a row): every colour type and

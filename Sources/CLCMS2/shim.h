@@ -1,0 +1,7 @@
+#include <lcms2.h>
+
+// lcms2's pixel formats are macros of macros, which Swift does not import: the ones BlurKit uses.
+static const cmsUInt32Number BK_TYPE_RGBA_8 = TYPE_RGBA_8;
+static const cmsUInt32Number BK_TYPE_RGB_8 = TYPE_RGB_8;
+static const cmsUInt32Number BK_TYPE_CMYK_8 = TYPE_CMYK_8;
+static const cmsUInt32Number BK_TYPE_CMYK_8_REV = TYPE_CMYK_8_REV;
