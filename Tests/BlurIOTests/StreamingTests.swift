@@ -143,7 +143,7 @@ import Testing
             try file.commit()
             #expect(try AtomicFile.read(path) == whole, "\(format): the streamed file is the whole-image file")
 
-            let (source, knownOpaque) = try ImagePipeline.open(try InputFile(path: path))
+            let (source, knownOpaque, _) = try ImagePipeline.open(try InputFile(path: path))
             #expect(knownOpaque == (format == .jpeg || format == .ppm || (opaque && format != .pam)), "\(format)")
             #expect(try source.collect(bandRows: 7) == ImageFile.decode(whole), "\(format): streamed rows are the decoded image")
         }
@@ -191,7 +191,7 @@ import Testing
         let image = TestImages.noise(width: 300, height: 200, seed: 9, opaque: true)
         let bytes = try ImageFile.encode(image, as: format)
         try AtomicFile.write(Array(bytes.prefix(bytes.count * 2 / 3)), to: folder + "/cut")
-        let (source, _) = try ImagePipeline.open(try InputFile(path: folder + "/cut"))
+        let (source, _, _) = try ImagePipeline.open(try InputFile(path: folder + "/cut"))
         let file = try OutputFile(path: folder + "/out.png")
         let sink = try ImagePipeline.sink(for: .init(format: .png), width: 300, height: 200, alpha: false, output: file)
         #expect(throws: DecodingError.self) { try ImagePipeline.drain(source, into: sink) }
