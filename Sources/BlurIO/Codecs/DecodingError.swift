@@ -25,7 +25,7 @@ public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .empty: return "the input is empty"
-        case .unknownFormat: return "the input is not a PNG, JPEG, WebP, GIF, PAM or PPM/PGM image"
+        case .unknownFormat: return "the input is not a PNG, JPEG, WebP, AVIF, HEIC, GIF, PAM or PPM/PGM image"
         case let .truncated(format): return "the \(format.name) data is truncated"
         case let .corrupt(format, message): return "the \(format.name) data is corrupt: \(message)"
         case let .unsupported(format, feature): return "unsupported \(format.name): \(feature)"
