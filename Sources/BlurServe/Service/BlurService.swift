@@ -278,7 +278,7 @@ public final class BlurService: Sendable {
             guard !request.body.isEmpty else { throw .badRequest("a POST needs the image as its body") }
             guard target.rest.isEmpty else { throw .badRequest("a POST takes the image as its body, not a path") }
             guard ImageFormat(sniffing: Array(request.body.prefix(64))) != nil else {
-                throw .unsupportedMediaType("the body is not an image BlurKit reads (PNG, JPEG, WebP, GIF, PAM, PPM, PGM)")
+                throw .unsupportedMediaType("the body is not an image BlurKit reads (PNG, JPEG, WebP, AVIF, HEIC, GIF, PAM, PPM, PGM)")
             }
             source = .bytes(request.body, name: "the body")
             inputDigest = Digest.hex(Digest.sha256(request.body))

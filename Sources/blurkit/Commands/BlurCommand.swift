@@ -8,8 +8,10 @@ enum BlurCommand: Command {
     static let usage = "blurkit blur IN OUT (--sigma S | --radius R [--scale K]) [options]"
     static let details = """
         Blurs IN with a Gaussian and writes OUT. IN and OUT may be - for standard input and output.
-        Reads PNG, JPEG, WebP, GIF (first frame), PAM and PPM/PGM; writes the format of OUT's suffix
-        (\(ImageFormat.suffixes.map { "." + $0 }.joined(separator: " "))) or of --format.
+        Reads PNG, JPEG, WebP, AVIF, HEIC (the primary image), GIF (first frame), PAM and PPM/PGM;
+        writes the format of OUT's suffix (\(ImageFormat.suffixes.map { "." + $0 }.joined(separator: " "))) or of --format.
+        Colours are converted to sRGB from IN's ICC profile and OUT carries none, unless
+        --keep-profile keeps IN's values and embeds its profile (PNG, JPEG, WebP, AVIF, HEIC).
         """
     static let operandCount = 2...2
 
