@@ -44,7 +44,7 @@ deps:
 		elif command -v apt-get >/dev/null 2>&1; then \
 			echo "run: sudo apt-get install -y $(DEB_PACKAGES)"; exit 1; \
 		else \
-			echo "run: brew install pkg-config libpng jpeg-turbo webp giflib freetype fontconfig libmicrohttpd gnutls"; exit 1; \
+			echo "run: brew install pkg-config libpng jpeg-turbo webp giflib freetype fontconfig libmicrohttpd gnutls little-cms2 libheif"; exit 1; \
 		fi; \
 	fi
 	@if ! ls /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf >/dev/null 2>&1 && ! fc-list 2>/dev/null | grep -q .; then \
@@ -79,18 +79,22 @@ test: deps test-deps
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_page.py $(WASM_OUT)
 	$(SWIFT) build -c release $(CPU_FLAGS) --package-path Examples/Server
 	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit BLURKIT_WEB=$(CURDIR)/$(WASM_OUT) python3 Tests/Service/$$t.py || exit 1; done
+	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Photos/test_photos.py
 
-# Pillow: the decoder and encoder that are not ours, for the tests that hold our files to them;
-# Playwright and schemathesis (pip), Chromium and nginx (apt) for the service's tests.
+# Pillow: the decoder and encoder that are not ours, for the tests that hold our files to them
+# (with its own lcms2 and AVIF reader); Playwright and schemathesis (pip), Chromium and nginx (apt)
+# for the service's tests; libheif's heif-enc and heif-convert (apt) for the HEIF fixtures.
 test-deps:
-	@python3 -c "import PIL" 2>/dev/null || { echo "installing Pillow for the tests (pip)"; \
-		python3 -m pip install --quiet pillow || { echo "run: python3 -m pip install pillow"; exit 1; }; }
+	@python3 -c "import PIL, numpy; from PIL import features; assert features.check('avif')" 2>/dev/null || { \
+		echo "installing Pillow (11.3 or later reads AVIF) and numpy for the tests (pip)"; \
+		python3 -m pip install --quiet --upgrade "pillow>=11.3" numpy || { echo "run: python3 -m pip install 'pillow>=11.3' numpy"; exit 1; }; }
 	@python3 -c "import playwright, schemathesis" 2>/dev/null || { echo "installing Playwright and schemathesis for the service tests (pip)"; \
 		python3 -m pip install --quiet playwright schemathesis || { echo "run: python3 -m pip install playwright schemathesis"; exit 1; }; }
 	@missing=""; command -v chromium >/dev/null 2>&1 || missing="chromium"; \
 	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	command -v tsc >/dev/null 2>&1 || missing="$$missing node-typescript"; \
 	command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
+	command -v heif-enc >/dev/null 2>&1 || missing="$$missing libheif-examples"; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 			echo "installing for the service tests: $$missing"; \

@@ -17,7 +17,8 @@ import Testing
         let context = try #require(heif_context_alloc())
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
-        try #require(heif_context_get_encoder_for_format(context, hevc ? heif_compression_HEVC : heif_compression_AV1, &encoder).code == heif_error_Ok)
+        try #require(
+            heif_context_get_encoder_for_format(context, hevc ? heif_compression_HEVC : heif_compression_AV1, &encoder).code == heif_error_Ok)
         defer { heif_encoder_release(encoder) }
         if lossless {
             _ = heif_encoder_set_lossless(encoder, 1)

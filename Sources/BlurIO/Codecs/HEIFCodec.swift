@@ -34,11 +34,14 @@ public enum HEIFCodec {
         try withPrimaryImage(bytes) { _, header in header }
     }
 
-    /// The primary image, premultiplied, and its profile: the embedded ICC profile, or one made
-    /// from the `nclx` box's primaries and curve when they are not sRGB's (nil for sRGB).
-    public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> (image: Bitmap, profile: ColorProfile?) {
+    /// The primary image, premultiplied, converted to sRGB from its profile (straight, before it
+    /// is premultiplied; the profile returned is nil) or, `keepingProfile`, as stored with its
+    /// profile: the embedded ICC profile, or one made from the `nclx` box's primaries and curve
+    /// when they are not sRGB's (nil for sRGB).
+    public static func decode(_ bytes: [UInt8], keepingProfile: Bool = false) throws(DecodingError) -> (image: Bitmap, profile: ColorProfile?) {
         try withPrimaryImage(bytes) { handle, header throws(DecodingError) in
             let profile = profile(of: handle)
+            let conversion = keepingProfile ? nil : profile.flatMap { ColorConversion(from: $0) }
             let options = heif_decoding_options_alloc()
             defer { heif_decoding_options_free(options) }
             options?.pointee.ignore_transformations = 0
@@ -85,8 +88,14 @@ public enum HEIFCodec {
                             }
                         }
                     }
+                    if !premultiplied { conversion?.convert(pixels) }
                 }
-                return (image, profile)
+                if premultiplied, let conversion {
+                    var image = image
+                    conversion.convert(premultiplied: &image)
+                    return (image, nil)
+                }
+                return (image, keepingProfile ? profile : nil)
             } catch {
                 throw .corrupt(format: format(of: bytes), message: "the image cannot be stored: \(error)")
             }

@@ -46,8 +46,15 @@ public enum WebPCodec {
     /// and the memory decoding takes are checked from the header first; a still is decoded straight
     /// into its bitmap.
     public static func decodeAnimation(_ bytes: [UInt8], firstFrameOnly: Bool = false) throws(DecodingError) -> AnimatedImage {
+        try decodeAnimation(bytes, firstFrameOnly: firstFrameOnly, conversion: nil)
+    }
+
+    /// The same, each frame's straight pixels put through `conversion` before they are premultiplied.
+    static func decodeAnimation(_ bytes: [UInt8], firstFrameOnly: Bool, conversion: ColorConversion?) throws(DecodingError) -> AnimatedImage {
         let header = try header(bytes)
-        if !header.animated { return AnimatedImage(frames: [.init(image: try decodeStill(bytes, header), duration: 0)], loopCount: 0) }
+        if !header.animated {
+            return AnimatedImage(frames: [.init(image: try decodeStill(bytes, header, conversion: conversion), duration: 0)], loopCount: 0)
+        }
         let result: Result<AnimatedImage, DecodingError> = bytes.withUnsafeBufferPointer { buffer in
             var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
             // The demuxer reads the canvas size without allocating it: the limit is checked first.
@@ -87,6 +94,7 @@ public enum WebPCodec {
                 // libwebp's canvas, straight RGBA rows `width × 4` bytes apart, copied once into the frame.
                 let image = try? Bitmap.filled(width: width, height: height, premultiplied: false) { pixels in
                     for y in 0..<pixels.height { pixels.row(y).update(from: canvas + y * width * 4, count: width * 4) }
+                    conversion?.convert(pixels)
                 }
                 guard let image else {
                     return .failure(.corrupt(format: .webp, message: "frame \(frames.count) cannot be stored"))
@@ -101,9 +109,9 @@ public enum WebPCodec {
         return try result.get()
     }
 
-    /// A still WebP decoded by libwebp straight into the bitmap's rows (straight RGBA, then
-    /// premultiplied in place).
-    private static func decodeStill(_ bytes: [UInt8], _ header: Header) throws(DecodingError) -> Bitmap {
+    /// A still WebP decoded by libwebp straight into the bitmap's rows (straight RGBA, converted by
+    /// `conversion` when given, then premultiplied in place).
+    private static func decodeStill(_ bytes: [UInt8], _ header: Header, conversion: ColorConversion?) throws(DecodingError) -> Bitmap {
         do {
             return try Bitmap.filled(width: header.width, height: header.height, premultiplied: false) { pixels in
                 let decoded = bytes.withUnsafeBufferPointer { input in
@@ -111,6 +119,7 @@ public enum WebPCodec {
                         input.baseAddress, input.count, pixels.base, pixels.bytesPerRow * pixels.height, Int32(pixels.bytesPerRow))
                 }
                 guard decoded != nil else { throw DecodingError.corrupt(format: .webp, message: "the image cannot be decoded") }
+                conversion?.convert(pixels)
             }
         } catch let error as DecodingError {
             throw error

@@ -39,23 +39,14 @@ public enum ImageFile {
         case .jpeg: return try JPEGCodec.decode(bytes, keepingProfile: keepingProfile)
         case .pam, .ppm: return (try NetpbmCodec.decode(bytes), nil)
         case .webp:
-            let image = try WebPCodec.decodeAnimation(bytes, firstFrameOnly: true).frames[0].image
-            return converted(image, WebPCodec.profile(of: bytes), keepingProfile: keepingProfile)
+            let profile = WebPCodec.profile(of: bytes)
+            let conversion = keepingProfile ? nil : profile.flatMap { ColorConversion(from: $0) }
+            let image = try WebPCodec.decodeAnimation(bytes, firstFrameOnly: true, conversion: conversion).frames[0].image
+            return (image, keepingProfile ? profile : nil)
         case .gif: return (try GIFCodec.decodeAnimation(bytes, firstFrameOnly: true).frames[0].image, nil)
-        case .avif, .heic:
-            let (image, profile) = try HEIFCodec.decode(bytes)
-            return converted(image, profile, keepingProfile: keepingProfile)
+        case .avif, .heic: return try HEIFCodec.decode(bytes, keepingProfile: keepingProfile)
         case nil: throw .unknownFormat
         }
-    }
-
-    /// `image` with `profile`, or converted from it to sRGB.
-    private static func converted(_ image: Bitmap, _ profile: ColorProfile?, keepingProfile: Bool) -> (image: Bitmap, profile: ColorProfile?) {
-        if keepingProfile { return (image, profile) }
-        guard let conversion = profile.flatMap({ ColorConversion(from: $0) }) else { return (image, nil) }
-        var image = image
-        conversion.convert(premultiplied: &image)
-        return (image, nil)
     }
 
     /// Encodes in `format`; `quality` (1…100) applies to JPEG, WebP (at 100 lossless), AVIF and

@@ -56,8 +56,9 @@ public struct PlaceholderBatch: Sendable {
         public var total = 0
     }
 
-    /// The suffixes (lowercase, matched in any case) a folder operand is searched for.
-    public static let imageSuffixes: Set<String> = ["png", "apng", "jpg", "jpeg", "webp", "gif", "pam", "ppm", "pgm", "pnm"]
+    /// The suffixes (lowercase, matched in any case) a folder operand is searched for: every
+    /// format's (``ImageFormat/suffixes``) and `pgm`, which is read but never written.
+    public static let imageSuffixes = Set(ImageFormat.suffixes + ["pgm"])
 
     /// The folder for the previews and the manifest; ``run(parallel:progress:cancelled:)`` makes it if missing.
     public let output: String
