@@ -142,7 +142,7 @@ sanitize: deps test-deps
 
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 10000000
-FUZZ_TARGETS ?= png jpeg netpbm gif webp apng any pixels scene path thumbhash arguments request
+FUZZ_TARGETS ?= png jpeg netpbm gif webp apng heif icc any pixels scene path thumbhash arguments request
 
 fuzz: deps
 	# Optimised with ASan: 10-100x the inputs a second of a debug build; bounds checks and traps stay.

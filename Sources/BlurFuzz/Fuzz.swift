@@ -3,7 +3,8 @@
 // only says so.
 //
 // BLURKIT_FUZZ_TARGET chooses what the bytes feed: png, jpeg, netpbm, gif, webp, apng (animation
-// decoders), any (format sniffed), pixels (decode, then blur and render effects on whatever
+// decoders), heif (HEIC and AVIF through libheif: the header, then the image), icc (an ICC profile
+// read by lcms2, then its conversion to sRGB made and run on a few pixels), any (format sniffed), pixels (decode, then blur and render effects on whatever
 // decodes; also raw pixels read from any input, 1×1 to 16×16, built tight and with padded rows,
 // which must give the same effects), scene (scene-file JSON, then render it small), path (SVG path
 // data, then fill it), thumbhash (decode a hash, encode the result), or arguments (the command
@@ -21,7 +22,7 @@ import Glibc
 #endif
 
 enum FuzzTarget: String {
-    case png, jpeg, netpbm, any, pixels, gif, webp, apng, scene, path, thumbhash, arguments, request
+    case png, jpeg, netpbm, any, pixels, gif, webp, apng, heif, icc, scene, path, thumbhash, arguments, request
 
     /// The `request` target's root: a file, a folder, and a link that leads out.
     static let root: ServeRoot = {
@@ -73,6 +74,14 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .gif: _ = try? GIFCodec.decodeAnimation(bytes)
     case .webp: _ = try? WebPCodec.decodeAnimation(bytes)
     case .apng: _ = try? APNGCodec.decode(bytes)
+    case .heif:
+        if (try? HEIFCodec.header(bytes)) != nil { _ = try? HEIFCodec.decode(bytes) }
+    case .icc:
+        let profile = ColorProfile(data: bytes)
+        _ = profile.name
+        if var image = try? Bitmap(width: 4, height: 2, straightRGBA: (0..<32).map { UInt8($0 * 8) }) {
+            ColorConversion(from: profile)?.convert(premultiplied: &image)
+        }
     case .thumbhash:
         if let image = try? Bitmap(thumbHash: bytes) { _ = image.thumbHash() }
     case .path:

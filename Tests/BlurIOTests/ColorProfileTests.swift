@@ -129,7 +129,7 @@ import Testing
             }
             return cmsBuildTabulatedToneCurve16(nil, UInt32(count), &table)
         }
-        defer { curves.forEach { cmsFreeToneCurve($0) } }
+        defer { for curve in curves { cmsFreeToneCurve(curve) } }
         var three = curves
         guard let profile = cmsCreateRGBProfile(&white, &primaries, &three) else { return nil }
         defer { cmsCloseProfile(profile) }
