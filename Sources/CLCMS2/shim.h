@@ -5,3 +5,7 @@ static const cmsUInt32Number BK_TYPE_RGBA_8 = TYPE_RGBA_8;
 static const cmsUInt32Number BK_TYPE_RGB_8 = TYPE_RGB_8;
 static const cmsUInt32Number BK_TYPE_CMYK_8 = TYPE_CMYK_8;
 static const cmsUInt32Number BK_TYPE_CMYK_8_REV = TYPE_CMYK_8_REV;
+
+// For the tests that build profiles through lcms2 (16-bit RGB and Lab samples).
+static const cmsUInt32Number BK_TYPE_RGB_16_FOR_TESTS = TYPE_RGB_16;
+static const cmsUInt32Number BK_TYPE_LAB_16_FOR_TESTS = TYPE_Lab_16;

@@ -150,3 +150,97 @@ import Testing
         for c in 0..<3 { #expect(abs(Int(opaque[4 + c]) - Int(opaque[c])) <= 2, "channel \(c): \(opaque)") }
     }
 }
+
+/// A CMYK JPEG goes through its own profile: one built here whose inks map to a colour the naive
+/// inversion would not give (cyan shows as blue, magenta as red, yellow as green).
+@Suite struct CMYKProfileTests {
+    /// The colour the test profile gives inks `c m y k` (0…1): the naive inversion with its
+    /// channels turned, (1 − m)(1 − k), (1 − y)(1 − k), (1 − c)(1 − k).
+    static func colour(_ c: Double, _ m: Double, _ y: Double, _ k: Double) -> (Double, Double, Double) {
+        ((1 - m) * (1 - k), (1 - y) * (1 - k), (1 - c) * (1 - k))
+    }
+
+    /// A CMYK output-class profile whose A2B0 is an 18-point CLUT (nodes every 15 of 255) into
+    /// Lab, each node's colour made sRGB → Lab by lcms2.
+    static func profile() throws -> ColorProfile {
+        let srgb = try #require(cmsCreate_sRGBProfile()), labProfile = try #require(cmsCreateLab4Profile(nil))
+        defer {
+            cmsCloseProfile(srgb)
+            cmsCloseProfile(labProfile)
+        }
+        let toLab = try #require(
+            cmsCreateTransform(
+                srgb, BK_TYPE_RGB_16_FOR_TESTS, labProfile, BK_TYPE_LAB_16_FOR_TESTS, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), 0))
+        defer { cmsDeleteTransform(toLab) }
+        let profile = try #require(cmsCreateProfilePlaceholder(nil))
+        defer { cmsCloseProfile(profile) }
+        cmsSetProfileVersion(profile, 4.3)
+        cmsSetDeviceClass(profile, cmsSigOutputClass)
+        cmsSetColorSpace(profile, cmsSigCmykData)
+        cmsSetPCS(profile, cmsSigLabData)
+        let pipeline = try #require(cmsPipelineAlloc(nil, 4, 3))
+        defer { cmsPipelineFree(pipeline) }
+        let clut = try #require(cmsStageAllocCLut16bit(nil, 18, 4, 3, nil))
+        let sampled = cmsStageSampleCLut16bit(
+            clut,
+            { input, output, cargo in
+                guard let input, let output, let cargo else { return 0 }
+                let ink = (0..<4).map { Double(input[$0]) / 65_535 }
+                let rgb = CMYKProfileTests.colour(ink[0], ink[1], ink[2], ink[3])
+                var device = [rgb.0, rgb.1, rgb.2].map { UInt16(($0 * 65_535).rounded()) }
+                cmsDoTransform(cargo, &device, output, 1)
+                return 1
+            }, toLab, 0)
+        try #require(sampled != 0)
+        // lutAtoBType takes A curves, CLUT, B curves: identity curves either side.
+        let a = try #require(cmsStageAllocToneCurves(nil, 4, nil)), b = try #require(cmsStageAllocToneCurves(nil, 3, nil))
+        for stage in [a, clut, b] { try #require(cmsPipelineInsertStage(pipeline, cmsAT_END, stage) != 0) }
+        try #require(cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline)) != 0)
+        try #require(cmsWriteTag(profile, cmsSigMediaWhitePointTag, UnsafeRawPointer(cmsD50_XYZ())) != 0)
+        var size: UInt32 = 0
+        try #require(cmsSaveProfileToMem(profile, nil, &size) != 0)
+        var data = [UInt8](repeating: 0, count: Int(size))
+        try #require(data.withUnsafeMutableBytes { cmsSaveProfileToMem(profile, $0.baseAddress, &size) } != 0)
+        return ColorProfile(data: data)
+    }
+
+    /// `jpeg` with `profile` in APP2 `ICC_PROFILE` markers (65 519 bytes each at most) after SOI.
+    static func tagged(_ jpeg: [UInt8], _ profile: ColorProfile) -> [UInt8] {
+        let chunks = stride(from: 0, to: profile.data.count, by: 65_519).map { profile.data[$0..<min($0 + 65_519, profile.data.count)] }
+        var file: [UInt8] = [0xFF, 0xD8]
+        for (i, chunk) in chunks.enumerated() {
+            let body = Array("ICC_PROFILE".utf8) + [0, UInt8(i + 1), UInt8(chunks.count)] + chunk
+            file += [0xFF, 0xE2, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+        }
+        return file + jpeg.dropFirst(2)
+    }
+
+    @Test func convertsCMYKThroughItsOwnProfile() throws {
+        let profile = try CMYKProfileTests.profile()
+        #expect(profile.space == .cmyk)
+        // 16 flat 8×8 patches (JPEG keeps a flat block's value), inks on the CLUT's nodes.
+        let inks: [[Int]] = (0..<16).map { i in [(i % 4) * 60, (i / 4) * 60, ((i * 7) % 5) * 45, (i % 3) * 30] }
+        let (w, h) = (32, 32)
+        var stored = [UInt8](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                // Adobe stores 255 − ink.
+                for c in 0..<4 { stored[(y * w + x) * 4 + c] = UInt8(255 - inks[(y / 8) * 4 + x / 8][c]) }
+            }
+        }
+        let plain = try JPEGCodecTests.rawJPEG(stored, width: w, height: h, components: 4)
+        let file = CMYKProfileTests.tagged(plain, profile)
+        #expect(try JPEGCodec.decode(file, keepingProfile: true).profile == nil, "CMYK is converted even when the profile is kept")
+        let converted = try JPEGCodec.decode(file), naive = try JPEGCodec.decode(plain)
+        var worst = 0, apart = 0
+        for (i, ink) in inks.enumerated() {
+            let x = (i % 4) * 8 + 4, y = (i / 4) * 8 + 4
+            let e = CMYKProfileTests.colour(Double(ink[0]) / 255, Double(ink[1]) / 255, Double(ink[2]) / 255, Double(ink[3]) / 255)
+            let p = converted[x, y], q = naive[x, y]
+            for (got, want) in [(p.r, e.0), (p.g, e.1), (p.b, e.2)] { worst = max(worst, abs(Int(got) - Int((want * 255).rounded()))) }
+            apart = max(apart, abs(Int(p.r) - Int(q.r)) + abs(Int(p.g) - Int(q.g)) + abs(Int(p.b) - Int(q.b)))
+        }
+        #expect(worst <= 3, "worst difference from the profile's colours: \(worst)")
+        #expect(apart >= 100, "the profile's colours are not the naive inversion's")
+    }
+}

@@ -3,7 +3,7 @@ import CLCMS2
 /// An ICC colour profile as an image file embeds it: its bytes, read and written unchanged.
 ///
 /// BlurKit reads the profile of every input (JPEG `APP2 ICC_PROFILE`, PNG `iCCP`, WebP `ICCP`,
-/// HEIF `colr`) and by default converts the pixels to sRGB before any effect (``ColorConversion``),
+/// HEIF `colr`) and by default converts the pixels to sRGB before any effect (relative colorimetric with black-point compensation),
 /// as browsers show untagged images; `keep-profile` keeps the input's numbers and writes this
 /// profile into the output instead.
 public struct ColorProfile: Sendable, Hashable {

@@ -26,7 +26,7 @@ package enum ImagePipeline {
     }
 
     /// IN as rows, whether every pixel is known to be opaque, and the profile the rows are in. By
-    /// default the rows come converted to sRGB from the file's profile (``ColorConversion``) and
+    /// default the rows come converted to sRGB from the file's profile (`ColorConversion`) and
     /// `profile` is nil; with `keepProfile` they keep the file's values and `profile` is its
     /// profile (a CMYK JPEG is converted all the same: BlurKit's pixels are RGB). A JPEG recorded
     /// as turned, and the formats decoded whole (WebP, GIF, AVIF, HEIC: one image), come as the
