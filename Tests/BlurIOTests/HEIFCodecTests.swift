@@ -137,6 +137,30 @@ import Testing
         }
     }
 
+    /// A file whose `ispe` boxes say 16×16 over a 256×256 bitstream (libheif would hand the decoder
+    /// the bitstream's size): refused from the sequence header before anything is decoded, for
+    /// AV1 (with its alpha image) and HEVC alike.
+    @Test(arguments: [false, true])
+    func refusesABitstreamLargerThanItsHeader(_ hevc: Bool) throws {
+        let samples = HEIFCodecTests.samples(width: 256, height: 256, channels: 4, maximum: 255, seed: 5)
+        var file = try HEIFCodecTests.encodeDirectly(width: 256, height: 256, alpha: true, samples: samples, lossless: false, hevc: hevc)
+        #expect(try HEIFCodec.header(file).width == 256, "the file as written is read")
+        var patched = 0
+        for i in 4..<(file.count - 16) where file[i..<(i + 4)].elementsEqual("ispe".utf8) {
+            file.replaceSubrange((i + 8)..<(i + 16), with: [0, 0, 0, 16, 0, 0, 0, 16])
+            patched += 1
+        }
+        try #require(patched == 2, "an ispe box for the image and for its alpha")
+        for read in [{ _ = try HEIFCodec.header(file) }, { _ = try ImageFile.decode(file) }] {
+            do {
+                try read()
+                Issue.record("a 256×256 bitstream under a 16×16 header was read")
+            } catch let error as DecodingError {
+                #expect(error.description.contains("coded at 256×256, larger than the 16×16 image"), "\(error)")
+            }
+        }
+    }
+
     /// Every cut of a file and a damaged one: an error, never a crash or an image.
     @Test func refusesTruncatedAndCorruptFiles() throws {
         let image = TestImages.smooth(width: 32, height: 24)

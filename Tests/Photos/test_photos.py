@@ -315,13 +315,19 @@ def main():
         if shutil.which(tool) is None:
             print(f"FAIL {tool} is missing: run sudo apt-get install -y libheif-examples")
             sys.exit(1)
+    # The parts to run (all without arguments): profiles, heif, avif, service.
+    parts = sys.argv[1:] or ["profiles", "heif", "avif", "service"]
     folder = tempfile.mkdtemp(prefix="blurkit-photos-")
     try:
         p3 = display_p3()
-        profiles(folder, p3)
-        heif(folder, p3)
-        avif_out(folder)
-        service(folder)
+        if "profiles" in parts:
+            profiles(folder, p3)
+        if "heif" in parts:
+            heif(folder, p3)
+        if "avif" in parts:
+            avif_out(folder)
+        if "service" in parts:
+            service(folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     if failures:

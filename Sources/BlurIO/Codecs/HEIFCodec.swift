@@ -128,6 +128,7 @@ public enum HEIFCodec {
                     width: width, height: height, hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0, bitDepth: max(8, depth))
                 try DecodingError.checkSize(format, width: width, height: height)
                 try DecodingError.checkBudget(format, width: width, height: height, bytes: header.decodingBytes)
+                try HEIFItems.check(bytes, within: width, height, format: format)
                 return .success(try body(handle, header))
             } catch {
                 return .failure(error)
