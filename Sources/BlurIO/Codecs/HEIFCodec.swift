@@ -29,6 +29,11 @@ public enum HEIFCodec {
         }
     }
 
+    /// The memory libheif and its encoder (aom for AVIF, x265 for HEIC) take to write a
+    /// `width × height` image, besides the bitmap: 24 bytes a pixel (measured: about 22 for both,
+    /// 664 MB of peak memory for a whole 6000×4000 `blurkit blur` to AVIF).
+    public static func encodingBytes(width: Int, height: Int) -> Int { width * height * 24 }
+
     /// The primary image's header, checked against the pixel limit and the memory budget.
     public static func header(_ bytes: [UInt8]) throws(DecodingError) -> Header {
         try withPrimaryImage(bytes) { _, header in header }

@@ -79,8 +79,10 @@ package enum ImagePipeline {
             return try NetpbmRowSink(pam: encoding.format == .pam, width: width, height: height, output: write)
         case .webp, .gif, .avif, .heic:
             let quality = encoding.quality, format = encoding.format, profile = encoding.profile
+            let encoderBytes = format == .avif || format == .heic ? HEIFCodec.encodingBytes(width: width, height: height) : 0
             return try WholeImageSink(
-                width: width, height: height, encode: { try ImageFile.encode($0, as: format, quality: quality, profile: profile) }, output: write)
+                width: width, height: height, encoderBytes: encoderBytes,
+                encode: { try ImageFile.encode($0, as: format, quality: quality, profile: profile) }, output: write)
         }
     }
 

@@ -100,21 +100,25 @@ package final class NetpbmRowSink: RowSink {
     package func finish() throws {}
 }
 
-/// The formats encoded whole (WebP, GIF): rows gathered into a bitmap, encoded at the end.
+/// The formats encoded whole (WebP, GIF, AVIF, HEIC): rows gathered into a bitmap, encoded at the end.
 package final class WholeImageSink: RowSink {
     private var image: Bitmap
     private let encode: (Bitmap) throws -> [UInt8]
     private let output: (UnsafeRawBufferPointer) throws -> Void
+    /// What the encoder itself takes beyond the bitmap and the file it returns.
+    private let encoderBytes: Int
 
     package init(
-        width: Int, height: Int, encode: @escaping (Bitmap) throws -> [UInt8], output: @escaping (UnsafeRawBufferPointer) throws -> Void
+        width: Int, height: Int, encoderBytes: Int = 0, encode: @escaping (Bitmap) throws -> [UInt8],
+        output: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         image = try Bitmap(width: width, height: height)
+        self.encoderBytes = encoderBytes
         self.encode = encode
         self.output = output
     }
 
-    package var heldBytes: Int { image.width * image.height * 4 * 2 }
+    package var heldBytes: Int { image.width * image.height * 4 * 2 + encoderBytes }
 
     package func write(_ rows: PixelView) throws {
         image.withMutablePixels { target in
