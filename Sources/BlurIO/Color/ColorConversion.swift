@@ -10,7 +10,7 @@ import Foundation
 /// It works on straight (not premultiplied) RGBA8 rows in place, alpha unchanged, a band at a time
 /// on all cores, or turns a CMYK JPEG's rows into RGBA. lcms2's transforms keep no state between
 /// calls, so the bytes do not depend on how rows are split among threads. A matrix/TRC profile's
-/// conversion runs in ``MatrixShaper`` instead, about ten times faster, once it has matched lcms2's
+/// conversion runs in ``MatrixShaper`` instead (a third of lcms2's cost on a 24-MP photo), once it has matched lcms2's
 /// within one level on a 17-step grid of the RGB cube.
 package final class ColorConversion: @unchecked Sendable {
     /// What the conversion reads.
