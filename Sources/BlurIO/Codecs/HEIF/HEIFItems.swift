@@ -3,8 +3,8 @@
 /// box (ISO/IEC 23008-12: `iinf`, `iloc`, `idat`, `iprp`) without decoding anything.
 ///
 /// libheif (1.15) hands a coded image to its decoder without comparing the bitstream's size with
-/// the `ispe` box, and dav1d accepts frames up to 2³⁰ pixels: a file of a few hundred bytes can
-/// ask for gigabytes. ``check(_:within:)`` refuses any coded image larger than the image shown.
+/// the `ispe` box, and dav1d accepts frames up to 2³⁰ pixels: a small file can
+/// ask for gigabytes. ``check(_:within:_:format:)`` refuses any coded image larger than the image shown.
 struct HEIFItems {
     /// An item's type and where its data is.
     private struct Item {
