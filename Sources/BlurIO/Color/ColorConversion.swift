@@ -44,7 +44,7 @@ package final class ColorConversion: @unchecked Sendable {
             let flags = cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION) | (input == .rgba ? cmsUInt32Number(cmsFLAGS_COPY_ALPHA) : 0)
             let transform = cmsCreateTransform(
                 source, inputFormat, sRGB, BK_TYPE_RGBA_8, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), flags)
-            return transform.map { ($0, input == .rgba ? MatrixShaper(from: source, to: sRGB) : nil) }
+            return transform.map { ($0, input == .rgba ? MatrixShaper(from: source) : nil) }
         }
         guard let made, let (transform, shaper) = made else { return nil }
         var agreed: MatrixShaper? = nil

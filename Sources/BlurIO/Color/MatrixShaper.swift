@@ -16,19 +16,30 @@ struct MatrixShaper: Sendable {
     private let encoding: [UInt8]
     private static let encodingSteps = 16_384
 
-    /// The matrix shaper of `source` into `sRGB`, or nil when either is not a matrix/TRC profile.
-    init?(from source: cmsHPROFILE, to sRGB: cmsHPROFILE) {
-        guard cmsIsMatrixShaper(source) != 0, cmsIsMatrixShaper(sRGB) != 0,
-            let input = MatrixShaper.colorants(source), let output = MatrixShaper.colorants(sRGB),
-            let inverse = MatrixShaper.inverse(output)
+    /// What every conversion shares, made once from lcms2's sRGB profile: the inverse of its
+    /// colorant matrix and its curve's encoding table.
+    private static let sRGB: (inverse: [Double], encoding: [UInt8])? = {
+        guard let profile = cmsCreate_sRGBProfile() else { return nil }
+        defer { cmsCloseProfile(profile) }
+        guard cmsIsMatrixShaper(profile) != 0, let colorants = colorants(profile), let inverse = inverse(colorants),
+            let curve = cmsReadTag(profile, cmsSigRedTRCTag).map(OpaquePointer.init), let reversed = cmsReverseToneCurve(curve)
+        else { return nil }
+        defer { cmsFreeToneCurve(reversed) }
+        let encoding = (0...encodingSteps).map { i in
+            let v = cmsEvalToneCurveFloat(reversed, Float(i) / Float(encodingSteps))
+            return UInt8(max(0, min(255, (v * 255).rounded())))
+        }
+        return (inverse, encoding)
+    }()
+
+    /// The matrix shaper of `source` into sRGB, or nil when it is not a matrix/TRC profile.
+    init?(from source: cmsHPROFILE) {
+        guard cmsIsMatrixShaper(source) != 0, let input = MatrixShaper.colorants(source), let (inverse, encoding) = MatrixShaper.sRGB
         else { return nil }
         let curves = [cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag].compactMap {
             cmsReadTag(source, $0).map(OpaquePointer.init)
         }
-        guard curves.count == 3, let srgbCurve = cmsReadTag(sRGB, cmsSigRedTRCTag).map(OpaquePointer.init),
-            let reversed = cmsReverseToneCurve(srgbCurve)
-        else { return nil }
-        defer { cmsFreeToneCurve(reversed) }
+        guard curves.count == 3 else { return nil }
         linear = curves.flatMap { curve in
             (0..<256).map { v in
                 let y = cmsEvalToneCurveFloat(curve, Float(v) / 255)
@@ -44,11 +55,8 @@ struct MatrixShaper: Sendable {
             }
         }
         matrix = product
+        self.encoding = encoding
         guard matrix.allSatisfy({ $0.isFinite && abs($0) < 1000 }) else { return nil }
-        encoding = (0...MatrixShaper.encodingSteps).map { i in
-            let v = cmsEvalToneCurveFloat(reversed, Float(i) / Float(MatrixShaper.encodingSteps))
-            return UInt8(max(0, min(255, (v * 255).rounded())))
-        }
     }
 
     /// Converts `count` straight RGBA8 pixels at `pixels` in place, alpha unchanged.

@@ -175,12 +175,13 @@ struct HEIFItems {
         case 1: source = itemData
         default: return nil
         }
-        var data: [UInt8] = []
+        var parts: [ArraySlice<UInt8>] = []
         for (offset, length) in item.extents {
             let end = length == 0 ? source.count : offset + length
             guard offset >= 0, offset <= end, end <= source.count else { throw BitReader.End() }
-            data += source[(source.startIndex + offset)..<(source.startIndex + end)]
+            parts.append(source[(source.startIndex + offset)..<(source.startIndex + end)])
         }
-        return data[...]
+        // One extent (the usual case) is read where it is; several are joined, as libheif joins them.
+        return parts.count == 1 ? parts[0] : ArraySlice(parts.joined())
     }
 }
