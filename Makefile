@@ -77,6 +77,7 @@ test: deps test-deps
 		tsc --noEmit --strict --target es2022 --module node16 --moduleResolution node16 --lib es2022,dom $$d/example.mts; \
 		status=$$?; rm -rf $$d; [ $$status = 0 ] && echo "blurkit.d.ts: Tests/Web/example.mts type-checks" || exit 1
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_page.py $(WASM_OUT)
+	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_scroll.py $(WASM_OUT)
 	$(SWIFT) build -c release $(CPU_FLAGS) --package-path Examples/Server
 	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit BLURKIT_WEB=$(CURDIR)/$(WASM_OUT) python3 Tests/Service/$$t.py || exit 1; done
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Photos/test_photos.py

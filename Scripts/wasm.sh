@@ -24,19 +24,55 @@ cp Web/blurkit.mjs "$out/blurkit.mjs"
 # the same file under the name Node16 resolution pairs with blurkit.mjs.
 node Scripts/dts.mjs "$out" >/dev/null
 cp "$out/blurkit.d.ts" "$out/blurkit.d.mts"
-[ -f Web/index.html ] && cp Web/index.html "$out/index.html"
+for page in index.html scroll.html; do cp "Web/$page" "$out/$page"; done
 
-# The page's sample picture: the test fixture with only its pixel chunks (no colour profile, so a
-# browser draws the bytes the native decoder reads).
-python3 - Tests/Fixtures/chelsea.png "$out/sample.png" <<'PY'
-import struct, sys
-data = open(sys.argv[1], "rb").read()
-out, at = [data[:8]], 8
+# The pages' pictures: the test fixture with only its pixel chunks as sample.png (no colour profile,
+# so a browser draws the bytes the native decoder reads), and for scroll.html six square crops of it
+# (mirrored, channels turned), photo-1.png … photo-6.png, 160 px, written the same way.
+python3 - Tests/Fixtures/chelsea.png "$out" <<'PY'
+import os, struct, sys, zlib
+data, out = open(sys.argv[1], "rb").read(), sys.argv[2]
+chunks, at = [], 8
 while at < len(data):
     length, kind = struct.unpack(">I4s", data[at:at + 8])
-    if kind in (b"IHDR", b"PLTE", b"IDAT", b"IEND"):
-        out.append(data[at:at + 12 + length])
+    chunks.append((kind, data[at:at + 12 + length], data[at + 8:at + 8 + length]))
     at += 12 + length
-open(sys.argv[2], "wb").write(b"".join(out))
+open(os.path.join(out, "sample.png"), "wb").write(
+    data[:8] + b"".join(raw for kind, raw, _ in chunks if kind in (b"IHDR", b"PLTE", b"IDAT", b"IEND")))
+
+width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", chunks[0][2])
+assert (depth, colour, interlace) == (8, 2, 0), "the fixture is 8-bit RGB, not interlaced"
+packed, stride = zlib.decompress(b"".join(body for kind, _, body in chunks if kind == b"IDAT")), width * 3
+rows, previous = [], bytearray(stride)
+for y in range(height):
+    kind, row = packed[y * (stride + 1)], bytearray(packed[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a, b = row[i - 3] if i >= 3 else 0, previous[i]
+        c = previous[i - 3] if i >= 3 else 0
+        if kind == 1: row[i] = (row[i] + a) & 255
+        elif kind == 2: row[i] = (row[i] + b) & 255
+        elif kind == 3: row[i] = (row[i] + (a + b) // 2) & 255
+        elif kind == 4:
+            p, pa, pb, pc = a + b - c, abs(b - c), abs(a - c), abs(a + b - 2 * c)
+            row[i] = (row[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(bytes(row))
+    previous = row
+
+def chunk(kind, body):
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+side = 160
+for n, (x, y, mirrored, order) in enumerate([
+    (20, 40, False, (0, 1, 2)), (150, 10, False, (2, 1, 0)), (280, 120, True, (0, 1, 2)),
+    (100, 130, True, (1, 2, 0)), (250, 0, False, (1, 0, 2)), (0, 140, True, (2, 0, 1)),
+], start=1):
+    lines = []
+    for row in rows[y:y + side]:
+        pixels = [row[(x + i) * 3:(x + i) * 3 + 3] for i in range(side)]
+        if mirrored: pixels.reverse()
+        lines.append(b"\0" + b"".join(bytes(p[k] for k in order) for p in pixels))
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
+    png += chunk(b"IDAT", zlib.compress(b"".join(lines), 9)) + chunk(b"IEND", b"")
+    open(os.path.join(out, f"photo-{n}.png"), "wb").write(png)
 PY
 echo "$out/blurkit.wasm: $(wc -c < "$out/blurkit.wasm") bytes"
