@@ -5,8 +5,8 @@ import Testing
 /// Ring 1: every public effect over every tiny image (1…8 pixels a side; rows tight, padded, and
 /// padded but for the last row), held to its reference, and padded rows giving the tight result.
 @Suite struct TinyImageTests {
-    /// The σ grid of the Gaussian tests: both schedules (direct below 4, pyramid from 4) and a σ far
-    /// wider than any tiny image.
+    /// The σ grid of the Gaussian tests: both schedules (the fixed-point direct kernel below 6, the
+    /// pyramid from 6) and a σ far wider than any tiny image.
     static let sigmas = [0.3, 0.5, 1, 1.7, 3.5, 4, 6, 9.5, 25, 100]
 
     @Test func paddedRowsBuildTheTightBitmap() {

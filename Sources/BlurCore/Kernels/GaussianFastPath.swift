@@ -2,8 +2,8 @@
 ///
 /// Two schedules, chosen by σ:
 /// - **direct** (σ < ``pyramidThreshold``): for each output row, a vertical pass over the rows in
-///   reach (u8 → float) and a horizontal pass with the symmetric kernel (float → u8). One trip
-///   through memory; the kernel reaches ±3σ.
+///   reach into a line and a horizontal pass from it to the output, in 16-bit fixed point
+///   (``FixedPointRows``). One trip through memory; the kernel reaches ±3σ.
 /// - **pyramid** (larger σ): decimate by an integer factor k with a Gaussian prefilter (σd = 0.8k,
 ///   so nothing aliases), blur the small image with the remaining σc, and upsample with a cubic
 ///   B-spline. Variances add: σ² = σd² + k²(σc² + ⅓). k grows with σ, so the cost per pixel is
@@ -13,9 +13,10 @@
 /// band it falls in, so the bytes do not depend on the thread count or the band size. Both run as
 /// a stage of the streaming chain (``GaussianStage``).
 enum GaussianFastPath {
-    /// Direct convolution below this σ (pixels), the pyramid from it on. Measured on 6000×4000, 2
-    /// cores (`BlurBench --profile σ`, best of 20+ runs): direct 152 ms against the pyramid's 187 at
-    /// σ 5 (a factor of 2, whose decimation costs nearly what it saves), 175 against 112 at σ 6.
+    /// Direct convolution below this σ (pixels), the pyramid from it on. Measured on 6000×4000, one
+    /// thread (`BlurBench --threads 1 --profile σ`, best of 14+ runs): the fixed-point direct
+    /// kernel 189 ms against the pyramid's 307 at σ 5 (a factor of 2, whose decimation costs
+    /// nearly what it saves), 232 against 172 at σ 6 (a factor of 3).
     static let pyramidThreshold = 6.0
     /// σ ÷ k: how coarse the pyramid may go. Smaller is faster and less exact.
     static let sigmaPerFactor = 2.0
@@ -25,12 +26,12 @@ enum GaussianFastPath {
     static let directReach = 3.0
 }
 
-/// Rows of an image blurred by a Gaussian by the direct schedule, produced one at a time as floats:
-/// one σ for all rows, or one per row (the variable blur's direct rows). A row's values do not
-/// depend on which other rows were asked for.
+/// Rows of an image blurred by a Gaussian of their own by the direct schedule, produced one at a
+/// time as floats: the variable blur's direct rows (one σ for every row is ``FixedPointRows``). A
+/// row's values do not depend on which other rows were asked for.
 struct GaussianRows: Sendable {
     private let radius: Int
-    /// The horizontal half-kernel, one for all rows or one per row.
+    /// The horizontal half-kernel of each row.
     private let kernels: [[Float]]
     private let taps: FilterTaps
     private let edges: EdgeMode
@@ -39,19 +40,6 @@ struct GaussianRows: Sendable {
     /// Per-thread working memory for ``row(_:source:scratch:into:)``.
     struct Scratch {
         fileprivate var line: [Float]
-    }
-
-    /// Direct rows of a `width × height` image blurred by `sigma` (pixels, below
-    /// ``GaussianFastPath/pyramidThreshold``).
-    init(sigma: Double, edges: EdgeMode, width: Int, height: Int) {
-        self.width = width
-        self.edges = edges
-        radius = GaussianRows.directRadius(sigma)
-        taps = FilterTaps(
-            inputCount: height, positions: (0..<height).map(Double.init), support: Double(radius),
-            edges: edges, normalise: true
-        ) { gaussian($0, sigma: sigma) }
-        kernels = [GaussianRows.halfKernel(sigma)]
     }
 
     /// Direct rows whose σ (pixels, each below the variable blur's lowest level) changes from
@@ -87,11 +75,11 @@ struct GaussianRows: Sendable {
 
     /// Writes row `y` as `width × 4` floats into `out`, reading the rows it reaches from `source`.
     func row(_ y: Int, source: PixelView, scratch: inout Scratch, into out: UnsafeMutablePointer<Float>) {
-        let w = width, radius = radius, edges = edges, taps = taps, kernel = kernels[kernels.count == 1 ? 0 : y]
+        let w = width, radius = radius, edges = edges, taps = taps, kernel = kernels[y]
         scratch.line.withUnsafeMutableBufferPointer { line in
             let centre = line.baseAddress! + radius * 4
             Kernels.accumulateRows(taps, output: y, source: source, into: centre, count: w * 4)
-            Kernels.pad(line.baseAddress!, width: w, padding: radius, edges: edges)
+            Kernels.pad(line.baseAddress!, width: w, left: radius, right: radius, edges: edges)
             Kernels.convolveSymmetric(centre, count: w * 4, kernel: kernel, into: out)
         }
     }

@@ -3,7 +3,7 @@
 /// stage over the image in memory (``RowStage/run(_:parts:bandRows:)``), so both give the same bytes.
 ///
 /// - **direct** (σ < ``GaussianFastPath/pyramidThreshold``): each output row from the input rows
-///   within ±3σ (``GaussianRows``).
+///   within ±3σ, in fixed point (``FixedPointRows``).
 /// - **pyramid**: coarse rows are made as the input arrives — decimated down and across, then
 ///   blurred across (a window of them, `across`) — and each coarse row, once blurred down, is
 ///   upsampled across once (a window, `upsampled`); an output row is the B-spline of four of those.
@@ -14,7 +14,7 @@ final class GaussianStage: RowStage {
     private let schedule: Schedule
 
     private enum Schedule {
-        case direct(GaussianRows)
+        case direct(FixedPointRows)
         case pyramid(PyramidPlan, across: FloatRows, upsampled: FloatRows)
     }
 
@@ -22,7 +22,7 @@ final class GaussianStage: RowStage {
         self.width = width
         self.height = height
         if sigma < GaussianFastPath.pyramidThreshold {
-            schedule = .direct(GaussianRows(sigma: sigma, edges: edges, width: width, height: height))
+            schedule = .direct(FixedPointRows(sigma: sigma, edges: edges, width: width, height: height))
         } else {
             let plan = PyramidPlan(sigma: sigma, edges: edges, width: width, height: height)
             schedule = .pyramid(
@@ -35,65 +35,49 @@ final class GaussianStage: RowStage {
     static let decimationBatch = 2
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
-        let n = width * 4
-        try eachRow(rows, from: input, parts: parts, into: nil) { y, line in Kernels.storeBytes(line, count: n, into: output.row(y)) }
-    }
-
-    /// Output rows as floats, before rounding: `rows.count × width × 4` of them from `target.base`
-    /// on. For the variable blur, which mixes two levels before it rounds.
-    func produceFloats(_ rows: Range<Int>, from input: RowWindow, into target: SharedPointer<Float>, parts: Int?) throws {
-        try eachRow(rows, from: input, parts: parts, into: target) { _, _ in }
-    }
-
-    /// Makes output `rows` one at a time as `width × 4` floats, on up to `parts` threads (each row
-    /// once, any order): into `target` (row y at `target + (y − rows.lowerBound) × width × 4`), or,
-    /// when it is nil, into a line of the thread's own that is handed to `body`.
-    private func eachRow(
-        _ rows: Range<Int>, from input: RowWindow, parts: Int?, into target: SharedPointer<Float>?,
-        _ body: @escaping @Sendable (Int, UnsafePointer<Float>) -> Void
-    ) throws {
-        let w = width
         switch schedule {
         case let .direct(direct):
             let source = try input.rows(direct.inputRows(for: rows))!
             Parallel.forEachBand(count: rows.count, parts: parts) { part in
                 var scratch = direct.makeScratch()
-                var line = [Float].unfilled(count: target == nil ? w * 4 : 0)
-                line.withUnsafeMutableBufferPointer { line in
-                    for y in rows.lowerBound + part.lowerBound..<rows.lowerBound + part.upperBound {
-                        let out = target.map { $0.base + (y - rows.lowerBound) * w * 4 } ?? line.baseAddress!
-                        direct.row(y, source: source, scratch: &scratch, into: out)
-                        if target == nil { body(y, out) }
-                    }
-                }
+                let band = (rows.lowerBound + part.lowerBound)..<(rows.lowerBound + part.upperBound)
+                direct.rows(band, source: source, scratch: &scratch, into: output)
             }
         case let .pyramid(plan, across, upsampled):
-            let rowFloats = plan.x.blurredCount * 4
-            try upsampled.ensure(plan.coarseRows(for: rows)) { new, target in
-                try across.ensure(new.lowerBound..<(new.upperBound + 2 * plan.coarseRadius)) { decimated, into in
-                    var j = decimated.lowerBound
-                    while j < decimated.upperBound {
-                        let batch = j..<min(decimated.upperBound, j + GaussianStage.decimationBatch)
-                        let source = try input.rows(plan.y.decimate.inputs(for: batch))!
-                        plan.decimate(batch, from: source, into: SharedPointer(into + (j - decimated.lowerBound) * rowFloats), parts: parts)
-                        j = batch.upperBound
-                    }
+            try producePyramid(rows, plan: plan, across: across, upsampled: upsampled, from: input, into: output, parts: parts)
+        }
+    }
+
+    /// The pyramid's output rows: the coarse rows they reach made and upsampled across (once
+    /// each), then each output row the B-spline of four of them, rounded to bytes.
+    private func producePyramid(
+        _ rows: Range<Int>, plan: PyramidPlan, across: FloatRows, upsampled: FloatRows, from input: RowWindow,
+        into output: MutablePixelView, parts: Int?
+    ) throws {
+        let w = width, rowFloats = plan.x.blurredCount * 4
+        try upsampled.ensure(plan.coarseRows(for: rows)) { new, target in
+            try across.ensure(new.lowerBound..<(new.upperBound + 2 * plan.coarseRadius)) { decimated, into in
+                var j = decimated.lowerBound
+                while j < decimated.upperBound {
+                    let batch = j..<min(decimated.upperBound, j + GaussianStage.decimationBatch)
+                    let source = try input.rows(plan.y.decimate.inputs(for: batch))!
+                    plan.decimate(batch, from: source, into: SharedPointer(into + (j - decimated.lowerBound) * rowFloats), parts: parts)
+                    j = batch.upperBound
                 }
-                plan.blurAndUpsample(new, across: across, into: SharedPointer(target), parts: parts)
             }
-            let taps = plan.y.upsample.width
-            let lines = SharedPointer(upsampled.row(upsampled.first)), firstLine = upsampled.first
-            Parallel.forEachBand(count: rows.count, parts: parts) { part in
-                var line = [Float].unfilled(count: target == nil ? w * 4 : 0)
-                line.withUnsafeMutableBufferPointer { line in
-                    for y in rows.lowerBound + part.lowerBound..<rows.lowerBound + part.upperBound {
-                        let start = plan.y.upsample.starts[y] - firstLine
-                        let sources = (0..<taps).map { UnsafePointer(lines.base + (start + $0) * w * 4) }
-                        let weights = Array(plan.y.upsample.weights[(y * taps)..<(y * taps + taps)])
-                        let out = target.map { $0.base + (y - rows.lowerBound) * w * 4 } ?? line.baseAddress!
-                        Kernels.convolve(count: w * 4, kernel: weights, sources: sources, into: out)
-                        if target == nil { body(y, out) }
-                    }
+            plan.blurAndUpsample(new, across: across, into: SharedPointer(target), parts: parts)
+        }
+        let taps = plan.y.upsample.width
+        let lines = SharedPointer(upsampled.row(upsampled.first)), firstLine = upsampled.first
+        Parallel.forEachBand(count: rows.count, parts: parts) { part in
+            var line = [Float].unfilled(count: w * 4)
+            line.withUnsafeMutableBufferPointer { line in
+                for y in rows.lowerBound + part.lowerBound..<rows.lowerBound + part.upperBound {
+                    let start = plan.y.upsample.starts[y] - firstLine
+                    let sources = (0..<taps).map { UnsafePointer(lines.base + (start + $0) * w * 4) }
+                    let weights = Array(plan.y.upsample.weights[(y * taps)..<(y * taps + taps)])
+                    Kernels.convolve(count: w * 4, kernel: weights, sources: sources, into: line.baseAddress!)
+                    Kernels.storeBytes(line.baseAddress!, count: w * 4, into: output.row(y))
                 }
             }
         }

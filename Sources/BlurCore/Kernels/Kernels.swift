@@ -42,22 +42,15 @@ enum Kernels {
         }
     }
 
-    /// Fills `padding` pixels on each side of the `width` pixels that start `padding` pixels into
-    /// `line`: copies of the edge pixels for `.clamp`, zeros for `.transparent`.
-    static func pad(_ line: UnsafeMutablePointer<Float>, width: Int, padding: Int, edges: EdgeMode) {
-        let left = line, right = line + (padding + width) * 4
-        let first = line + padding * 4, last = line + (padding + width - 1) * 4
-        for p in 0..<padding {
-            for c in 0..<4 {
-                switch edges {
-                case .clamp:
-                    left[p * 4 + c] = first[c]
-                    right[p * 4 + c] = last[c]
-                case .transparent:
-                    left[p * 4 + c] = 0
-                    right[p * 4 + c] = 0
-                }
-            }
+    /// Fills `left` pixels before and `right` pixels after the `width` pixels that start `left`
+    /// pixels into `line`: copies of the edge pixels for `.clamp`, zeros for `.transparent`.
+    static func pad<Sample: Numeric>(_ line: UnsafeMutablePointer<Sample>, width: Int, left: Int, right: Int, edges: EdgeMode) {
+        let first = line + left * 4, last = line + (left + width - 1) * 4, after = line + (left + width) * 4
+        for p in 0..<left {
+            for c in 0..<4 { line[p * 4 + c] = edges == .clamp ? first[c] : 0 }
+        }
+        for p in 0..<right {
+            for c in 0..<4 { after[p * 4 + c] = edges == .clamp ? last[c] : 0 }
         }
     }
 
