@@ -138,13 +138,12 @@ final class VariableBlurColumnStage: RowStage {
     deinit { directFloats.deallocate() }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
-        let (width, region, blurs, levelOf, dimming) = (width, lines.region, lines.blurs, lines.plan.levelOf, lines.dimming)
+        let (width, region, blurs, levelOf, lines) = (width, lines.region, lines.blurs, lines.plan.levelOf, lines)
         // Keep every row a level or the direct columns still have to read, and the band's own.
         let pending = levels.compactMap { $0?.level.nextInputRow } + (direct.map { [$0.next] } ?? [])
         input.keepFrom = min(rows.lowerBound, region.y + (pending.min() ?? region.height))
         defer { input.keepFrom = nil }
-        let top = max(rows.lowerBound, region.y), bottom = min(rows.upperBound, region.y + region.height)
-        let inside = (top - region.y)..<(max(top, bottom) - region.y)
+        let inside = lines.regionRows(of: rows)
         let blurring = blurs && !inside.isEmpty
 
         // Each level's upsampled rows for the band's region rows, and the direct columns' floats.
@@ -176,11 +175,9 @@ final class VariableBlurColumnStage: RowStage {
         Parallel.forEachBand(count: rows.count, parts: parts) { part in
             var line = [Float].unfilled(count: region.width * 4), gathered = [Float].unfilled(count: region.width * 4)
             for y in (rows.lowerBound + part.lowerBound)..<(rows.lowerBound + part.upperBound) {
+                // The pixels the blur leaves as they are; the region's from its levels.
+                lines.copyUnblurred(row: y, from: view, into: output, width: width)
                 if blurring, inside.contains(y - region.y) {
-                    // The pixels either side of the region as they are; the region's from its levels.
-                    output.row(y).update(from: view.row(y), count: region.x * 4)
-                    let after = (region.x + region.width) * 4
-                    (output.row(y) + after).update(from: view.row(y) + after, count: width * 4 - after)
                     let i = y - region.y
                     line.withUnsafeMutableBufferPointer { line in
                         gathered.withUnsafeMutableBufferPointer { gathered in
@@ -206,14 +203,8 @@ final class VariableBlurColumnStage: RowStage {
                             Kernels.storeBytes(line.baseAddress!, count: region.width * 4, into: output.row(y) + region.x * 4)
                         }
                     }
-                } else {
-                    output.row(y).update(from: view.row(y), count: width * 4)
                 }
-                if let dimming, y >= dimming.region.y, y < dimming.region.y + dimming.region.height {
-                    Bitmap.fillRow(
-                        output.row(y) + dimming.region.x * 4, pixels: dimming.region.width, with: dimming.color,
-                        coverages: dimming.coverage)
-                }
+                lines.dim(row: y, of: output)
             }
         }
     }

@@ -14,9 +14,12 @@ struct VariableBlurLines {
     /// The pyramid levels for `sigmas`, and per line the level it computes on and its residual σ
     /// (``VariableGaussianBlur/plan(_:lowest:)``).
     let plan: VariableGaussianBlur.Plan
+    /// Rows (the vertical directions) or columns are the lines.
+    let vertical: Bool
 
     init(effect: VariableBlurEffect, width: Int, height: Int, scale: Double, frame: Rect, appearance: Appearance, cache: GradientMaskCache) {
         let vertical = effect.direction.isVertical
+        self.vertical = vertical
         let layout = effect.layout(width: frame.width, height: frame.height)
         /// Where line `line` of `region` sits along the gradient of `frame`, in points.
         func position(_ line: Int, of region: PixelRect, in frame: Rect) -> Double {
@@ -55,5 +58,34 @@ struct VariableBlurLines {
             Float(alpha * mask.value(at: position(line, of: dimRegion, in: dimFrame)))
         }
         dimming = (dimRegion, tint, coverage)
+    }
+
+    /// The rows of the region (numbered from its first) among image rows `rows`.
+    func regionRows(of rows: Range<Int>) -> Range<Int> {
+        let top = max(rows.lowerBound, region.y), bottom = min(rows.upperBound, region.y + region.height)
+        return (top - region.y)..<(max(top, bottom) - region.y)
+    }
+
+    /// Copies the pixels of image row `y` that the blur leaves as they are from `view` to
+    /// `output`, `width` pixels a row: either side of the region on one of its rows, else all.
+    func copyUnblurred(row y: Int, from view: PixelView, into output: MutablePixelView, width: Int) {
+        guard blurs, y >= region.y, y < region.y + region.height else {
+            return output.row(y).update(from: view.row(y), count: width * 4)
+        }
+        output.row(y).update(from: view.row(y), count: region.x * 4)
+        let after = (region.x + region.width) * 4
+        (output.row(y) + after).update(from: view.row(y) + after, count: width * 4 - after)
+    }
+
+    /// Draws the dimming gradient over image row `y` of `output`, where it crosses it: one
+    /// coverage for the whole row when the lines are rows, one a column when they are columns.
+    func dim(row y: Int, of output: MutablePixelView) {
+        guard let dimming, y >= dimming.region.y, y < dimming.region.y + dimming.region.height else { return }
+        let start = output.row(y) + dimming.region.x * 4
+        if vertical {
+            Bitmap.fillRow(start, pixels: dimming.region.width, with: dimming.color, coverage: dimming.coverage[y - dimming.region.y])
+        } else {
+            Bitmap.fillRow(start, pixels: dimming.region.width, with: dimming.color, coverages: dimming.coverage)
+        }
     }
 }

@@ -5,7 +5,7 @@
 /// A row on a pyramid level is made from that level's blurred coarse rows (``PyramidLevel``): one
 /// weighted sum of them down — the B-spline upsampling and the row's residual blur folded into one
 /// kernel — then the residual blur across, then the upsampling across, rounded once. The rows below
-/// the pyramid's range are direct rows with their own σ (``GaussianRows``). Then the dimming
+/// the pyramid's range are direct rows with their own σ (``FixedPointRows``). Then the dimming
 /// gradient is drawn over each row. The levels and the direct rows read the region where it lies
 /// in this stage's input window, which keeps every row one of them has still to read.
 final class VariableBlurStage: RowStage {
@@ -19,7 +19,7 @@ final class VariableBlurStage: RowStage {
     /// there, and the residual's half-kernel across.
     private let down: [(start: Int, weights: [Float])]
     private let across: [[Float]]
-    private let direct: GaussianRows
+    private let direct: FixedPointRows
     /// Per level, then the direct rows: the first region row its window will ever read (nil: never),
     /// and its last user: after that row it reads nothing more.
     private let earliest: [Int?]
@@ -58,7 +58,7 @@ final class VariableBlurStage: RowStage {
         }
         // Direct rows, those left as they are (σ ≤ 0.2) included: they read their own row. Their
         // reaches differ, so a later row may reach further up than an earlier one.
-        let directPlan = GaussianRows(sigmas: sigmas.indices.map { plan.levelOf[$0] < 0 ? sigmas[$0] : 0 }, edges: .clamp, width: region.width)
+        let directPlan = FixedPointRows(sigmas: sigmas.indices.map { plan.levelOf[$0] < 0 ? sigmas[$0] : 0 }, edges: .clamp, width: region.width)
         var keep = [Int](repeating: region.height, count: region.height + 1)
         for line in sigmas.indices.reversed() {
             let start = plan.levelOf[line] < 0 ? directPlan.inputRows(for: line..<(line + 1)).lowerBound : region.height
@@ -72,7 +72,7 @@ final class VariableBlurStage: RowStage {
     }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
-        let (width, region, blurs, levelOf, dimming) = (width, lines.region, lines.blurs, lines.plan.levelOf, lines.dimming)
+        let (width, region, blurs, levelOf, lines) = (width, lines.region, lines.blurs, lines.plan.levelOf, lines)
         // Keep every row a level still has to read, and the band's own rows: a level reads on from
         // where it stopped, or from the first row its first user reaches.
         let line = rows.lowerBound - region.y
@@ -83,8 +83,7 @@ final class VariableBlurStage: RowStage {
         }
         input.keepFrom = min(rows.lowerBound, region.y + (pending.min() ?? region.height))
         defer { input.keepFrom = nil }
-        let top = max(rows.lowerBound, region.y), bottom = min(rows.upperBound, region.y + region.height)
-        let inside = (top - region.y)..<(max(top, bottom) - region.y)
+        let inside = lines.regionRows(of: rows)
         let n = region.width * 4
 
         // Each level's blurred coarse rows for the band's rows on it: where they start, and which.
@@ -118,33 +117,23 @@ final class VariableBlurStage: RowStage {
         let directPlan = direct, down = down, directRows = directView, across = across
         let shapes = levels.map { $0.map { (plan: $0.plan, margin: $0.margin) } }
         let longest = shapes.map { $0.map { $0.plan.x.blurredCount * 4 } ?? 0 }.max() ?? 0
-        @Sendable func dim(_ y: Int) {
-            guard let dimming, y >= dimming.region.y, y < dimming.region.y + dimming.region.height else { return }
-            Bitmap.fillRow(
-                output.row(y) + dimming.region.x * 4, pixels: dimming.region.width, with: dimming.color,
-                coverage: dimming.coverage[y - dimming.region.y])
-        }
         let levelRows = made
         Parallel.forEachBand(count: rows.count, parts: parts) { part in
             var full = [Float].unfilled(count: n), coarse = [Float].unfilled(count: longest), inner = [Float].unfilled(count: longest)
             var scratch = directPlan.makeScratch()
             for y in (rows.lowerBound + part.lowerBound)..<(rows.lowerBound + part.upperBound) {
                 let line = y - region.y
+                // The pixels the blur leaves as they are; the region's from its level.
+                lines.copyUnblurred(row: y, from: view, into: output, width: width)
                 guard blurs, inside.contains(line) else {
-                    output.row(y).update(from: view.row(y), count: width * 4)
-                    dim(y)
+                    lines.dim(row: y, of: output)
                     continue
                 }
-                // The pixels either side of the region as they are; the region's from its level.
-                output.row(y).update(from: view.row(y), count: region.x * 4)
-                let after = (region.x + region.width) * 4
-                (output.row(y) + after).update(from: view.row(y) + after, count: width * 4 - after)
                 let into = output.row(y) + region.x * 4
                 full.withUnsafeMutableBufferPointer { full in
                     let k = levelOf[line]
                     guard k >= 0, let shape = shapes[k], let coarseRows = levelRows[k] else {
-                        directPlan.row(line, source: directRows!, scratch: &scratch, into: full.baseAddress!)
-                        return Kernels.storeBytes(full.baseAddress!, count: n, into: into)
+                        return directPlan.row(line, source: directRows!, scratch: &scratch, into: into)
                     }
                     let (plan, margin) = shape, rowFloats = plan.x.blurredCount * 4, (start, weights) = down[line]
                     let sources = weights.indices.map { UnsafePointer(coarseRows.base.base + (start - coarseRows.first + $0) * rowFloats) }
@@ -158,7 +147,7 @@ final class VariableBlurStage: RowStage {
                     }
                     Kernels.storeBytes(full.baseAddress!, count: n, into: into)
                 }
-                dim(y)
+                lines.dim(row: y, of: output)
             }
         }
     }

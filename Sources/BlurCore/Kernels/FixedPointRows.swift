@@ -1,6 +1,9 @@
-/// Rows of an image blurred by one Gaussian by the direct schedule, in fixed point: for each output
-/// row, a vertical pass over the input rows within ±3σ into a line that stays in cache, then a
-/// horizontal pass from it straight to the output bytes. One trip through memory a band.
+/// Rows of an image blurred by a Gaussian by the direct schedule, in fixed point: one σ for every
+/// row (the uniform blur below the pyramid's range), or one per row (the progressive blur's direct
+/// rows, row y blurred across by σ[y] and gathering its column neighbours with σ[y]). For each
+/// output row, a vertical pass over the input rows within ±3σ into a line that stays in cache, then
+/// a horizontal pass from it straight to the output bytes. One trip through memory a band; a row's
+/// bytes do not depend on which other rows were asked for.
 ///
 /// Integers in 16-bit lanes throughout, so the bytes are the same on every machine and in
 /// WebAssembly:
@@ -14,10 +17,11 @@
 /// colour never exceeds alpha. Rows outside the image are the edge row (``EdgeMode/clamp``) or
 /// zeros (``EdgeMode/transparent``), and so are pixels beyond either end of a line.
 struct FixedPointRows: Sendable {
+    /// The largest row's reach, in pixels.
     let radius: Int
-    /// `weights[t]` for offsets ±t, Q16, in every lane (a vector in memory keeps the compiler from
-    /// widening the multiply to 32 bits).
-    private let weights: [SIMD16<UInt16>]
+    /// Per row, or one for all: `kernel[t]` for offsets ±t, Q16, in every lane (a vector in memory
+    /// keeps the compiler from widening the multiply to 32 bits). Empty: the row as it is.
+    private let kernels: [[SIMD16<UInt16>]]
     private let edges: EdgeMode
     private let width: Int
     private let height: Int
@@ -38,28 +42,50 @@ struct FixedPointRows: Sendable {
     /// Direct rows of a `width × height` image blurred by `sigma` (pixels, above
     /// ``GaussianBlur/identityThreshold`` and below ``GaussianFastPath/pyramidThreshold``).
     init(sigma: Double, edges: EdgeMode, width: Int, height: Int) {
-        self.width = width
-        self.height = height
-        self.edges = edges
-        weights = FixedPointRows.quantisedHalfKernel(sigma).map { SIMD16(repeating: $0) }
-        radius = weights.count - 1
-        // The line's values (255 × 2⁷ plus the bias) must stay below 2¹⁵, so that two add up in 16 bits.
-        precondition(radius < 200, "σ \(sigma) is beyond the direct schedule")
+        self.init(kernels: [FixedPointRows.kernel(sigma)], edges: edges, width: width, height: height)
     }
 
-    /// The half-kernel of ``GaussianRows/halfKernel(_:)`` in Q16, its centre taking what rounding
-    /// leaves so that the whole kernel sums to 2¹⁶ (less one where that is the centre alone: σ just
-    /// above the identity threshold).
+    /// Direct rows whose σ (pixels, each below the pyramid's range) changes from row to row, of a
+    /// `width × sigmas.count` image. A σ of 0.2 or less leaves the row as it is.
+    init(sigmas: [Double], edges: EdgeMode, width: Int) {
+        let kernels = sigmas.map { $0 > GaussianBlur.identityThreshold ? FixedPointRows.kernel($0) : [] }
+        self.init(kernels: kernels, edges: edges, width: width, height: sigmas.count)
+    }
+
+    private init(kernels: [[SIMD16<UInt16>]], edges: EdgeMode, width: Int, height: Int) {
+        self.kernels = kernels
+        self.edges = edges
+        self.width = width
+        self.height = height
+        radius = max(1, kernels.map { $0.count - 1 }.max() ?? 1)
+        // The line's values (255 × 2⁷ plus the bias) must stay below 2¹⁵, so that two add up in 16 bits.
+        precondition(radius < 200, "a radius of \(radius) px is beyond the direct schedule")
+    }
+
+    private static func kernel(_ sigma: Double) -> [SIMD16<UInt16>] {
+        quantisedHalfKernel(sigma).map { SIMD16(repeating: $0) }
+    }
+
+    /// ``GaussianFastPath/halfKernel(_:)`` in Q16, its centre taking what rounding leaves so that
+    /// the whole kernel sums to 2¹⁶ (less one where that is the centre alone: σ just above the
+    /// identity threshold).
     static func quantisedHalfKernel(_ sigma: Double) -> [UInt16] {
-        let half = GaussianRows.halfKernel(sigma).map { Double($0) }
-        let total = half[0] + 2 * half.dropFirst().reduce(0, +)
-        let sides = half.dropFirst().map { Int(($0 / total * 65_536).rounded()) }
+        let sides = GaussianFastPath.halfKernel(sigma).dropFirst().map { Int(($0 * 65_536).rounded()) }
         return [UInt16(min(65_535, 65_536 - 2 * sides.reduce(0, +)))] + sides.map { UInt16($0) }
     }
 
+    private func kernel(ofRow y: Int) -> [SIMD16<UInt16>] { kernels[kernels.count == 1 ? 0 : y] }
+
     /// The input rows that rows `rows` read.
     func inputRows(for rows: Range<Int>) -> Range<Int> {
-        max(0, rows.lowerBound - radius)..<min(height, rows.upperBound + radius)
+        if kernels.count == 1 { return max(0, rows.lowerBound - radius)..<min(height, rows.upperBound + radius) }
+        var lo = Int.max, hi = Int.min
+        for y in rows {
+            let r = max(0, kernels[y].count - 1)
+            lo = min(lo, max(0, y - r))
+            hi = max(hi, min(height, y + r + 1))
+        }
+        return lo..<hi
     }
 
     func makeScratch() -> Scratch {
@@ -71,37 +97,33 @@ struct FixedPointRows: Sendable {
 
     /// Writes rows `rows` into `output`, reading the rows they reach from `source`.
     func rows(_ rows: Range<Int>, source: PixelView, scratch: inout Scratch, into output: MutablePixelView) {
-        for y in rows { strip(0..<width, of: y, source: source, scratch: &scratch, into: output.row(y)) }
+        for y in rows { row(y, source: source, scratch: &scratch, into: output.row(y)) }
     }
 
-    /// Writes `columns` of row `y` into `out` (the row's first byte).
-    private func strip(
-        _ columns: Range<Int>, of y: Int, source: PixelView, scratch: inout Scratch, into out: UnsafeMutablePointer<UInt8>
-    ) {
-        let r = radius, height = height, edges = edges
-        // The columns the strip reads across, inside the image; the rest of its reach is padding.
-        let first = max(0, columns.lowerBound - r), end = min(width, columns.upperBound + r)
-        let left = first - (columns.lowerBound - r), right = columns.upperBound + r - end
+    /// Writes row `y` as `width × 4` bytes into `out` (which may lie in another image: the
+    /// progressive blur's region), reading the rows it reaches from `source`.
+    func row(_ y: Int, source: PixelView, scratch: inout Scratch, into out: UnsafeMutablePointer<UInt8>) {
+        let kernel = kernel(ofRow: y), r = kernel.count - 1, height = height, edges = edges
+        guard r >= 0 else { return out.update(from: source.row(y), count: width * 4) }
         scratch.zeros.withUnsafeBufferPointer { zeros in
             scratch.rows.withUnsafeMutableBufferPointer { rows in
                 for t in 0...(2 * r) {
                     let i = y + t - r
                     if i >= 0 && i < height {
-                        rows[t] = source.row(i) + first * 4
+                        rows[t] = source.row(i)
                     } else {
-                        rows[t] = edges == .clamp ? source.row(min(max(i, 0), height - 1)) + first * 4 : zeros.baseAddress! + first * 4
+                        rows[t] = edges == .clamp ? source.row(min(max(i, 0), height - 1)) : zeros.baseAddress!
                     }
                 }
             }
         }
-        weights.withUnsafeBufferPointer { w in
+        kernel.withUnsafeBufferPointer { w in
             scratch.rows.withUnsafeBufferPointer { rows in
                 scratch.line.withUnsafeMutableBufferPointer { line in
-                    let start = line.baseAddress!
-                    Kernels.fixedVertical(rows: rows, weights: w, count: (end - first) * 4, into: start + left * 4)
-                    Kernels.pad(start, width: end - first, left: left, right: right, edges: edges)
-                    Kernels.fixedHorizontal(
-                        UnsafePointer(start + r * 4), weights: w, count: columns.count * 4, into: out + columns.lowerBound * 4)
+                    let centre = line.baseAddress! + r * 4
+                    Kernels.fixedVertical(rows: UnsafeBufferPointer(rebasing: rows[0...(2 * r)]), weights: w, count: width * 4, into: centre)
+                    Kernels.pad(line.baseAddress!, width: width, left: r, right: r, edges: edges)
+                    Kernels.fixedHorizontal(UnsafePointer(centre), weights: w, count: width * 4, into: out)
                 }
             }
         }

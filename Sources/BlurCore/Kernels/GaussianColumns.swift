@@ -24,7 +24,7 @@ final class GaussianColumns {
         self.columns = columns
         self.lineWidth = lineWidth
         self.height = height
-        let kernels = sigmas.map { $0 > GaussianBlur.identityThreshold ? GaussianRows.halfKernel($0) : [1] }
+        let kernels = sigmas.map { $0 > GaussianBlur.identityThreshold ? GaussianFastPath.halfKernel($0).map(Float.init) : [1] }
         let radius = max(1, kernels.map { $0.count - 1 }.max() ?? 1)
         self.radius = radius
         let n = columns.count * 4

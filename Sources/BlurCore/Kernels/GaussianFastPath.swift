@@ -24,64 +24,17 @@ enum GaussianFastPath {
     static let prefilterPerFactor = 0.8
     /// The direct kernel's reach in σ.
     static let directReach = 3.0
-}
 
-/// Rows of an image blurred by a Gaussian of their own by the direct schedule, produced one at a
-/// time as floats: the variable blur's direct rows (one σ for every row is ``FixedPointRows``). A
-/// row's values do not depend on which other rows were asked for.
-struct GaussianRows: Sendable {
-    private let radius: Int
-    /// The horizontal half-kernel of each row.
-    private let kernels: [[Float]]
-    private let taps: FilterTaps
-    private let edges: EdgeMode
-    private let width: Int
-
-    /// Per-thread working memory for ``row(_:source:scratch:into:)``.
-    struct Scratch {
-        fileprivate var line: [Float]
-    }
-
-    /// Direct rows whose σ (pixels, each below the variable blur's lowest level) changes from
-    /// row to row: row y is blurred across by σ[y] and gathers its column neighbours with σ[y]. A
-    /// σ of 0.2 or less leaves the row as it is.
-    init(sigmas: [Double], edges: EdgeMode, width: Int) {
-        self.width = width
-        self.edges = edges
-        let radii = sigmas.map { $0 > GaussianBlur.identityThreshold ? GaussianRows.directRadius($0) : 0 }
-        taps = FilterTaps(
-            inputCount: sigmas.count, positions: sigmas.indices.map(Double.init), supports: radii.map(Double.init),
-            edges: edges, normalise: true
-        ) { row, offset in radii[row] == 0 ? (offset == 0 ? 1 : 0) : gaussian(offset, sigma: sigmas[row]) }
-        kernels = sigmas.map { $0 > GaussianBlur.identityThreshold ? GaussianRows.halfKernel($0) : [1] }
-        radius = max(1, radii.max() ?? 1)
-    }
-
+    /// The direct kernel's radius for `sigma`, in pixels (at least 1).
     static func directRadius(_ sigma: Double) -> Int {
-        max(1, Int((GaussianFastPath.directReach * sigma).rounded(.up)))
+        max(1, Int((directReach * sigma).rounded(.up)))
     }
 
     /// The normalised sampled Gaussian from the centre out: k[0], k[1] … k[radius].
-    static func halfKernel(_ sigma: Double) -> [Float] {
+    static func halfKernel(_ sigma: Double) -> [Double] {
         let half = (0...directRadius(sigma)).map { gaussian(Double($0), sigma: sigma) }
         let total = half[0] + 2 * half.dropFirst().reduce(0, +)
-        return half.map { Float($0 / total) }
-    }
-
-    /// The input rows that rows `rows` read.
-    func inputRows(for rows: Range<Int>) -> Range<Int> { taps.inputs(for: rows) }
-
-    func makeScratch() -> Scratch { Scratch(line: [Float](repeating: 0, count: (width + 2 * radius) * 4)) }
-
-    /// Writes row `y` as `width × 4` floats into `out`, reading the rows it reaches from `source`.
-    func row(_ y: Int, source: PixelView, scratch: inout Scratch, into out: UnsafeMutablePointer<Float>) {
-        let w = width, radius = radius, edges = edges, taps = taps, kernel = kernels[y]
-        scratch.line.withUnsafeMutableBufferPointer { line in
-            let centre = line.baseAddress! + radius * 4
-            Kernels.accumulateRows(taps, output: y, source: source, into: centre, count: w * 4)
-            Kernels.pad(line.baseAddress!, width: w, left: radius, right: radius, edges: edges)
-            Kernels.convolveSymmetric(centre, count: w * 4, kernel: kernel, into: out)
-        }
+        return half.map { $0 / total }
     }
 }
 
@@ -173,22 +126,6 @@ struct PyramidPlan: Sendable {
         let first = SharedPointer(across.row(rows.lowerBound))
         Parallel.forEachBand(count: rows.count, parts: parts) { band in
             for r in band { blurDown(across: first.base + r * rowFloats, into: target.base + r * rowFloats) }
-        }
-    }
-
-    /// Coarse rows `rows` blurred down (from `across`, which holds the rows they read) and
-    /// upsampled across to the full width, into `target`: `width × 4` floats a row.
-    func blurAndUpsample(_ rows: Range<Int>, across: FloatRows, into target: SharedPointer<Float>, parts: Int?) {
-        let w = width, rowFloats = x.blurredCount * 4
-        let first = SharedPointer(across.row(rows.lowerBound))
-        Parallel.forEachBand(count: rows.count, parts: parts) { band in
-            var blurred = [Float].unfilled(count: rowFloats)
-            blurred.withUnsafeMutableBufferPointer { b in
-                for r in band {
-                    blurDown(across: first.base + r * rowFloats, into: b.baseAddress!)
-                    Kernels.resamplePixels(b.baseAddress!, taps: x.upsample, into: target.base + r * w * 4)
-                }
-            }
         }
     }
 }

@@ -4,10 +4,10 @@
 ///
 /// - **direct** (σ < ``GaussianFastPath/pyramidThreshold``): each output row from the input rows
 ///   within ±3σ, in fixed point (``FixedPointRows``).
-/// - **pyramid**: coarse rows are made as the input arrives — decimated down and across, then
-///   blurred across (a window of them, `across`) — and each coarse row, once blurred down, is
-///   upsampled across once (a window, `upsampled`); an output row is the B-spline of four of those.
-///   Memory: O(width × σ), not O(width × height).
+/// - **pyramid**: a ``PyramidLevel`` over the whole image makes the blurred coarse rows as the
+///   input arrives (decimated down and across, blurred across, then down), and each is upsampled
+///   across once (a window, `upsampled`); an output row is the B-spline of four of those. Memory:
+///   O(width × σ), not O(width × height).
 final class GaussianStage: RowStage {
     let width: Int
     let height: Int
@@ -15,7 +15,7 @@ final class GaussianStage: RowStage {
 
     private enum Schedule {
         case direct(FixedPointRows)
-        case pyramid(PyramidPlan, across: FloatRows, upsampled: FloatRows)
+        case pyramid(PyramidLevel, upsampled: FloatRows)
     }
 
     init(sigma: Double, edges: EdgeMode, width: Int, height: Int) {
@@ -24,15 +24,10 @@ final class GaussianStage: RowStage {
         if sigma < GaussianFastPath.pyramidThreshold {
             schedule = .direct(FixedPointRows(sigma: sigma, edges: edges, width: width, height: height))
         } else {
-            let plan = PyramidPlan(sigma: sigma, edges: edges, width: width, height: height)
-            schedule = .pyramid(
-                plan, across: FloatRows(length: plan.x.blurredCount * 4), upsampled: FloatRows(length: width * 4))
+            let level = PyramidLevel(sigma: sigma, region: PixelRect(x: 0, y: 0, width: width, height: height), edges: edges)
+            schedule = .pyramid(level, upsampled: FloatRows(length: width * 4))
         }
     }
-
-    /// Coarse rows decimated at a time: the input window spans their reach, not that of every
-    /// coarse row a band needs (at σ 64, 2 × 7 + 4 rows 32 input rows apart). Two: one a core.
-    static let decimationBatch = 2
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
         switch schedule {
@@ -43,29 +38,27 @@ final class GaussianStage: RowStage {
                 let band = (rows.lowerBound + part.lowerBound)..<(rows.lowerBound + part.upperBound)
                 direct.rows(band, source: source, scratch: &scratch, into: output)
             }
-        case let .pyramid(plan, across, upsampled):
-            try producePyramid(rows, plan: plan, across: across, upsampled: upsampled, from: input, into: output, parts: parts)
+        case let .pyramid(level, upsampled):
+            try producePyramid(rows, level: level, upsampled: upsampled, from: input, into: output, parts: parts)
         }
     }
 
     /// The pyramid's output rows: the coarse rows they reach made and upsampled across (once
     /// each), then each output row the B-spline of four of them, rounded to bytes.
     private func producePyramid(
-        _ rows: Range<Int>, plan: PyramidPlan, across: FloatRows, upsampled: FloatRows, from input: RowWindow,
-        into output: MutablePixelView, parts: Int?
+        _ rows: Range<Int>, level: PyramidLevel, upsampled: FloatRows, from input: RowWindow, into output: MutablePixelView,
+        parts: Int?
     ) throws {
-        let w = width, rowFloats = plan.x.blurredCount * 4
+        let w = width, plan = level.plan, rowFloats = plan.x.blurredCount * 4
         try upsampled.ensure(plan.coarseRows(for: rows)) { new, target in
-            try across.ensure(new.lowerBound..<(new.upperBound + 2 * plan.coarseRadius)) { decimated, into in
-                var j = decimated.lowerBound
-                while j < decimated.upperBound {
-                    let batch = j..<min(decimated.upperBound, j + GaussianStage.decimationBatch)
-                    let source = try input.rows(plan.y.decimate.inputs(for: batch))!
-                    plan.decimate(batch, from: source, into: SharedPointer(into + (j - decimated.lowerBound) * rowFloats), parts: parts)
-                    j = batch.upperBound
+            try level.ensure(new, from: input, parts: parts)
+            // The blurred coarse rows lie one after another in the level's window.
+            let blurred = SharedPointer(level.row(new.lowerBound)), lines = SharedPointer(target)
+            Parallel.forEachBand(count: new.count, parts: parts) { band in
+                for i in band {
+                    Kernels.resamplePixels(blurred.base + i * rowFloats, taps: plan.x.upsample, into: lines.base + i * w * 4)
                 }
             }
-            plan.blurAndUpsample(new, across: across, into: SharedPointer(target), parts: parts)
         }
         let taps = plan.y.upsample.width
         let lines = SharedPointer(upsampled.row(upsampled.first)), firstLine = upsampled.first
@@ -87,7 +80,7 @@ final class GaussianStage: RowStage {
     func firstInputRow(for row: Int) -> Int {
         switch schedule {
         case let .direct(direct): return direct.inputRows(for: row..<(row + 1)).lowerBound
-        case let .pyramid(plan, _, _): return plan.y.decimate.starts[plan.coarseRows(for: row..<(row + 1)).lowerBound]
+        case let .pyramid(level, _): return level.firstInputRow(forCoarse: level.plan.coarseRows(for: row..<(row + 1)).lowerBound)
         }
     }
 
@@ -95,8 +88,8 @@ final class GaussianStage: RowStage {
         switch schedule {
         case let .direct(direct):
             return direct.inputRows(for: 0..<min(bandRows, height)).count * width * 4
-        case let .pyramid(plan, _, _):
-            return plan.y.decimate.inputs(for: 0..<min(GaussianStage.decimationBatch, plan.y.decimatedCount)).count * width * 4
+        case let .pyramid(level, _):
+            return level.inputBytes
         }
     }
 
@@ -104,11 +97,12 @@ final class GaussianStage: RowStage {
         switch schedule {
         case .direct:
             return 0
-        case let .pyramid(plan, across, upsampled):
-            // The coarse rows one band reaches, across and upsampled; or what the windows hold, if more.
-            let coarse = bandRows / plan.factor + plan.y.upsample.width + 1
-            let estimate = coarse * width * 16 + (coarse + 2 * plan.coarseRadius) * plan.x.blurredCount * 16
-            return max(estimate, across.heldBytes + upsampled.heldBytes)
+        case let .pyramid(level, upsampled):
+            // The coarse rows one band reaches: upsampled, blurred, and blurred across (with the
+            // rows blurring down reads); or what the windows hold, if more.
+            let plan = level.plan, coarse = bandRows / plan.factor + plan.y.upsample.width + 1
+            let estimate = coarse * width * 16 + (2 * coarse + 2 * plan.coarseRadius) * plan.x.blurredCount * 16
+            return max(estimate, level.heldBytes + upsampled.heldBytes)
         }
     }
 }

@@ -1,8 +1,9 @@
-/// One level of the variable blur's pyramid over a region: the region decimated by the plan's
-/// factor and blurred by the level's σ both ways (``PyramidPlan``), with `margin` more blurred
-/// samples on every side for the residual blur. Its coarse rows are made on demand, in order, from
-/// the region's pixels where they lie in the stage's input window (no copy), and kept while later
-/// requests reach them.
+/// A pyramid over a region: the region decimated by the plan's factor and blurred by its σ both
+/// ways (``PyramidPlan``), with `margin` more blurred samples on every side (room for the variable
+/// blur's residual). Its coarse rows are made on demand, in order, from the region's pixels where
+/// they lie in the stage's input window (no copy), and kept while later requests reach them. The
+/// uniform blur's pyramid (``GaussianStage``, the whole image, no margin) and each level of the
+/// variable blur's are this.
 final class PyramidLevel {
     let plan: PyramidPlan
     /// The pixels the level blurs, in the stage's input.
@@ -10,12 +11,16 @@ final class PyramidLevel {
     private let across: FloatRows
     private let blurred: FloatRows
 
-    init(sigma: Double, margin: Int, region: PixelRect) {
-        plan = PyramidPlan(sigma: sigma, edges: .clamp, width: region.width, height: region.height, margin: margin)
+    init(sigma: Double, margin: Int = 0, region: PixelRect, edges: EdgeMode = .clamp) {
+        plan = PyramidPlan(sigma: sigma, edges: edges, width: region.width, height: region.height, margin: margin)
         self.region = region
         across = FloatRows(length: plan.x.blurredCount * 4)
         blurred = FloatRows(length: plan.x.blurredCount * 4)
     }
+
+    /// Coarse rows decimated at a time: the input window spans their reach, not that of every
+    /// coarse row a band needs (at σ 64, 2 × 7 + 4 rows 32 input rows apart). Two: one a core.
+    static let decimationBatch = 2
 
     var margin: Int { plan.x.margin }
 
@@ -27,7 +32,7 @@ final class PyramidLevel {
             try across.ensure(new.lowerBound..<(new.upperBound + 2 * plan.coarseRadius)) { decimated, into in
                 var j = decimated.lowerBound
                 while j < decimated.upperBound {
-                    let batch = j..<min(decimated.upperBound, j + GaussianStage.decimationBatch)
+                    let batch = j..<min(decimated.upperBound, j + PyramidLevel.decimationBatch)
                     let rows = plan.y.decimate.inputs(for: batch)
                     let source = try input.rows((region.y + rows.lowerBound)..<(region.y + rows.upperBound))!
                         .columns(region.x, width: region.width, top: region.y)
@@ -52,6 +57,6 @@ final class PyramidLevel {
 
     /// The most region bytes one decimation batch reads at once.
     var inputBytes: Int {
-        plan.y.decimate.inputs(for: 0..<min(GaussianStage.decimationBatch, plan.y.decimatedCount)).count * plan.width * 4
+        plan.y.decimate.inputs(for: 0..<min(PyramidLevel.decimationBatch, plan.y.decimatedCount)).count * plan.width * 4
     }
 }

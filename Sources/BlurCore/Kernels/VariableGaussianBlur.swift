@@ -60,12 +60,12 @@ enum VariableGaussianBlur {
 
     /// The residual kernel's reach (coarse samples) for residual σ `r`.
     static func residualRadius(_ r: Double) -> Int {
-        r < negligibleResidual ? 0 : GaussianRows.directRadius(r)
+        r < negligibleResidual ? 0 : GaussianFastPath.directRadius(r)
     }
 
     /// The residual's half-kernel (centre first), normalised; [1] for a negligible residual.
     static func residualKernel(_ r: Double) -> [Float] {
-        r < negligibleResidual ? [1] : GaussianRows.halfKernel(r)
+        r < negligibleResidual ? [1] : GaussianFastPath.halfKernel(r).map(Float.init)
     }
 
     /// The composite of the B-spline upsampling taps `bspline` (4 weights from blurred inner sample
