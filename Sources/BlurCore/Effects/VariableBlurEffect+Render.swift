@@ -11,7 +11,7 @@ extension VariableBlurEffect {
     /// to them), then the dimming gradient on top, its extension drawn where the backdrop has room.
     ///
     /// Per-pixel σ = maximum radius × mask value × scale, the mask sampled between its entries.
-    /// The same stage as the streaming chain runs (`VariableBlurStage`, `VariableBlurColumnStage`),
+    /// The same stage as the streaming chain runs (`VariableBlurStage`; for the horizontal directions over the image turned, `VariableBlurTransposedStage`),
     /// a band at a time over the image in memory; `BLURKIT_REFERENCE=1` in the environment returns
     /// ``reference(over:frame:appearance:cache:)`` instead.
     public func render(

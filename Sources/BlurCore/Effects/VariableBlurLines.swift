@@ -38,8 +38,7 @@ struct VariableBlurLines {
         }
         self.sigmas = sigmas
         blurs = layout != nil && blurRegion != nil && (sigmas.max() ?? 0) > GaussianBlur.identityThreshold
-        plan = VariableGaussianBlur.plan(
-            sigmas, lowest: vertical ? VariableGaussianBlur.lowestRowLevel : VariableGaussianBlur.lowestColumnLevel)
+        plan = VariableGaussianBlur.plan(sigmas, lowest: VariableGaussianBlur.lowestRowLevel)
 
         let alpha = effect.dimmingAlpha?.alpha(for: appearance) ?? 0
         guard let layout, !frame.isEmpty, let tint = effect.dimmingTintColor?.resolved(for: appearance), alpha > 0, tint.alpha > 0 else {

@@ -170,12 +170,16 @@ final class VariableBlurStage: RowStage {
 
 extension VariableBlurEffect {
     /// This effect over `frame` (points) of a `width × height` backdrop at `scale`, as a stage of
-    /// the streaming chain: rows for the vertical directions, columns for the horizontal ones.
+    /// the streaming chain: rows for the vertical directions, the image turned a quarter for the
+    /// horizontal ones.
     package func stage(
         width: Int, height: Int, scale: Double, frame: Rect, appearance: Appearance = .light, cache: GradientMaskCache = .shared
     ) -> any RowStage {
+        guard direction.isVertical else {
+            return VariableBlurTransposedStage(
+                effect: self, width: width, height: height, scale: scale, frame: frame, appearance: appearance, cache: cache)
+        }
         let lines = VariableBlurLines(effect: self, width: width, height: height, scale: scale, frame: frame, appearance: appearance, cache: cache)
-        if direction.isVertical { return VariableBlurStage(lines: lines, width: width, height: height) }
-        return VariableBlurColumnStage(lines: lines, width: width, height: height)
+        return VariableBlurStage(lines: lines, width: width, height: height)
     }
 }

@@ -153,58 +153,6 @@ enum Kernels {
         }
     }
 
-    /// `out[p] = Σ_t weights[t][p] · sources[t][p]` for the RGBA float pixels `p < count`: a
-    /// convolution down whose kernel changes from pixel to pixel (one weight a pixel, for its four
-    /// channels). Two pixels at a time, their sums kept in registers across the taps.
-    static func weightedSumPixels(
-        count: Int, weights: [UnsafePointer<Float>], sources: [UnsafePointer<Float>], into out: UnsafeMutablePointer<Float>
-    ) {
-        weights.withUnsafeBufferPointer { w in
-            sources.withUnsafeBufferPointer { s in
-                let taps = w.count, o = UnsafeMutableRawPointer(out)
-                var p = 0
-                while p + 2 <= count {
-                    var a0 = SIMD4<Float>(), a1 = SIMD4<Float>()
-                    for t in 0..<taps {
-                        let wt = w[t] + p, st = UnsafeRawPointer(s[t] + p * 4)
-                        a0 += wt[0] * st.loadUnaligned(as: SIMD4<Float>.self)
-                        a1 += wt[1] * st.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
-                    }
-                    o.storeBytes(of: a0, toByteOffset: p * 16, as: SIMD4<Float>.self)
-                    o.storeBytes(of: a1, toByteOffset: p * 16 + 16, as: SIMD4<Float>.self)
-                    p += 2
-                }
-                if p < count {
-                    var a0 = SIMD4<Float>()
-                    for t in 0..<taps { a0 += w[t][p] * UnsafeRawPointer(s[t] + p * 4).loadUnaligned(as: SIMD4<Float>.self) }
-                    o.storeBytes(of: a0, toByteOffset: p * 16, as: SIMD4<Float>.self)
-                }
-            }
-        }
-    }
-
-    /// `out[i] = Σ_t weights[t][i] · sources[t][i]` for `i < count`: a convolution whose kernel
-    /// changes from element to element (a kernel per column), in blocks that stay in L1.
-    static func weightedSum(
-        count: Int, weights: [UnsafePointer<Float>], sources: [UnsafePointer<Float>], into out: UnsafeMutablePointer<Float>
-    ) {
-        weights.withUnsafeBufferPointer { w in
-            sources.withUnsafeBufferPointer { s in
-                var begin = 0
-                while begin < count {
-                    let n = min(chunk, count - begin), o = out + begin
-                    let w0 = w[0] + begin, s0 = s[0] + begin
-                    for i in 0..<n { o[i] = w0[i] * s0[i] }
-                    for t in 1..<w.count {
-                        let wt = w[t] + begin, st = s[t] + begin
-                        for i in 0..<n { o[i] += wt[i] * st[i] }
-                    }
-                    begin += n
-                }
-            }
-        }
-    }
-
     @inline(__always)
     static func load8(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
         UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
@@ -231,6 +179,36 @@ enum Kernels {
         for i in 0..<count {
             let v = min(max(values[i], 0), 255) + 8_388_608
             out[i] = UInt8(truncatingIfNeeded: v.bitPattern)
+        }
+    }
+}
+
+extension Kernels {
+    /// Tiles of this many pixels a side: a tile's source rows and target rows both stay in L1.
+    static let transposeTile = 32
+
+    /// `target.row(x)[y] = source.row(y)[x]` for the RGBA pixels of `source`'s `columns` (its rows
+    /// numbered from `source.firstRow`, pixel y of a target row from the first of them; the target's
+    /// rows numbered as the columns are). A tile at a time, the columns shared among `parts` threads.
+    static func transpose(_ source: PixelView, columns: Range<Int>, into target: MutablePixelView, parts: Int?) {
+        let tile = transposeTile, h = source.height, top = source.firstRow
+        Parallel.forEachBand(count: (columns.count + tile - 1) / tile, parts: parts) { band in
+            for tx in band {
+                let x0 = columns.lowerBound + tx * tile, x1 = min(columns.upperBound, x0 + tile)
+                var y0 = 0
+                while y0 < h {
+                    let y1 = min(h, y0 + tile)
+                    for x in x0..<x1 {
+                        let out = UnsafeMutableRawPointer(target.row(x))
+                        var from = UnsafeRawPointer(source.row(top + y0)) + x * 4
+                        for y in y0..<y1 {
+                            out.storeBytes(of: from.loadUnaligned(as: UInt32.self), toByteOffset: y * 4, as: UInt32.self)
+                            from += source.bytesPerRow
+                        }
+                    }
+                    y0 = y1
+                }
+            }
         }
     }
 }

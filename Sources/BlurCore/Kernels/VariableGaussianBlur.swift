@@ -1,26 +1,23 @@
-/// A Gaussian blur whose σ changes along one axis: every row (or column) has its own σ, and each
-/// is the Gaussian of that σ — no line is a blend of two blurs.
+/// A Gaussian blur whose σ changes from row to row (columns are rows of the image turned): every
+/// row has its own σ, and each is the Gaussian of that σ — no line is a blend of two blurs.
 ///
-/// - Lines whose σ is below the pyramid's range (σ < ``lowestRowLevel`` for rows,
-///   ``lowestColumnLevel`` for columns, or below the lowest level) are direct: each is blurred across by its own σ and gathers its
-///   neighbours down with the same σ.
+/// - Lines whose σ is below the pyramid's range (σ < ``lowestRowLevel``, or below the lowest level)
+///   are direct: each is blurred across by its own σ and gathers its neighbours down with the same σ.
 /// - Larger σ is computed on a ladder of pyramid levels anchored at the largest σ asked for:
 ///   σ₀ = σmax, σₖ₊₁ = σₖ / √2, while σₖ is at least that lowest level. Level k is the image decimated by its
 ///   factor fₖ and blurred both ways, so that it stands for the uniform blur of σₖ (``PyramidPlan``).
 ///   A line computes on the highest level below its σ and adds, at that level's resolution, the
 ///   **residual** blur r = √(σ² − σₖ²) / fₖ (coarse samples) both ways before it is upsampled once:
 ///   the variances add up to exactly σ². As r < σₖ / fₖ ≤ 3, the residual is a short kernel.
-/// Edges are ``EdgeMode/clamp``. The stages run it: ``VariableBlurStage`` for rows,
-/// ``VariableBlurColumnStage`` for columns. Byte-identical for any thread count.
+/// Edges are ``EdgeMode/clamp``. ``VariableBlurStage`` runs it, for columns over the image turned
+/// (``VariableBlurTransposedStage``). Byte-identical for any thread count.
 enum VariableGaussianBlur {
     static let ratio = 2.0.squareRoot()
-    /// The smallest σ (pixels) a level may have, for rows and for columns; below it lines are
-    /// direct. Measured (`BlurBench --progressive-only`, 1920×1080 at maximum σ 24 and BlurUIKit's
-    /// header at σ 10.5): a level at a factor of 2 or 3 costs more than direct rows of the same σ, so
-    /// rows are direct up to σ 8 (full frame 23.2 → 17.4 ms, header 5.0 → 4.5 ms against a lowest
-    /// level of 4); direct columns cost more than direct rows, and there 4 is the fastest.
+    /// The smallest σ (pixels) a level may have; below it lines are direct. Measured (`BlurBench
+    /// --progressive-only`, 1920×1080 at maximum σ 24 and BlurUIKit's header at σ 10.5): a level at a
+    /// factor of 2 or 3 costs more than direct rows of the same σ, so rows are direct up to σ 8 (full
+    /// frame 23.2 → 17.4 ms, header 5.0 → 4.5 ms against a lowest level of 4).
     static let lowestRowLevel = 8.0
-    static let lowestColumnLevel = 4.0
 
     /// How each line is made: the levels' σ (largest first), per line the level it computes on
     /// (−1: a direct line) and its residual σ in that level's coarse samples.
