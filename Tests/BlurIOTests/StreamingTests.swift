@@ -118,6 +118,36 @@ import Testing
         }
     }
 
+    /// A stage that needs the whole image does its work inside the first band; it asks the chain's
+    /// checkpoint between its own bands there, so a deadline stops it part way, not after the
+    /// image (the progressive blur left/right, and the whole-image stage of the reference kernels).
+    @Test func aWholeImageStageStopsInsideItsFirstBandWhenTheCheckpointThrows() throws {
+        struct Stop: Error {}
+        let image = TestImages.noise(width: 300, height: 200, seed: 9)
+        var effect = VariableBlurEffect(direction: .left)
+        effect.maximumBlurRadius = 12
+        let frame = Rect(x: 0, y: 0, width: 300, height: 200)
+        let stages: [(String, () -> any RowStage)] = [
+            ("progressive left", { effect.stage(width: 300, height: 200, scale: 1, frame: frame) }),
+            ("whole image", { WholeImageStage(width: 300, height: 200) { $0 } }),
+        ]
+        for (name, stage) in stages {
+            var asked = 0
+            let chain = StagedSource(stage(), over: BitmapSource(image), parts: 1, bandRows: 16) {
+                asked += 1
+                if asked == 3 { throw Stop() }
+            }
+            var target = try Bitmap(width: 300, height: 16)
+            #expect(throws: Stop.self, "\(name)") { try target.withMutablePixels { try chain.read(into: $0.band(0..<16)) } }
+            #expect(asked == 3, "\(name): asked \(asked) times")
+            // Never stopped, the same stage gives the whole-image bytes.
+            var counted = 0
+            let whole = try StagedSource(stage(), over: BitmapSource(image), parts: 1, bandRows: 16) { counted += 1 }.collect(bandRows: 16)
+            #expect(counted > 3, "\(name): asked \(counted) times in all")
+            #expect(whole == stage().run(image, parts: 1), "\(name)")
+        }
+    }
+
     /// A prefetching source (a thread of its own, a queue of bands) changes nothing either.
     @Test func readingAheadOnAnotherThreadChangesNoByte() throws {
         let image = TestImages.noise(width: 64, height: 211, seed: 3)

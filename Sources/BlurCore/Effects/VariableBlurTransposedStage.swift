@@ -6,7 +6,9 @@
 ///
 /// A column's σ reaches every row, so the stage needs the whole image: it holds the input turned
 /// and the vertical stage's output, and turns each band of output rows back as it is asked for (two
-/// images; the chain around it still streams the decoding and the encoding).
+/// images; the chain around it still streams the decoding and the encoding). The first band does
+/// the work, asking the input window's ``RowWindow/checkpoint`` between its bands, so a deadline
+/// holds inside it.
 final class VariableBlurTransposedStage: RowStage {
     let width: Int
     let height: Int
@@ -29,20 +31,50 @@ final class VariableBlurTransposedStage: RowStage {
     }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
-        if result == nil {
-            let source = try input.rows(0..<height)!
-            // The turned input lives only while the vertical stage reads it.
-            var across = Bitmap(validatedWidth: height, height: width, scale: scale)
-            across.withMutablePixels { Kernels.transpose(source, columns: 0..<width, into: $0, parts: parts) }
-            result = turned.run(across, parts: parts)
-        }
+        if result == nil { result = try turnedResult(of: input, parts: parts) }
         // Output row y is column y of the turned result.
         result!.withPixels { Kernels.transpose($0, columns: rows, into: output, parts: parts) }
+    }
+
+    /// The vertical stage's output over the whole input turned: the input read a band at a time
+    /// (each band's rows become columns of the turned image as they arrive, so decoding overlaps
+    /// the turning and the input window holds one band), then the vertical stage a band at a time.
+    /// `input`'s checkpoint is asked between bands.
+    private func turnedResult(of input: RowWindow, parts: Int?) throws -> Bitmap {
+        let inputBand = StreamingDefaults.bandRows(width: width)
+        var across = Bitmap(validatedWidth: height, height: width, scale: scale)
+        try across.withMutablePixels { target in
+            var y = 0
+            while y < height {
+                try input.checkpoint()
+                let band = y..<min(height, y + inputBand)
+                let source = try input.rows(band)!.band(band)
+                // Rows y… of the input are pixels y… of every turned row.
+                let columns = target.region(PixelRect(x: y, y: 0, width: band.count, height: width))
+                Kernels.transpose(source, columns: 0..<width, into: columns, parts: parts)
+                y = band.upperBound
+            }
+        }
+        var out = Bitmap(validatedWidth: height, height: width, scale: scale)
+        let outputBand = StreamingDefaults.bandRows(width: height)
+        try across.withPixels { turnedInput in
+            let window = RowWindow(whole: turnedInput)
+            try out.withMutablePixels { target in
+                var y = 0
+                while y < width {
+                    try input.checkpoint()
+                    let band = y..<min(width, y + outputBand)
+                    try turned.produce(band, from: window, into: target.band(band), parts: parts)
+                    y = band.upperBound
+                }
+            }
+        }
+        return out
     }
 
     func heldBytes(bandRows: Int) -> Int {
         2 * width * height * 4 + turned.heldBytes(bandRows: StreamingDefaults.bandRows(width: height))
     }
 
-    func inputBytes(bandRows: Int) -> Int { width * height * 4 }
+    func inputBytes(bandRows: Int) -> Int { StreamingDefaults.bandRows(width: width) * width * 4 }
 }

@@ -25,6 +25,11 @@ package final class RowWindow {
     /// The most bytes held at once so far.
     package var heldBytes: Int { store.capacity * store.length }
 
+    /// Asked by a stage between the steps of work that runs long inside one band (one that needs
+    /// the whole image before its first row): throws to stop it. The chain's driver sets it
+    /// (``StagedSource``'s `checkpoint`); over an image in memory it never throws.
+    package var checkpoint: () throws -> Void = {}
+
     /// When set, rows from this one on are kept even while requests start later: for a stage that
     /// reads ahead (through a source of its own) before it reads the rows it writes.
     package var keepFrom: Int?

@@ -9,10 +9,16 @@ package final class StagedSource: RowSource {
     /// - Parameters:
     ///   - parts: threads the stage may use for a band (nil: all cores). No byte depends on it.
     ///   - bandRows: the most rows one ``read(into:)`` asks for, for the memory estimate.
-    package init(_ stage: any RowStage, over upstream: any RowSource, parts: Int? = nil, bandRows: Int? = nil) {
+    ///   - checkpoint: asked between the steps of a stage's long work inside one band; what it
+    ///     throws stops the work and is thrown by ``read(into:)`` (``RowWindow/checkpoint``).
+    package init(
+        _ stage: any RowStage, over upstream: any RowSource, parts: Int? = nil, bandRows: Int? = nil,
+        checkpoint: @escaping () throws -> Void = {}
+    ) {
         self.stage = stage
         self.upstream = upstream
         input = RowWindow(source: upstream)
+        input.checkpoint = checkpoint
         self.parts = parts
         self.bandRows = bandRows ?? StreamingDefaults.bandRows(width: stage.width)
     }

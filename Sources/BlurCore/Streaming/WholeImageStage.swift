@@ -1,6 +1,8 @@
 /// A stage for an effect that needs the whole image at once: it gathers every input row into a
 /// bitmap, applies `transform` once, and hands out the result's rows. The chain around it still
-/// streams (decoding and encoding overlap the work), but this stage holds two images.
+/// streams (decoding and encoding overlap the work), but this stage holds two images, the input
+/// gathered and the result (its input window only a band). The window's ``RowWindow/checkpoint``
+/// is asked between the bands it gathers and before `transform`.
 package final class WholeImageStage: RowStage {
     package let width: Int
     package let height: Int
@@ -18,11 +20,19 @@ package final class WholeImageStage: RowStage {
 
     package func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
         if result == nil {
-            let source = try input.rows(0..<height)!
+            // Gathered a band at a time, the window's checkpoint asked between them and before the work.
+            let band = StreamingDefaults.bandRows(width: width)
             var image = Bitmap(validatedWidth: width, height: height, scale: scale)
-            image.withMutablePixels { target in
-                for y in 0..<height { target.row(y).update(from: source.row(y), count: width * 4) }
+            try image.withMutablePixels { target in
+                var y = 0
+                while y < height {
+                    try input.checkpoint()
+                    let source = try input.rows(y..<min(height, y + band))!
+                    for row in y..<min(height, y + band) { target.row(row).update(from: source.row(row), count: width * 4) }
+                    y += band
+                }
             }
+            try input.checkpoint()
             let done = transform(image)
             precondition(done.width == width && done.height == height, "a whole-image stage keeps the size")
             result = done
@@ -32,6 +42,6 @@ package final class WholeImageStage: RowStage {
         }
     }
 
-    package func heldBytes(bandRows: Int) -> Int { width * height * 4 }
-    package func inputBytes(bandRows: Int) -> Int { width * height * 4 }
+    package func heldBytes(bandRows: Int) -> Int { 2 * width * height * 4 }
+    package func inputBytes(bandRows: Int) -> Int { StreamingDefaults.bandRows(width: width) * width * 4 }
 }

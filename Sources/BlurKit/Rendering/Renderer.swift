@@ -28,7 +28,9 @@ public enum Renderer {
         }
         let (steps, stillOpaque) = try stages(arguments, width: input.width, height: input.height, opaque: opaque, threads: options.threads)
         var chain: any RowSource = steps.isEmpty ? input : PrefetchedSource(input)
-        for step in steps { chain = StagedSource(step, over: chain, parts: options.threads) }
+        // A stage that needs the whole image works through its first band: it asks this between steps.
+        let checkpoint = { if options.cancelled() { throw PipelineError.cancelled } }
+        for step in steps { chain = StagedSource(step, over: chain, parts: options.threads, checkpoint: checkpoint) }
         let encoding = ImagePipeline.Encoding(
             format: format, quality: arguments.integer("quality") ?? JPEGCodec.defaultQuality,
             compression: arguments.integer("compression") ?? ImageFile.defaultCompression, profile: profile)
