@@ -32,8 +32,30 @@ private func text(_ bytes: UnsafePointer<UInt8>, _ count: Int32) -> String {
     String(decoding: UnsafeBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
 }
 
-/// The operations the module runs, in the order `bk_describe` lists them.
-private let operations: [BlurOperation] = [.blur, .progressive, .material]
+/// The operations the module runs, in the order `bk_describe` lists them, each with what it draws
+/// over an image: from its checked arguments, the image and the image's frame in points.
+private let operations: [(operation: BlurOperation, run: (OperationArguments, Bitmap) throws(ParameterError) -> Bitmap)] = [
+    (.blur, { arguments, image throws(ParameterError) in try GaussianBlur(arguments).apply(to: image) }),
+    (
+        .progressive,
+        { arguments, image throws(ParameterError) in
+            try VariableBlurEffect(arguments).render(over: image, frame: try frame(arguments, image), appearance: appearance(arguments))
+        }
+    ),
+    (
+        .material,
+        { arguments, image throws(ParameterError) in
+            try Material(arguments).render(over: image, frame: try frame(arguments, image), appearance: appearance(arguments))
+        }
+    ),
+]
+
+/// The `region` argument as a frame over `image`, the whole image when absent.
+private func frame(_ arguments: OperationArguments, _ image: Bitmap) throws(ParameterError) -> Rect {
+    try arguments.frame("region", width: image.width, height: image.height, scale: image.scale)
+}
+
+private func appearance(_ arguments: OperationArguments) -> Appearance { arguments.choice("appearance", Appearance.spec) ?? .light }
 
 /// The image at `pixels` as a bitmap (straight alpha → premultiplied), at `scale` pixels per point.
 private func bitmap(_ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32, scale: Double) -> Bitmap? {
@@ -60,7 +82,7 @@ public func bkError() -> UnsafePointer<UInt8> { UnsafePointer(lastText.baseAddre
 /// module takes (name, kind, range, unit, words with aliases, default, help). Read with `bk_error`.
 @_cdecl("bk_describe")
 public func bkDescribe() -> Int32 {
-    keep("[" + operations.map { Describe.operation($0, in: .javascript, spelling: .key) }.joined(separator: ",") + "]")
+    keep("[" + operations.map { Describe.operation($0.operation, in: .javascript, spelling: .key) }.joined(separator: ",") + "]")
     return 0
 }
 
@@ -72,7 +94,7 @@ public func bkRun(
     _ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32
 ) -> Int32 {
     let name = text(nameBytes, nameLength)
-    guard let operation = operations.first(where: { $0.name == name }) else { return fail("no operation \(name)") }
+    guard let (operation, run) = operations.first(where: { $0.operation.name.sameBytes(as: name) }) else { return fail("no operation \(name)") }
     let words = UnsafeBufferPointer(start: optionBytes, count: Int(optionLength)).split(separator: 0, omittingEmptySubsequences: false)
     var pairs: [(name: String, value: String)] = []
     var at = 0
@@ -84,17 +106,7 @@ public func bkRun(
         let arguments = try operation.read(pairs, as: .key, in: .javascript)
         let scale = arguments.number("scale") ?? 1
         guard let image = bitmap(pixels, width, height, scale: scale) else { return fail("image: empty or too large") }
-        let appearance = arguments.choice("appearance", Appearance.spec) ?? .light
-        switch name {
-        case "blur":
-            store(try GaussianBlur(arguments).apply(to: image), pixels)
-        case "progressive":
-            let frame = try arguments.frame("region", width: Int(width), height: Int(height), scale: scale)
-            store(try VariableBlurEffect(arguments).render(over: image, frame: frame, appearance: appearance), pixels)
-        default:
-            let frame = try arguments.frame("region", width: Int(width), height: Int(height), scale: scale)
-            store(try Material(arguments).render(over: image, frame: frame, appearance: appearance), pixels)
-        }
+        store(try run(arguments, image), pixels)
     } catch {
         return fail(error.description)
     }

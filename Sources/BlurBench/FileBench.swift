@@ -8,7 +8,8 @@ import Glibc
 /// Whole process, file to file: `blurkit blur` against the libvips command line (`vips gaussblur`)
 /// and ImageMagick (`convert -blur`, at small σ only: its cost grows with σ) where installed, on the
 /// same photo, interleaved, medians of `runs`; wall time and peak RSS (`/usr/bin/time`), and
-/// each output's size. JPEG is written at quality 90 by all; PNG at each tool's default.
+/// each output's size. JPEG is written at quality 90 by all; PNG at each tool's default. Beside
+/// them, the command's decoder and encoder each alone in process: the floor the command overlaps.
 func benchFiles(tile: Bitmap, runs: Int, quick: Bool, sigmas: [Double], emit: (String) -> Void) throws {
     let blurkit = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         .appendingPathComponent("blurkit").path
@@ -29,11 +30,15 @@ func benchFiles(tile: Bitmap, runs: Int, quick: Bool, sigmas: [Double], emit: (S
     emit("")
     emit(
         "File to file, whole process (`blurkit blur IN OUT --sigma σ` against `vips gaussblur IN OUT σ`\(magick == nil ? "" : " and `convert IN -blur 0xσ OUT`")), "
-            + "a \(w)×\(h) photo (PNG input at zlib level 6, JPEG input at quality 90), interleaved, median of \(runs); seconds, peak RSS in MB, output size in MB. JPEG at quality 90 for all; PNG at each tool's default."
+            + "a \(w)×\(h) photo (PNG input at zlib level 6, JPEG input at quality 90), interleaved, median of \(runs); seconds, peak RSS in MB, output size in MB. JPEG at quality 90 for all; PNG at each tool's default. "
+            + "decode s and encode s: BlurKit's decoder (one thread, every row read to nowhere) and encoder (the blurred rows to memory), each alone in process."
     )
     emit("")
-    var header = "| file | σ | blurkit s | MB | out MB |"
-    var rule = "|---|---|---|---|---|"
+    // The command's own parts, each alone in this process: the decoder (one thread, as in the
+    // command) reading every row to nowhere, and the encoder writing the blurred rows to memory.
+    let decode = try ["jpg": decodeSeconds(folder + "/photo.jpg", runs: runs), "png": decodeSeconds(folder + "/photo.png", runs: runs)]
+    var header = "| file | σ | blurkit s | MB | out MB | decode s | encode s | blurkit ÷ decode |"
+    var rule = "|---|---|---|---|---|---|---|---|"
     if vips != nil {
         header += " vips s | MB | out MB | vips ÷ blurkit |"
         rule += "---|---|---|---|"
@@ -63,7 +68,10 @@ func benchFiles(tile: Bitmap, runs: Int, quick: Bool, sigmas: [Double], emit: (S
             func med(_ name: String) -> Double { medians[name]! }
             func size(_ path: String) -> String { fmt(Double((try? AtomicFile.read(path).count) ?? 0) / 1e6, 1) }
             let ours = med("blurkit")
+            let blurred = try GaussianBlur(sigma: sigma).apply(to: ImageFile.read(input))
+            let encode = try encodeSeconds(blurred, as: suffix == "jpg" ? .jpeg : .png, runs: runs)
             var row = "| \(suffix == "jpg" ? "JPEG" : "PNG") | \(s) | \(fmt(ours, 2)) | \(memory["blurkit"]! >> 10) | \(size(tools[0].output)) |"
+            row += " \(fmt(decode[suffix]!, 2)) | \(fmt(encode, 2)) | \(fmt(ours / decode[suffix]!, 2))× |"
             if vips != nil {
                 let theirs = med("vips")
                 row += " \(fmt(theirs, 2)) | \(memory["vips"]! >> 10) | \(size(tools[1].output)) | \(fmt(theirs / ours, 2))× |"
@@ -75,6 +83,56 @@ func benchFiles(tile: Bitmap, runs: Int, quick: Bool, sigmas: [Double], emit: (S
         }
     }
     if vips == nil { emit("\n`vips` is not installed: `make peers` installs libvips-tools.") }
+}
+
+/// The decoder alone: every row of `path` read by the pipeline's own source (libjpeg-turbo or
+/// libpng, on this thread, as the command's decoding thread reads it) into one band that is
+/// overwritten; median seconds of `runs`.
+func decodeSeconds(_ path: String, runs: Int) throws -> Double {
+    var failure: (any Error)?
+    let ms = median(runs: runs) {
+        do {
+            let (source, _, _) = try ImagePipeline.open(try InputFile(path: path))
+            let band = StreamingDefaults.bandRows(width: source.width), width = source.width
+            var buffer = [UInt8](repeating: 0, count: band * width * 4)
+            try buffer.withUnsafeMutableBufferPointer { bytes in
+                var y = 0
+                while y < source.height {
+                    let n = min(band, source.height - y)
+                    try source.read(into: MutablePixelView(base: bytes.baseAddress!, width: width, height: n, bytesPerRow: width * 4, firstRow: y))
+                    y += n
+                }
+            }
+        } catch { failure = error }
+    }
+    if let failure { throw failure }
+    return ms / 1000
+}
+
+/// The encoder alone: `image` written as `format` (JPEG at quality 90, PNG at the default level)
+/// by the pipeline's own sink, a band at a time as the command feeds it, into memory; median
+/// seconds of `runs`.
+func encodeSeconds(_ image: Bitmap, as format: ImageFormat, runs: Int) throws -> Double {
+    var failure: (any Error)?
+    let ms = median(runs: runs) {
+        do {
+            let file = try OutputFile(memoryNamed: "the output")
+            let sink = try ImagePipeline.sink(
+                for: .init(format: format, quality: 90), width: image.width, height: image.height, alpha: false, output: file)
+            let band = StreamingDefaults.bandRows(width: image.width)
+            try image.withPixels { pixels in
+                var y = 0
+                while y < image.height {
+                    let rows = y..<min(image.height, y + band)
+                    try sink.write(pixels.band(rows))
+                    y = rows.upperBound
+                }
+            }
+            try sink.finish()
+        } catch { failure = error }
+    }
+    if let failure { throw failure }
+    return ms / 1000
 }
 
 enum BenchError: Error { case failed(String) }

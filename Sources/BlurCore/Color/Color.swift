@@ -21,9 +21,18 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
 
     /// `#RGB`, `#RRGGBB` or `#RRGGBBAA` (the `#` is optional), or nil.
     public init?(hex: String) {
-        var digits = Substring(hex)
-        if digits.hasPrefix("#") { digits = digits.dropFirst() }
-        guard [3, 6, 8].contains(digits.count), digits.allSatisfy({ $0.isHexDigit }), let value = UInt32(digits, radix: 16) else { return nil }
+        var digits = Array(hex.utf8)[...]
+        if digits.first == UInt8(ascii: "#") { digits = digits.dropFirst() }
+        guard [3, 6, 8].contains(digits.count) else { return nil }
+        var value: UInt32 = 0
+        for c in digits {
+            let lower = asciiLowercased(c)
+            switch lower {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt32(lower - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt32(lower - UInt8(ascii: "a") + 10)
+            default: return nil
+            }
+        }
         switch digits.count {
         case 3:
             let r = Double((value >> 8) & 0xF), g = Double((value >> 4) & 0xF), b = Double(value & 0xF)

@@ -50,8 +50,8 @@ public enum MaterialStyle: String, Sendable, Hashable, CaseIterable {
 
     /// The appearance this style is drawn in when the interface is in `appearance`.
     public func resolved(for appearance: Appearance) -> Appearance {
-        if rawValue.hasSuffix("Light") { return .light }
-        if rawValue.hasSuffix("Dark") { return .dark }
+        if rawValue.endsWithBytes(of: "Light") { return .light }
+        if rawValue.endsWithBytes(of: "Dark") { return .dark }
         return appearance
     }
 

@@ -90,12 +90,12 @@ extension GaussianBlur {
     ///   radius × scale is outside σ's range; each names the parameters as the front end does.
     public init(_ arguments: OperationArguments) throws(ParameterError) {
         let sigma: Double
-        if let s = arguments.values["sigma"].flatMap({ if case let .number(v) = $0 { v } else { nil } }) {
+        if let s = arguments.given("sigma").flatMap({ if case let .number(v) = $0 { v } else { nil } }) {
             if arguments.has("scale") {
                 throw .requires(name: arguments.spelled("scale"), other: arguments.spelled("radius"), instead: arguments.spelled("sigma"))
             }
             sigma = s
-        } else if let r = arguments.values["radius"].flatMap({ if case let .number(v) = $0 { v } else { nil } }) {
+        } else if let r = arguments.given("radius").flatMap({ if case let .number(v) = $0 { v } else { nil } }) {
             let k = arguments.number("scale") ?? 1
             sigma = try GaussianBlur.sigmaSpec.named("\(arguments.spelled("radius")) × \(arguments.spelled("scale"))").validate(r * k)
         } else {

@@ -29,7 +29,7 @@ public struct BlurOperation: Sendable {
     }
 
     /// The parameter whose canonical name is `name`.
-    public func parameter(_ name: String) -> Parameter? { parameters.first { $0.name == name } }
+    public func parameter(_ name: String) -> Parameter? { parameters.first { $0.name.sameBytes(as: name) } }
 
     /// The parameters `frontEnds` takes.
     public func parameters(in frontEnds: Parameter.FrontEnds) -> [Parameter] {
@@ -39,7 +39,7 @@ public struct BlurOperation: Sendable {
     /// The parameter `spelling` calls `word` (`--max-radius`, `max-radius`, `maximumBlurRadius`),
     /// among those `frontEnds` takes.
     public func parameter(spelled word: String, as spelling: Parameter.Spelling, in frontEnds: Parameter.FrontEnds) -> Parameter? {
-        parameters(in: frontEnds).first { $0.spelled(spelling) == word }
+        parameters(in: frontEnds).first { $0.spelled(spelling).sameBytes(as: word) }
     }
 
     /// Name–value pairs as a front end received them, read and checked: every name known to
@@ -50,21 +50,21 @@ public struct BlurOperation: Sendable {
     ) throws(ParameterError)
         -> OperationArguments
     {
-        var values: [String: ParameterValue] = [:]
+        var arguments = OperationArguments(operation: self, pairs: [], spelling: spelling)
         for (word, text) in pairs {
             guard let parameter = parameter(spelled: word, as: spelling, in: frontEnds) else {
                 throw .unknown(name: word, operation: name, known: parameters(in: frontEnds).map { $0.spelled(spelling) })
             }
-            guard values[parameter.name] == nil else { throw .repeated(name: word) }
-            values[parameter.name] = try parameter.parse(text, as: spelling)
+            guard !arguments.has(parameter.name) else { throw .repeated(name: word) }
+            arguments.pairs.append((parameter.name, try parameter.parse(text, as: spelling)))
         }
         for set in exclusive {
-            let given = set.filter { values[$0] != nil }
+            let given = set.filter { arguments.has($0) }
             if given.count > 1 {
                 throw .conflict(names: given.compactMap { self.parameter($0)?.spelled(spelling) })
             }
         }
-        return OperationArguments(operation: self, values: values, spelling: spelling)
+        return arguments
     }
 }
 
@@ -73,24 +73,39 @@ public struct BlurOperation: Sendable {
 public struct OperationArguments: Sendable {
     /// The operation they are for.
     public let operation: BlurOperation
-    /// The values given, by canonical name.
-    public private(set) var values: [String: ParameterValue]
+    /// The values given, by canonical name, in the order given (a list, not a dictionary: a
+    /// dictionary hashes its String keys through Unicode's tables, see `String.sameBytes(as:)`).
+    public internal(set) var pairs: [(name: String, value: ParameterValue)]
     /// How the front end that gave them spells names, for the messages of later checks.
     public let spelling: Parameter.Spelling
 
+    /// The values given, by canonical name.
+    public var values: [String: ParameterValue] {
+        var values: [String: ParameterValue] = [:]
+        for (name, value) in pairs { values[name] = value }
+        return values
+    }
+
     /// Values already checked.
     public init(operation: BlurOperation, values: [String: ParameterValue], spelling: Parameter.Spelling) {
+        self.init(operation: operation, pairs: values.map { ($0.key, $0.value) }, spelling: spelling)
+    }
+
+    init(operation: BlurOperation, pairs: [(name: String, value: ParameterValue)], spelling: Parameter.Spelling) {
         self.operation = operation
-        self.values = values
+        self.pairs = pairs
         self.spelling = spelling
     }
 
+    /// The value given for `name`, nil when it was not given.
+    func given(_ name: String) -> ParameterValue? { pairs.first { $0.name.sameBytes(as: name) }?.value }
+
     /// True when `name` was given.
-    public func has(_ name: String) -> Bool { values[name] != nil }
+    public func has(_ name: String) -> Bool { given(name) != nil }
 
     /// The value given for `name`, else its default (for `appearance` when it has one per appearance).
     public func value(_ name: String, appearance: Appearance = .light) -> ParameterValue? {
-        values[name] ?? operation.parameter(name)?.defaultValue(for: appearance)
+        given(name) ?? operation.parameter(name)?.defaultValue(for: appearance)
     }
 
     /// `name` as the front end spells it.

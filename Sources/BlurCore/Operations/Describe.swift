@@ -100,8 +100,8 @@ public enum Describe {
             case "\t": out += "\\t"
             default:
                 if unit.value < 0x20 {
-                    let hex: [Character] = Array("0123456789abcdef")
-                    out += "\\u00" + String(hex[Int(unit.value >> 4)]) + String(hex[Int(unit.value & 15)])
+                    let hex = Array("0123456789abcdef".utf8)
+                    out += "\\u00" + String(decoding: [hex[Int(unit.value >> 4)], hex[Int(unit.value & 15)]], as: UTF8.self)
                 } else {
                     out.unicodeScalars.append(unit)
                 }

@@ -61,41 +61,38 @@ extension Parameter {
         case let .number(spec):
             return .number(try spec.named(name).parse(text))
         case let .choice(entries):
-            let word = text.lowercased()
-            guard let entry = entries.first(where: { $0.contains { $0.lowercased() == word } }) else {
+            guard let entry = entries.first(where: { $0.contains { $0.sameBytes(ignoringASCIICase: text) } }) else {
                 throw .invalidChoice(name: name, value: text, choices: entries.map { $0[0] })
             }
             return .word(entry[0])
         case .color:
-            switch text.lowercased() {
-            case "none": return .color(.none)
-            case "background": return .color(.background)
-            case "white": return .color(.color(.white))
-            case "black": return .color(.color(.black))
-            default:
-                guard text.hasPrefix("#"), let color = Color(hex: text) else {
-                    throw .invalidForm(name: name, text: text, expected: Parameter.colorForms)
-                }
-                return .color(.color(color))
+            for (word, tint) in [
+                ("none", ParameterValue.Tint.none), ("background", .background), ("white", .color(.white)), ("black", .color(.black)),
+            ]
+            where text.sameBytes(ignoringASCIICase: word) {
+                return .color(tint)
             }
+            guard text.utf8.first == UInt8(ascii: "#"), let color = Color(hex: text) else {
+                throw .invalidForm(name: name, text: text, expected: Parameter.colorForms)
+            }
+            return .color(.color(color))
         case .region:
             return .region(try Parameter.region(text, name: name))
         case let .length(fractions, allowsNone):
-            if allowsNone && text.lowercased() == "none" { return .length(nil) }
+            if allowsNone && text.sameBytes(ignoringASCIICase: "none") { return .length(nil) }
             return .length(try Parameter.length(text, name: name, fractions: fractions, allowsNone: allowsNone))
         case let .size(spec):
-            let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map(String.init)
+            let parts = text.utf8.split(omittingEmptySubsequences: false) { asciiLowercased($0) == UInt8(ascii: "x") }
+                .map { String(decoding: $0, as: UTF8.self) }
             let side = spec.named(name)
             guard parts.count == 2, let w = try? side.parse(parts[0]), let h = try? side.parse(parts[1]) else {
                 throw .invalidForm(name: name, text: text, expected: "WxH with each side \(Parameter.bounds(spec))")
             }
             return .size(width: w, height: h)
         case .flag:
-            switch text.lowercased() {
-            case "", "1", "true": return .flag(true)
-            case "0", "false": return .flag(false)
-            default: throw .invalidForm(name: name, text: text, expected: "1, true, 0 or false (or nothing, for true)")
-            }
+            if text.isEmpty || text.sameBytes(as: "1") || text.sameBytes(ignoringASCIICase: "true") { return .flag(true) }
+            if text.sameBytes(as: "0") || text.sameBytes(ignoringASCIICase: "false") { return .flag(false) }
+            throw .invalidForm(name: name, text: text, expected: "1, true, 0 or false (or nothing, for true)")
         }
     }
 
@@ -110,7 +107,9 @@ extension Parameter {
     /// `X,Y,W,H` in points, width and height positive.
     static func region(_ text: String, name: String) throws(ParameterError) -> Rect {
         let form = "X,Y,W,H in points with a positive width and height"
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+        let parts = text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self).trimmingSpaces
+        }
         guard parts.count == 4 else { throw .invalidForm(name: name, text: text, expected: form) }
         var numbers: [Double] = []
         for part in parts {
@@ -132,9 +131,8 @@ extension Parameter {
 
     /// `40`, `40pt` or `25%`.
     static func length(_ text: String, name: String, fractions: ParameterSpec, allowsNone: Bool) throws(ParameterError) -> GradientSizing {
-        var digits = text
-        let relative = text.hasSuffix("%")
-        if relative { digits.removeLast() } else if text.lowercased().hasSuffix("pt") { digits.removeLast(2) }
+        let relative = text.endsWithBytes(of: "%")
+        let digits = String(decoding: text.utf8.dropLast(relative ? 1 : text.endsWithBytes(of: "pt", ignoringASCIICase: true) ? 2 : 0), as: UTF8.self)
         let form = lengthForms(fractions: fractions, allowsNone: allowsNone)
         guard let value = parseDecimal(digits) else { throw .invalidForm(name: name, text: text, expected: form) }
         if relative {
@@ -190,8 +188,8 @@ extension Color {
     public var hexString: String {
         func byte(_ v: Double) -> String {
             let b = Int((min(1, max(0, v)) * 255).rounded())
-            let digits: [Character] = Array("0123456789ABCDEF")
-            return String(digits[b >> 4]) + String(digits[b & 15])
+            let digits = Array("0123456789ABCDEF".utf8)
+            return String(decoding: [digits[b >> 4], digits[b & 15]], as: UTF8.self)
         }
         return "#" + byte(red) + byte(green) + byte(blue) + (alpha < 1 ? byte(alpha) : "")
     }
@@ -200,9 +198,10 @@ extension Color {
 extension String {
     /// Without leading and trailing spaces.
     var trimmingSpaces: String {
-        var s = Substring(self)
-        while s.first == " " { s.removeFirst() }
-        while s.last == " " { s.removeLast() }
-        return String(s)
+        let bytes = Array(utf8)
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == UInt8(ascii: " ") { start += 1 }
+        while end > start, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }

@@ -60,7 +60,7 @@ public struct ParameterSpec: Sendable, Hashable {
 
 /// A parameter that takes one of a few words: an edge mode, a direction, a style, a format.
 ///
-/// Words are matched without regard to case; the first word of a choice is how help texts and
+/// Words are matched without regard to ASCII case; the first word of a choice is how help texts and
 /// error messages spell it, the others are aliases.
 public struct ChoiceSpec<Value: Sendable & Equatable>: Sendable {
     /// One choice: its value and the words that name it.
@@ -98,8 +98,7 @@ public struct ChoiceSpec<Value: Sendable & Equatable>: Sendable {
 
     /// The value `text` names, whatever its case.
     public func parse(_ text: String) throws(ParameterError) -> Value {
-        let word = text.lowercased()
-        guard let choice = choices.first(where: { $0.words.contains { $0.lowercased() == word } }) else {
+        guard let choice = choices.first(where: { $0.words.contains { $0.sameBytes(ignoringASCIICase: text) } }) else {
             throw .invalidChoice(name: name, value: text, choices: words)
         }
         return choice.value

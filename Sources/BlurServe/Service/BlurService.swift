@@ -293,7 +293,7 @@ public final class BlurService: Sendable {
         let (format, contentType) = try outputFormat(route, word: formatWord, accept: request.header("accept"), source: source, given: given)
         // The key: the input, the route, the format and the values read (canonical names and
         // forms: however a client orders or spells them, the same result has the same ETag).
-        let canonical = given.values.map { "\($0.key)=\($0.value.text)" }.sorted()
+        let canonical = given.pairs.map { "\($0.name)=\($0.value.text)" }.sorted()
         let key = Digest.hex(Digest.sha256(Array(([route.name, inputDigest, format ?? "json"] + canonical).joined(separator: "\n").utf8)))
         let etag = "\"" + key.prefix(40) + "\""
         var headers = [
