@@ -18,9 +18,9 @@ work=.build/wasm
 mkdir -p "$work" "$out"
 sources=$(find Sources/BlurCore -name '*.swift' | sort)
 "$bin/swiftc" -target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo $OPT -parse-as-library \
-    -package-name BlurKit -module-name BlurKitWasm -Xfrontend -disable-stack-protector -suppress-warnings $SIMD \
+    -package-name BlurKit -module-name BlurKitWasm -Xfrontend -disable-stack-protector -suppress-warnings $SIMD -Xllvm -mattr=+bulk-memory \
     $sources Web/Exports.swift -c -o "$work/blurkit.o"
-"$bin/clang" --target=wasm32 -O2 -nostdlib -ffreestanding -c Web/runtime.c -o "$work/runtime.o"
+"$bin/clang" --target=wasm32 -O2 -mbulk-memory -nostdlib -ffreestanding -c Web/runtime.c -o "$work/runtime.o"
 exports=$(grep -o '@_cdecl("[a-z_]*")' Web/Exports.swift | sed 's/@_cdecl("\(.*\)")/--export=\1/')
 "$bin/wasm-ld" --no-entry --gc-sections --strip-all $exports -z stack-size=1048576 \
     "$work/blurkit.o" "$work/runtime.o" -o "$work/blurkit.wasm.partial"

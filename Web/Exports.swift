@@ -57,16 +57,20 @@ private func frame(_ arguments: OperationArguments, _ image: Bitmap) throws(Para
 
 private func appearance(_ arguments: OperationArguments) -> Appearance { arguments.choice("appearance", Appearance.spec) ?? .light }
 
-/// The image at `pixels` as a bitmap (straight alpha → premultiplied), at `scale` pixels per point.
+/// The image at `pixels` as a bitmap (straight alpha → premultiplied), at `scale` pixels per point:
+/// one copy, premultiplied in place.
 private func bitmap(_ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32, scale: Double) -> Bitmap? {
-    let bytes = Array(UnsafeBufferPointer(start: pixels, count: Int(width) * Int(height) * 4))
-    return try? Bitmap(width: Int(width), height: Int(height), straightRGBA: bytes, scale: scale)
+    guard var image = try? Bitmap.uninitialized(width: Int(width), height: Int(height), scale: scale) else { return nil }
+    image.withMutablePixels { target in
+        target.row(0).copyBytes(from: pixels, count: Int(width) * Int(height) * 4)
+        Bitmap.premultiply(target)
+    }
+    return image
 }
 
-/// Writes `image` back over `pixels`, straight alpha.
+/// Writes `image` back over `pixels`, straight alpha, straight from its storage.
 private func store(_ image: Bitmap, _ pixels: UnsafeMutablePointer<UInt8>) {
-    let bytes = image.straightRGBA
-    bytes.withUnsafeBufferPointer { pixels.update(from: $0.baseAddress!, count: $0.count) }
+    image.withPixels { Bitmap.unpremultiply($0.row(0), into: pixels, pixels: image.width * image.height) }
 }
 
 @_cdecl("bk_alloc")
@@ -118,7 +122,7 @@ public func bkRun(
 public func bkThumbHash(_ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32, _ hash: UnsafeMutablePointer<UInt8>) -> Int32 {
     guard let image = bitmap(pixels, width, height, scale: 1) else { return Int32(fail("image: empty or too large") - 1) }
     let bytes = image.thumbHash()
-    hash.update(from: bytes, count: bytes.count)
+    bytes.withUnsafeBufferPointer { hash.copyBytes(from: $0.baseAddress!, count: $0.count) }
     return Int32(bytes.count)
 }
 
@@ -133,7 +137,7 @@ public func bkFromThumbHash(_ hash: UnsafePointer<UInt8>, _ length: Int32, _ siz
     }
     let bytes = image.straightRGBA
     let out = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
-    out.update(from: bytes, count: bytes.count)
+    bytes.withUnsafeBufferPointer { out.copyBytes(from: $0.baseAddress!, count: $0.count) }
     size[0] = Int32(image.width)
     size[1] = Int32(image.height)
     return out

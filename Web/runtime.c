@@ -54,24 +54,19 @@ int posix_memalign(void **out, size_t alignment, size_t n) {
     return 0;
 }
 
+// Built with bulk memory (-mbulk-memory), these are one memory.fill / memory.copy instruction each.
 void *memset(void *d, int v, size_t n) {
-    unsigned char *p = d;
-    while (n--) *p++ = (unsigned char)v;
+    __builtin_memset(d, v, n);
     return d;
 }
 
 void *memcpy(void *d, const void *s, size_t n) {
-    unsigned char *a = d;
-    const unsigned char *b = s;
-    while (n--) *a++ = *b++;
+    __builtin_memcpy(d, s, n);
     return d;
 }
 
 void *memmove(void *d, const void *s, size_t n) {
-    unsigned char *a = d;
-    const unsigned char *b = s;
-    if (a < b) while (n--) *a++ = *b++;
-    else { a += n; b += n; while (n--) *--a = *--b; }
+    __builtin_memmove(d, s, n);
     return d;
 }
 

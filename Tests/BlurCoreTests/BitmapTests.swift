@@ -143,6 +143,48 @@ import Testing
         #expect(back == image)
     }
 
+    /// The conversions pass over four opaque pixels at a time: runs of opaque pixels of every
+    /// length at every offset, among translucent and clear ones, on rows of every width 1…13, give
+    /// each pixel its definition, into separate memory as in place.
+    @Test func alphaConversionsHoldTheirDefinitionAroundRunsOfOpaquePixels() throws {
+        var state: UInt32 = 7
+        func next() -> Int {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Int(state >> 24)
+        }
+        for width in 1...13 {
+            for _ in 0..<40 {
+                // Straight pixels, mostly opaque in runs, the rest any alpha.
+                var straight: [UInt8] = []
+                for _ in 0..<(width * 3) {
+                    let a = next() % 3 == 0 ? next() : 255
+                    straight += [UInt8(next()), UInt8(next()), UInt8(next()), UInt8(a)]
+                }
+                let image = try Bitmap(width: width, height: 3, straightRGBA: straight)
+                let premultiplied = image.premultipliedRGBA
+                for i in stride(from: 0, to: straight.count, by: 4) {
+                    let a = Int(straight[i + 3])
+                    for c in 0..<3 {
+                        let expected = a == 255 ? Int(straight[i + c]) : (Int(straight[i + c]) * a + 127) / 255
+                        #expect(Int(premultiplied[i + c]) == expected, "width \(width), byte \(i + c)")
+                    }
+                }
+                var out = [UInt8](repeating: 1, count: premultiplied.count)
+                premultiplied.withUnsafeBufferPointer { source in
+                    out.withUnsafeMutableBufferPointer { Bitmap.unpremultiply(source.baseAddress!, into: $0.baseAddress!, pixels: width * 3) }
+                }
+                #expect(out == image.straightRGBA, "width \(width): into other memory as in place")
+                for i in stride(from: 0, to: out.count, by: 4) {
+                    let a = Int(premultiplied[i + 3])
+                    for c in 0..<3 {
+                        let expected = a == 0 ? 0 : min(255, (Int(premultiplied[i + c]) * 255 + a / 2) / a)
+                        #expect(Int(out[i + c]) == expected && out[i + 3] == premultiplied[i + 3], "width \(width), byte \(i + c)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func premultipliesWithRounding() throws {
         let image = try Bitmap(width: 3, height: 1, straightRGBA: [255, 128, 1, 128, 200, 100, 50, 0, 9, 9, 9, 255])
         #expect(image[0, 0] == RGBA8(r: 128, g: 64, b: 1, a: 128))

@@ -15,7 +15,7 @@ extension Bitmap {
         withPixels { whole in
             let source = whole.region(region)
             out.withMutablePixels { target in
-                for row in 0..<region.height { target.row(row).update(from: source.row(row), count: region.width * 4) }
+                for row in 0..<region.height { target.row(row).copyBytes(from: source.row(row), count: region.width * 4) }
             }
         }
         return out

@@ -26,7 +26,7 @@ extension Bitmap {
         image.withPixels { source in
             withMutablePixels { target in
                 for row in y0..<y1 {
-                    (target.row(row) + x0 * 4).update(from: source.row(row - y) + (x0 - x) * 4, count: (x1 - x0) * 4)
+                    (target.row(row) + x0 * 4).copyBytes(from: source.row(row - y) + (x0 - x) * 4, count: (x1 - x0) * 4)
                 }
             }
         }

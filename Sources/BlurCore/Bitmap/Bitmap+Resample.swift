@@ -132,11 +132,11 @@ package struct UpsampledRows: Sendable {
     /// Image row `y`: a copy of `from` outside the region's columns (all of it outside its rows).
     package func copyOutside(_ y: Int, from: UnsafePointer<UInt8>, into to: UnsafeMutablePointer<UInt8>, width w: Int) {
         if y < region.y || y >= region.y + region.height {
-            to.update(from: from, count: w * 4)
+            to.copyBytes(from: from, count: w * 4)
         } else {
-            to.update(from: from, count: region.x * 4)
+            to.copyBytes(from: from, count: region.x * 4)
             let end = (region.x + region.width) * 4
-            (to + end).update(from: from + end, count: w * 4 - end)
+            (to + end).copyBytes(from: from + end, count: w * 4 - end)
         }
     }
 

@@ -77,7 +77,7 @@ public struct Bitmap: Sendable, Hashable {
             bytes.withUnsafeBufferPointer { source in
                 let padded = PixelView(base: source.baseAddress!, width: width, height: height, bytesPerRow: stride)
                 withMutablePixels { pixels in
-                    for y in 0..<height { pixels.row(y).update(from: padded.row(y), count: packed) }
+                    for y in 0..<height { pixels.row(y).copyBytes(from: padded.row(y), count: packed) }
                 }
             }
         }

@@ -69,11 +69,11 @@ struct VariableBlurLines {
     /// `output`, `width` pixels a row: either side of the region on one of its rows, else all.
     func copyUnblurred(row y: Int, from view: PixelView, into output: MutablePixelView, width: Int) {
         guard blurs, y >= region.y, y < region.y + region.height else {
-            return output.row(y).update(from: view.row(y), count: width * 4)
+            return output.row(y).copyBytes(from: view.row(y), count: width * 4)
         }
-        output.row(y).update(from: view.row(y), count: region.x * 4)
+        output.row(y).copyBytes(from: view.row(y), count: region.x * 4)
         let after = (region.x + region.width) * 4
-        (output.row(y) + after).update(from: view.row(y) + after, count: width * 4 - after)
+        (output.row(y) + after).copyBytes(from: view.row(y) + after, count: width * 4 - after)
     }
 
     /// Draws the dimming gradient over image row `y` of `output`, where it crosses it: one

@@ -104,7 +104,7 @@ struct FixedPointRows: Sendable {
     /// progressive blur's region), reading the rows it reaches from `source`.
     func row(_ y: Int, source: PixelView, scratch: inout Scratch, into out: UnsafeMutablePointer<UInt8>) {
         let kernel = kernel(ofRow: y), r = kernel.count - 1, height = height, edges = edges
-        guard r >= 0 else { return out.update(from: source.row(y), count: width * 4) }
+        guard r >= 0 else { return out.copyBytes(from: source.row(y), count: width * 4) }
         scratch.zeros.withUnsafeBufferPointer { zeros in
             scratch.rows.withUnsafeMutableBufferPointer { rows in
                 for t in 0...(2 * r) {

@@ -18,7 +18,7 @@ struct RowStore<Element> {
             first = keep
             end = keep
         } else if keep > first, keep - first >= end - keep || upTo - first > capacity {
-            buffer!.update(from: buffer! + (keep - first) * length, count: (end - keep) * length)
+            Self.move(end - keep, rowsFrom: buffer! + (keep - first) * length, to: buffer!, length: length)
             first = keep
         }
     }
@@ -29,11 +29,16 @@ struct RowStore<Element> {
         guard rows > capacity else { return }
         let grown = UnsafeMutablePointer<Element>.allocate(capacity: rows * length)
         if let buffer {
-            grown.update(from: buffer, count: (end - first) * length)
+            Self.move(end - first, rowsFrom: buffer, to: grown, length: length)
             buffer.deallocate()
         }
         buffer = grown
         capacity = rows
+    }
+
+    /// `rows` rows of `length` elements from `source` to `target` (which may overlap): one memmove.
+    private static func move(_ rows: Int, rowsFrom source: UnsafeMutablePointer<Element>, to target: UnsafeMutablePointer<Element>, length: Int) {
+        UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: rows * length * MemoryLayout<Element>.stride)
     }
 
     /// Rows up to `newEnd` are now held (the caller has written them).

@@ -47,7 +47,7 @@ package final class BitmapSource: RowSource {
 
     package func read(into rows: MutablePixelView) throws {
         image.withPixels { pixels in
-            for y in rows.rows { rows.row(y).update(from: pixels.row(y), count: width * 4) }
+            for y in rows.rows { rows.row(y).copyBytes(from: pixels.row(y), count: width * 4) }
         }
     }
 }

@@ -28,7 +28,7 @@ package final class WholeImageStage: RowStage {
                 while y < height {
                     try input.checkpoint()
                     let source = try input.rows(y..<min(height, y + band))!
-                    for row in y..<min(height, y + band) { target.row(row).update(from: source.row(row), count: width * 4) }
+                    for row in y..<min(height, y + band) { target.row(row).copyBytes(from: source.row(row), count: width * 4) }
                     y += band
                 }
             }
@@ -38,7 +38,7 @@ package final class WholeImageStage: RowStage {
             result = done
         }
         result!.withPixels { pixels in
-            for y in rows { output.row(y).update(from: pixels.row(y), count: width * 4) }
+            for y in rows { output.row(y).copyBytes(from: pixels.row(y), count: width * 4) }
         }
     }
 
