@@ -136,17 +136,7 @@ public struct Bitmap: Sendable, Hashable {
     public var premultipliedRGBA: [UInt8] { storage }
 
     /// True when every pixel has alpha 255.
-    public var isOpaque: Bool {
-        withPixels { pixels in
-            for y in 0..<height {
-                var all: UInt8 = 255
-                let p = pixels.row(y)
-                for x in 0..<width { all &= p[x &* 4 &+ 3] }
-                if all != 255 { return false }
-            }
-            return true
-        }
-    }
+    public var isOpaque: Bool { withPixels { $0.isOpaque } }
 
     func firstPixelViolatingPremultiplication() -> (Int, Int)? {
         withPixels { pixels in

@@ -58,6 +58,18 @@ package struct PixelView: @unchecked Sendable {
         return PixelView(base: base + x * 4, width: width, height: height, bytesPerRow: bytesPerRow, firstRow: firstRow - top)
     }
 
+    /// True when every pixel has alpha 255: each row's pixels ANDed together as whole 32-bit words
+    /// (a plain run of loads that vectorises), then their alpha byte read.
+    package var isOpaque: Bool {
+        for y in rows {
+            let p = UnsafeRawPointer(row(y))
+            var all: UInt32 = .max
+            for x in 0..<width { all &= p.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self) }
+            if UInt32(littleEndian: all) >> 24 != 255 { return false }
+        }
+        return true
+    }
+
     /// Rows `rows` of this view, numbered as here (a band of the same image).
     package func band(_ rows: Range<Int>) -> PixelView {
         precondition(!rows.isEmpty && rows.lowerBound >= firstRow && rows.upperBound <= firstRow + height, "band \(rows) outside \(self.rows)")

@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 /// JPEG rows encoded as they come by libjpeg-turbo, from RGBX rows (its extended pixel format: the
-/// fourth byte is skipped, no RGB copy). JPEG has no alpha: a translucent pixel is composited over
-/// white first (premultiplied colour over white is c + 255 − a), as ``JPEGCodec/encode(_:quality:)`` does.
+/// fourth byte is skipped, no RGB copy): an opaque band is read where it lies. JPEG has no alpha: a
+/// band with a translucent pixel is composited over white first, into a band of its own
+/// (premultiplied colour over white is c + 255 − a), as ``JPEGCodec/encode(_:quality:)`` does.
 package final class JPEGRowSink: RowSink {
     private let writer: OpaquePointer
     private var scratch: [UInt8] = []
@@ -33,9 +34,15 @@ package final class JPEGRowSink: RowSink {
     package var heldBytes: Int { scratch.count }
 
     package func write(_ rows: PixelView) throws {
+        var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
+        // Opaque rows over white are themselves: libjpeg reads them where they lie.
+        if rows.isOpaque {
+            let code = bk_jpeg_writer_write(writer, rows.row(rows.firstRow), rows.bytesPerRow, Int32(rows.height), &message)
+            guard code == 0 else { throw JPEGRowSink.failure(message) }
+            return
+        }
         let count = rows.width * 4
         if scratch.count < count * rows.height { scratch = [UInt8](repeating: 0, count: count * rows.height) }
-        var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
         let code = scratch.withUnsafeMutableBufferPointer { flat in
             for (i, y) in rows.rows.enumerated() {
                 let source = rows.row(y), target = flat.baseAddress! + i * count
