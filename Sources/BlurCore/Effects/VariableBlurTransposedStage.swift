@@ -41,18 +41,12 @@ final class VariableBlurTransposedStage: RowStage {
     /// the turning and the input window holds one band), then the vertical stage a band at a time.
     /// `input`'s checkpoint is asked between bands.
     private func turnedResult(of input: RowWindow, parts: Int?) throws -> Bitmap {
-        let inputBand = StreamingDefaults.bandRows(width: width)
         var across = Bitmap(validatedWidth: height, height: width, scale: scale)
         try across.withMutablePixels { target in
-            var y = 0
-            while y < height {
-                try input.checkpoint()
-                let band = y..<min(height, y + inputBand)
-                let source = try input.rows(band)!.band(band)
+            try input.forEachBand(of: height) { source in
                 // Rows y… of the input are pixels y… of every turned row.
-                let columns = target.region(PixelRect(x: y, y: 0, width: band.count, height: width))
+                let columns = target.region(PixelRect(x: source.firstRow, y: 0, width: source.height, height: width))
                 Kernels.transpose(source, columns: 0..<width, into: columns, parts: parts)
-                y = band.upperBound
             }
         }
         var out = Bitmap(validatedWidth: height, height: width, scale: scale)

@@ -30,6 +30,20 @@ package final class RowWindow {
     /// (``StagedSource``'s `checkpoint`); over an image in memory it never throws.
     package var checkpoint: () throws -> Void = {}
 
+    /// Every one of the first `height` rows, read a streaming band at a time and handed to `body`
+    /// (exactly that band's rows, numbered as the image is), the ``checkpoint`` asked before each:
+    /// how a stage that needs the whole image before its first row gathers it, holding one band.
+    package func forEachBand(of height: Int, _ body: (PixelView) throws -> Void) throws {
+        let rows = StreamingDefaults.bandRows(width: store.length / 4)
+        var y = 0
+        while y < height {
+            try checkpoint()
+            let band = y..<min(height, y + rows)
+            try body(try self.rows(band)!.band(band))
+            y = band.upperBound
+        }
+    }
+
     /// When set, rows from this one on are kept even while requests start later: for a stage that
     /// reads ahead (through a source of its own) before it reads the rows it writes.
     package var keepFrom: Int?

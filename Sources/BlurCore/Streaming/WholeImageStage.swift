@@ -20,16 +20,10 @@ package final class WholeImageStage: RowStage {
 
     package func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
         if result == nil {
-            // Gathered a band at a time, the window's checkpoint asked between them and before the work.
-            let band = StreamingDefaults.bandRows(width: width)
             var image = Bitmap(validatedWidth: width, height: height, scale: scale)
             try image.withMutablePixels { target in
-                var y = 0
-                while y < height {
-                    try input.checkpoint()
-                    let source = try input.rows(y..<min(height, y + band))!
-                    for row in y..<min(height, y + band) { target.row(row).copyBytes(from: source.row(row), count: width * 4) }
-                    y += band
+                try input.forEachBand(of: height) { source in
+                    for row in source.rows { target.row(row).copyBytes(from: source.row(row), count: width * 4) }
                 }
             }
             try input.checkpoint()
