@@ -18,8 +18,10 @@ final class PyramidLevel {
         blurred = FloatRows(length: plan.x.blurredCount * 4)
     }
 
-    /// Coarse rows decimated at a time: the input window spans their reach, not that of every
-    /// coarse row a band needs (at σ 64, 2 × 7 + 4 rows 32 input rows apart). Two: one a core.
+    /// Coarse rows decimated at a time from a streaming window: the window spans their reach, not
+    /// that of every coarse row a band needs (at σ 64, 2 × 7 + 4 rows 32 input rows apart). Two:
+    /// one a core. Over an image in memory, a band's coarse rows are decimated at once: one
+    /// hand-off between the threads rather than one for every two rows.
     static let decimationBatch = 2
 
     var margin: Int { plan.x.margin }
@@ -30,9 +32,10 @@ final class PyramidLevel {
         let plan = plan, region = region, rowFloats = plan.x.blurredCount * 4
         try blurred.ensure(wanted) { new, target in
             try across.ensure(new.lowerBound..<(new.upperBound + 2 * plan.coarseRadius)) { decimated, into in
+                let batchRows = input.isWhole ? decimated.count : PyramidLevel.decimationBatch
                 var j = decimated.lowerBound
                 while j < decimated.upperBound {
-                    let batch = j..<min(decimated.upperBound, j + PyramidLevel.decimationBatch)
+                    let batch = j..<min(decimated.upperBound, j + batchRows)
                     let rows = plan.y.decimate.inputs(for: batch)
                     let source = try input.rows((region.y + rows.lowerBound)..<(region.y + rows.upperBound))!
                         .columns(region.x, width: region.width, top: region.y)

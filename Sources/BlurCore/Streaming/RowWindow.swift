@@ -22,6 +22,10 @@ package final class RowWindow {
 
     deinit { store.deallocate() }
 
+    /// Whether the window is an image in memory (``init(whole:)``): a request of any size costs
+    /// nothing and holds nothing.
+    package var isWhole: Bool { whole != nil }
+
     /// The most bytes held at once so far.
     package var heldBytes: Int { store.capacity * store.length }
 
