@@ -202,4 +202,27 @@ import Testing
         let a = Double(out[0, y].r), b = Double(out[2, y].r)
         #expect(abs(max(a, b) / max(1, min(a, b)) - 230.0 / 25) < 1.5)
     }
+
+    /// `left` and `right` turn the image through cache a tile at a time (4 × 4 blocks in registers,
+    /// a pixel at a time at a tile's edges): on every small size, and across a tile's edge, they are
+    /// `down` and `up` over the image turned by another route (`oriented(.leftMirrored)`), byte for
+    /// byte, dimming included.
+    @Test func theHorizontalDirectionsAreTheVerticalOnesTurnedOnEverySize() {
+        let sizes = [1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 37, 70]
+        for (direction, vertical) in [(GradientDirection.left, GradientDirection.down), (.right, .up)] {
+            for width in sizes {
+                for height in sizes {
+                    let image = TestImages.noise(width: width, height: height, seed: UInt64(width * 100 + height))
+                    var effect = VariableBlurEffect(direction: direction)
+                    effect.maximumBlurRadius = width > 32 ? 24 : 6
+                    let out = effect.render(over: image, frame: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+                    effect.direction = vertical
+                    let turned = image.oriented(.leftMirrored)
+                    let expected = effect.render(over: turned, frame: Rect(x: 0, y: 0, width: Double(height), height: Double(width)))
+                        .oriented(.leftMirrored)
+                    #expect(out.premultipliedRGBA == expected.premultipliedRGBA, "\(direction) over \(width)×\(height)")
+                }
+            }
+        }
+    }
 }

@@ -14,15 +14,17 @@ final class PyramidLevel {
     init(sigma: Double, margin: Int = 0, region: PixelRect, edges: EdgeMode = .clamp) {
         plan = PyramidPlan(sigma: sigma, edges: edges, width: region.width, height: region.height, margin: margin)
         self.region = region
+        decimationBatch = max(2, StreamingDefaults.bandRows(width: region.width) / plan.factor)
         across = FloatRows(length: plan.x.blurredCount * 4)
         blurred = FloatRows(length: plan.x.blurredCount * 4)
     }
 
     /// Coarse rows decimated at a time from a streaming window: the window spans their reach, not
-    /// that of every coarse row a band needs (at σ 64, 2 × 7 + 4 rows 32 input rows apart). Two:
-    /// one a core. Over an image in memory, a band's coarse rows are decimated at once: one
-    /// hand-off between the threads rather than one for every two rows.
-    static let decimationBatch = 2
+    /// that of every coarse row a band needs (at σ 64, 2 × 7 + 4 rows 32 input rows apart) — a
+    /// streaming band's worth (at least two: one a core), so that the window holds about one band
+    /// more than the prefilter's reach and the threads meet once a band, not once every two coarse
+    /// rows. Over an image in memory, a band's coarse rows are decimated at once.
+    let decimationBatch: Int
 
     var margin: Int { plan.x.margin }
 
@@ -32,7 +34,7 @@ final class PyramidLevel {
         let plan = plan, region = region, rowFloats = plan.x.blurredCount * 4
         try blurred.ensure(wanted) { new, target in
             try across.ensure(new.lowerBound..<(new.upperBound + 2 * plan.coarseRadius)) { decimated, into in
-                let batchRows = input.isWhole ? decimated.count : PyramidLevel.decimationBatch
+                let batchRows = input.isWhole ? decimated.count : decimationBatch
                 var j = decimated.lowerBound
                 while j < decimated.upperBound {
                     let batch = j..<min(decimated.upperBound, j + batchRows)
@@ -60,6 +62,6 @@ final class PyramidLevel {
 
     /// The most region bytes one decimation batch reads at once.
     var inputBytes: Int {
-        plan.y.decimate.inputs(for: 0..<min(PyramidLevel.decimationBatch, plan.y.decimatedCount)).count * plan.width * 4
+        plan.y.decimate.inputs(for: 0..<min(decimationBatch, plan.y.decimatedCount)).count * plan.width * 4
     }
 }

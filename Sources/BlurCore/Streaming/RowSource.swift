@@ -42,9 +42,16 @@ package protocol RowStage: AnyObject {
     func heldBytes(bandRows: Int) -> Int
     /// The most bytes of input rows it asks its window for at once, for bands of `bandRows` rows.
     func inputBytes(bandRows: Int) -> Int
+    /// Over an image in memory, writes the whole output into `output` at once and returns true; or
+    /// returns false (the default), and ``run(_:parts:bandRows:)`` asks for it band by band. For a
+    /// stage that needs its whole input before its first row anyway: it writes the output where it
+    /// lies rather than holding a copy.
+    func produceWhole(from input: PixelView, into output: MutablePixelView, parts: Int?) -> Bool
 }
 
 extension RowStage {
+    package func produceWhole(from input: PixelView, into output: MutablePixelView, parts: Int?) -> Bool { false }
+
     /// The stage over a whole image in memory: the driver of the whole-image API. Bands of
     /// ``StreamingDefaults/wholeImageBandRows(width:)`` rows, each produced from the image itself, no copy.
     /// The result's scale keeps the point size (it changes with the width, for a resizing stage).
@@ -54,6 +61,7 @@ extension RowStage {
         image.withPixels { source in
             let input = RowWindow(whole: source)
             out.withMutablePixels { target in
+                if produceWhole(from: source, into: target, parts: parts) { return }
                 var y = 0
                 while y < height {
                     let rows = y..<min(height, y + band)
