@@ -6,8 +6,8 @@
 ///   within ±3σ, in fixed point (``FixedPointRows``).
 /// - **pyramid**: a ``PyramidLevel`` over the whole image makes the blurred coarse rows as the
 ///   input arrives (decimated down and across, blurred across, then down), and each is upsampled
-///   across once (a window, `upsampled`); an output row is the B-spline of four of those. Memory:
-///   O(width × σ), not O(width × height).
+///   across once and kept with 7 fractional bits (a window, `upsampled`); an output row is the
+///   B-spline of four of those in fixed point. Memory: O(width × σ), not O(width × height).
 final class GaussianStage: RowStage {
     let width: Int
     let height: Int
@@ -15,7 +15,7 @@ final class GaussianStage: RowStage {
 
     private enum Schedule {
         case direct(FixedPointRows)
-        case pyramid(PyramidLevel, upsampled: FloatRows)
+        case pyramid(PyramidLevel, upsampled: WorkRows<UInt16>, weights: [UInt16])
     }
 
     init(sigma: Double, edges: EdgeMode, width: Int, height: Int) {
@@ -25,7 +25,7 @@ final class GaussianStage: RowStage {
             schedule = .direct(FixedPointRows(sigma: sigma, edges: edges, width: width, height: height))
         } else {
             let level = PyramidLevel(sigma: sigma, region: PixelRect(x: 0, y: 0, width: width, height: height), edges: edges)
-            schedule = .pyramid(level, upsampled: FloatRows(length: width * 4))
+            schedule = .pyramid(level, upsampled: WorkRows(length: width * 4), weights: GaussianStage.quantised(level.plan.y.upsample))
         }
     }
 
@@ -38,16 +38,17 @@ final class GaussianStage: RowStage {
                 let band = (rows.lowerBound + part.lowerBound)..<(rows.lowerBound + part.upperBound)
                 direct.rows(band, source: source, scratch: &scratch, into: output)
             }
-        case let .pyramid(level, upsampled):
-            try producePyramid(rows, level: level, upsampled: upsampled, from: input, into: output, parts: parts)
+        case let .pyramid(level, upsampled, weights):
+            try producePyramid(rows, level: level, upsampled: upsampled, weights: weights, from: input, into: output, parts: parts)
         }
     }
 
     /// The pyramid's output rows: the coarse rows they reach made and upsampled across (once
-    /// each), then each output row the B-spline of four of them, rounded to bytes.
+    /// each, kept with 7 fractional bits), then each output row the B-spline of four of them in
+    /// fixed point (``Kernels/fixedBlend(_:weights:count:into:)``), rounded to bytes.
     private func producePyramid(
-        _ rows: Range<Int>, level: PyramidLevel, upsampled: FloatRows, from input: RowWindow, into output: MutablePixelView,
-        parts: Int?
+        _ rows: Range<Int>, level: PyramidLevel, upsampled: WorkRows<UInt16>, weights: [UInt16], from input: RowWindow,
+        into output: MutablePixelView, parts: Int?
     ) throws {
         let w = width, plan = level.plan, rowFloats = plan.x.blurredCount * 4
         try upsampled.ensure(plan.coarseRows(for: rows)) { new, target in
@@ -55,32 +56,54 @@ final class GaussianStage: RowStage {
             // The blurred coarse rows lie one after another in the level's window.
             let blurred = SharedPointer(level.row(new.lowerBound)), lines = SharedPointer(target)
             Parallel.forEachBand(count: new.count, parts: parts) { band in
-                for i in band {
-                    Kernels.resamplePixels(blurred.base + i * rowFloats, taps: plan.x.upsample, into: lines.base + i * w * 4)
+                var line = [Float].unfilled(count: w * 4)
+                line.withUnsafeMutableBufferPointer { line in
+                    for i in band {
+                        Kernels.resamplePixels(blurred.base + i * rowFloats, taps: plan.x.upsample, into: line.baseAddress!)
+                        Kernels.fixedLine(line.baseAddress!, count: w * 4, into: lines.base + i * w * 4)
+                    }
                 }
             }
         }
         let taps = plan.y.upsample.width
         let lines = SharedPointer(upsampled.row(upsampled.first)), firstLine = upsampled.first
         Parallel.forEachBand(count: rows.count, parts: parts) { part in
-            var line = [Float].unfilled(count: w * 4)
-            line.withUnsafeMutableBufferPointer { line in
-                for y in rows.lowerBound + part.lowerBound..<rows.lowerBound + part.upperBound {
-                    let start = plan.y.upsample.starts[y] - firstLine
-                    let sources = (0..<taps).map { UnsafePointer(lines.base + (start + $0) * w * 4) }
-                    let weights = Array(plan.y.upsample.weights[(y * taps)..<(y * taps + taps)])
-                    Kernels.convolve(count: w * 4, kernel: weights, sources: sources, into: line.baseAddress!)
-                    Kernels.storeBytes(line.baseAddress!, count: w * 4, into: output.row(y))
+            var sources = [UnsafePointer<UInt16>](repeating: UnsafePointer(lines.base), count: taps)
+            var splat = [SIMD16<UInt16>](repeating: .zero, count: taps)
+            for y in rows.lowerBound + part.lowerBound..<rows.lowerBound + part.upperBound {
+                let start = plan.y.upsample.starts[y] - firstLine
+                for t in 0..<taps {
+                    sources[t] = UnsafePointer(lines.base + (start + t) * w * 4)
+                    splat[t] = SIMD16(repeating: weights[y * taps + t])
+                }
+                sources.withUnsafeBufferPointer { sources in
+                    splat.withUnsafeBufferPointer { splat in
+                        Kernels.fixedBlend(sources, weights: splat, count: w * 4, into: output.row(y))
+                    }
                 }
             }
         }
+    }
+
+    /// The upsampling's taps down (`taps.width` an output row) in Q16, each row's largest taking
+    /// what rounding leaves so that the row sums to 2¹⁶: a flat image stays flat.
+    static func quantised(_ taps: FilterTaps) -> [UInt16] {
+        var all = [UInt16]()
+        for o in 0..<taps.count {
+            let row = taps.weights[(o * taps.width)..<((o + 1) * taps.width)]
+            var q = row.map { Int((Double($0) * 65_536).rounded()) }
+            let largest = q.indices.max { q[$0] < q[$1] }!
+            q[largest] += 65_536 - q.reduce(0, +)
+            all += q.map { UInt16(min(max($0, 0), 65_535)) }
+        }
+        return all
     }
 
     /// The first input row that producing output `row` first (before any other) reads.
     func firstInputRow(for row: Int) -> Int {
         switch schedule {
         case let .direct(direct): return direct.inputRows(for: row..<(row + 1)).lowerBound
-        case let .pyramid(level, _): return level.firstInputRow(forCoarse: level.plan.coarseRows(for: row..<(row + 1)).lowerBound)
+        case let .pyramid(level, _, _): return level.firstInputRow(forCoarse: level.plan.coarseRows(for: row..<(row + 1)).lowerBound)
         }
     }
 
@@ -88,7 +111,7 @@ final class GaussianStage: RowStage {
         switch schedule {
         case let .direct(direct):
             return direct.inputRows(for: 0..<min(bandRows, height)).count * width * 4
-        case let .pyramid(level, _):
+        case let .pyramid(level, _, _):
             return level.inputBytes
         }
     }
@@ -97,11 +120,11 @@ final class GaussianStage: RowStage {
         switch schedule {
         case .direct:
             return 0
-        case let .pyramid(level, upsampled):
+        case let .pyramid(level, upsampled, _):
             // The coarse rows one band reaches: upsampled, blurred, and blurred across (with the
             // rows blurring down reads); or what the windows hold, if more.
             let plan = level.plan, coarse = bandRows / plan.factor + plan.y.upsample.width + 1
-            let estimate = coarse * width * 16 + (2 * coarse + 2 * plan.coarseRadius) * plan.x.blurredCount * 16
+            let estimate = coarse * width * 8 + (2 * coarse + 2 * plan.coarseRadius) * plan.x.blurredCount * 16
             return max(estimate, level.heldBytes + upsampled.heldBytes)
         }
     }

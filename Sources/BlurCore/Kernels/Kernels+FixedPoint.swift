@@ -72,6 +72,44 @@ extension Kernels {
         }
     }
 
+    /// `out[i] = min(255, (Σ_t ⌊lines[t][i] · w[t] / 2¹⁶⌋ + ⌊n / 2⌋ + 2⁶) >> 7)` for `i < count`: a
+    /// short blend down of lines with 7 fractional bits (the pyramid's B-spline, four lines), to
+    /// bytes. The taps must sum to at most 2¹⁶.
+    static func fixedBlend(
+        _ lines: UnsafeBufferPointer<UnsafePointer<UInt16>>, weights w: UnsafeBufferPointer<SIMD16<UInt16>>, count: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) {
+        let n = w.count, bits = UInt16(FixedPointRows.lineBits), offset = UInt16(n / 2) &+ 1 &<< (bits - 1)
+        let target = UnsafeMutableRawPointer(out)
+        var i = 0
+        while i + 32 <= count {
+            var a0 = SIMD16<UInt16>(repeating: offset), a1 = a0
+            for t in 0..<n {
+                let wt = w[t], line = lines[t]
+                a0 &+= mulhi(load16(line + i), wt)
+                a1 &+= mulhi(load16(line + i + 16), wt)
+            }
+            target.storeBytes(of: narrow(a0 &>> bits), toByteOffset: i, as: SIMD16<UInt8>.self)
+            target.storeBytes(of: narrow(a1 &>> bits), toByteOffset: i + 16, as: SIMD16<UInt8>.self)
+            i += 32
+        }
+        while i < count {
+            var acc = offset
+            for t in 0..<n { acc &+= lines[t][i].multipliedFullWidth(by: w[t][0]).high }
+            out[i] = UInt8(truncatingIfNeeded: min(acc &>> bits, 255))
+            i += 1
+        }
+    }
+
+    /// `out[i]` = `values[i]` (0 … 255) with 7 fractional bits, rounded to nearest (ties to even):
+    /// adding 2²³ puts the integer part in the low mantissa bits, as ``storeBytes(_:count:into:)`` does.
+    static func fixedLine(_ values: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<UInt16>) {
+        for i in 0..<count {
+            let v = min(max(values[i] * 128, 0), 32_640) + 8_388_608
+            out[i] = UInt16(truncatingIfNeeded: v.bitPattern)
+        }
+    }
+
     /// The high half of each lane's product: `⌊a · b / 2¹⁶⌋`.
     @inline(__always)
     static func mulhi(_ a: SIMD16<UInt16>, _ b: SIMD16<UInt16>) -> SIMD16<UInt16> {

@@ -1,7 +1,11 @@
 /// A stage's intermediate rows of floats (`length` a row), computed on demand in order and kept
 /// while later requests still reach them: the pyramid's coarse rows, for one.
-final class FloatRows {
-    private var store: RowStore<Float>
+typealias FloatRows = WorkRows<Float>
+
+/// A stage's intermediate rows (`length` elements a row), computed on demand in order and kept
+/// while later requests still reach them.
+final class WorkRows<Element> {
+    private var store: RowStore<Element>
     var length: Int { store.length }
     /// The first row held, and the one after the last.
     var first: Int { store.first }
@@ -12,7 +16,7 @@ final class FloatRows {
     deinit { store.deallocate() }
 
     /// The most bytes held at once so far.
-    var heldBytes: Int { store.capacity * length * 4 }
+    var heldBytes: Int { store.capacity * length * MemoryLayout<Element>.stride }
 
     /// The rows of `wanted` not held yet: what ``ensure(_:compute:)`` would compute.
     func missing(_ wanted: Range<Int>) -> Range<Int> {
@@ -22,7 +26,7 @@ final class FloatRows {
     /// Makes rows `wanted` available. Rows before `wanted.lowerBound` are no longer needed (requests
     /// start in order); those not held are made by `compute(rows, target)`, which writes
     /// `rows.count` rows from `target` on.
-    func ensure(_ wanted: Range<Int>, compute: (Range<Int>, UnsafeMutablePointer<Float>) throws -> Void) rethrows {
+    func ensure(_ wanted: Range<Int>, compute: (Range<Int>, UnsafeMutablePointer<Element>) throws -> Void) rethrows {
         precondition(wanted.lowerBound >= store.first, "rows \(wanted) of a window at \(store.first)")
         store.release(before: wanted.lowerBound, upTo: wanted.upperBound)
         store.reserve(upTo: wanted.upperBound)
@@ -33,7 +37,7 @@ final class FloatRows {
     }
 
     /// Row `j`, one of those held.
-    func row(_ j: Int) -> UnsafeMutablePointer<Float> {
+    func row(_ j: Int) -> UnsafeMutablePointer<Element> {
         precondition(j >= store.first && j < store.end, "row \(j) outside \(store.first)..<\(store.end)")
         return store.row(j)
     }
