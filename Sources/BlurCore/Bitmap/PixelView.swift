@@ -109,6 +109,12 @@ package struct MutablePixelView: @unchecked Sendable {
 
     /// Rows `rows` of this view, numbered as here.
     package func band(_ rows: Range<Int>) -> MutablePixelView { MutablePixelView(readOnly.band(rows)) }
+
+    /// Copies rows `rows` (numbered as both views number them) of `source` here, this view's
+    /// `width` pixels a row.
+    package func copyRows(_ rows: Range<Int>, from source: PixelView) {
+        for y in rows { row(y).copyBytes(from: source.row(y), count: width * 4) }
+    }
 }
 
 extension PixelRect {

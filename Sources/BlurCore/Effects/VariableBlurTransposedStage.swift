@@ -38,18 +38,13 @@ final class VariableBlurTransposedStage: RowStage {
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
         if result == nil {
-            var image = Bitmap(validatedWidth: width, height: height, scale: scale)
+            var image = try input.gathered(height: height, scale: scale)
             try image.withMutablePixels { target in
-                try input.forEachBand(of: height) { source in
-                    for row in source.rows { target.row(row).copyBytes(from: source.row(row), count: width * 4) }
-                }
                 try render(target.readOnly, into: target, checkpoint: input.checkpoint, parts: parts)
             }
             result = image
         }
-        result!.withPixels { pixels in
-            for y in rows { output.row(y).copyBytes(from: pixels.row(y), count: width * 4) }
-        }
+        result!.withPixels { output.copyRows(rows, from: $0) }
     }
 
     func produceWhole(from input: PixelView, into output: MutablePixelView, parts: Int?) -> Bool {

@@ -34,6 +34,17 @@ package final class RowWindow {
     /// (``StagedSource``'s `checkpoint`); over an image in memory it never throws.
     package var checkpoint: () throws -> Void = {}
 
+    /// The first `height` rows gathered into one bitmap at `scale`, a streaming band at a time
+    /// (``forEachBand(of:_:)``: the checkpoint asked before each): what a stage that needs the whole
+    /// image holds.
+    package func gathered(height: Int, scale: Double) throws -> Bitmap {
+        var image = Bitmap(validatedWidth: store.length / 4, height: height, scale: scale)
+        try image.withMutablePixels { target in
+            try forEachBand(of: height) { source in target.copyRows(source.rows, from: source) }
+        }
+        return image
+    }
+
     /// Every one of the first `height` rows, read a streaming band at a time and handed to `body`
     /// (exactly that band's rows, numbered as the image is), the ``checkpoint`` asked before each:
     /// how a stage that needs the whole image before its first row gathers it, holding one band.

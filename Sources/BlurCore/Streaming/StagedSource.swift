@@ -46,9 +46,7 @@ package final class BitmapSource: RowSource {
     package var heldBytes: Int { image.height * image.bytesPerRow }
 
     package func read(into rows: MutablePixelView) throws {
-        image.withPixels { pixels in
-            for y in rows.rows { rows.row(y).copyBytes(from: pixels.row(y), count: width * 4) }
-        }
+        image.withPixels { rows.copyRows(rows.rows, from: $0) }
     }
 }
 

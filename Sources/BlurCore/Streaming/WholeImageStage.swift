@@ -20,20 +20,13 @@ package final class WholeImageStage: RowStage {
 
     package func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
         if result == nil {
-            var image = Bitmap(validatedWidth: width, height: height, scale: scale)
-            try image.withMutablePixels { target in
-                try input.forEachBand(of: height) { source in
-                    for row in source.rows { target.row(row).copyBytes(from: source.row(row), count: width * 4) }
-                }
-            }
+            let image = try input.gathered(height: height, scale: scale)
             try input.checkpoint()
             let done = transform(image)
             precondition(done.width == width && done.height == height, "a whole-image stage keeps the size")
             result = done
         }
-        result!.withPixels { pixels in
-            for y in rows { output.row(y).copyBytes(from: pixels.row(y), count: width * 4) }
-        }
+        result!.withPixels { output.copyRows(rows, from: $0) }
     }
 
     package func heldBytes(bandRows: Int) -> Int { 2 * width * height * 4 }
