@@ -31,21 +31,33 @@ func accuracySweep(tile: Bitmap) throws {
     print("worst: PSNR \(String(format: "%.1f", worst.psnr)) dB, max \(worst.maximum)")
 }
 
-/// `BlurBench --profile-progressive`: a full-frame progressive blur of 6000×4000 in a loop, for perf;
-/// every direction, or the one `BENCH_DIRECTION` names (down, up, left, right).
+/// `BlurBench --profile-progressive`: a full-frame progressive blur of 6000×4000 in a loop, for perf,
+/// alternating with the uniform blur of its maximum σ (the machine's speed drifts); every direction,
+/// or the one `BENCH_DIRECTION` names (down, up, left, right). Prints the best and the median of each.
 func profileProgressive(tile: Bitmap, threads: Int?) throws {
     let image = try photo(width: 6000, height: 4000, from: tile)
     let frame = Rect(x: 0, y: 0, width: 6000, height: 4000)
+    let uniform = try GaussianBlur(sigma: 24)
     let clock = ContinuousClock()
+    func summary(_ times: [Double]) -> String {
+        let sorted = times.sorted()
+        return "best \(String(format: "%.1f", sorted[0])) ms, median \(String(format: "%.1f", sorted[sorted.count / 2])) ms"
+    }
     for direction in GradientDirection.allCases where ProcessInfo.processInfo.environment["BENCH_DIRECTION"].map({ $0 == "\(direction)" }) ?? true {
         var effect = VariableBlurEffect(direction: direction)
         effect.maximumBlurRadius = 24
         effect.dimmingTintColor = nil
-        var best = Double.infinity
-        for _ in 0..<6 {
-            best = min(best, milliseconds(clock.measure { blackHole(effect.render(over: image, frame: frame, threads: threads)) }))
+        var progressive: [Double] = [], plain: [Double] = []
+        for _ in 0..<8 {
+            progressive.append(milliseconds(clock.measure { blackHole(effect.render(over: image, frame: frame, threads: threads)) }))
+            plain.append(milliseconds(clock.measure { blackHole(uniform.apply(to: image, threads: threads)) }))
         }
-        print("progressive \(direction) σ 24: best \(String(format: "%.1f", best)) ms")
+        // A stage's plan is cached by geometry: each of these frames is new.
+        let setUp = (0..<8).map { i in
+            let frame = Rect(x: 0, y: 0, width: 6000 - Double(i + 1), height: 4000 - Double(i + 1))
+            return milliseconds(clock.measure { blackHole(effect.stage(width: 6000, height: 4000, scale: 1, frame: frame)) })
+        }
+        print("progressive \(direction) σ 24: \(summary(progressive)) (set-up \(summary(setUp))); uniform σ 24: \(summary(plain))")
     }
 }
 

@@ -2,81 +2,38 @@
 /// directions (each row its own σ, ``VariableGaussianBlur``): what
 /// ``VariableBlurEffect/render(over:frame:appearance:cache:threads:)`` runs over the whole image.
 ///
-/// A row on a pyramid level is made from that level's blurred coarse rows (``PyramidLevel``): one
-/// weighted sum of them down — the B-spline upsampling and the row's residual blur folded into one
-/// kernel — then the residual blur across, then the upsampling across, rounded once. The rows below
+/// A row on a pyramid level is made from that level's blurred coarse rows (``PyramidLevel``), kept
+/// with 7 fractional bits: one weighted sum of them down — the B-spline upsampling and the row's
+/// residual blur folded into one kernel — then the residual blur across, then the upsampling across
+/// to bytes (``FixedUpsampling``), all in 16-bit fixed point as the direct rows are. The rows below
 /// the pyramid's range are direct rows with their own σ (``FixedPointRows``). Then the dimming
 /// gradient is drawn over each row. The levels and the direct rows read the region where it lies
 /// in this stage's input window, which keeps every row one of them has still to read.
 final class VariableBlurStage: RowStage {
     let width: Int
     let height: Int
-    /// The region, each line's σ and pyramid level, and the dimming: what the stage draws.
-    private let lines: VariableBlurLines
-    /// Per level: nil when no row computes on it.
+    /// What every row is made from, shared by the stages of this geometry.
+    private let plan: VariableBlurPlan
+    /// Per level: its coarse rows, nil when no row computes on it; and its blurred coarse rows
+    /// with 7 fractional bits.
     private let levels: [PyramidLevel?]
-    /// Per region row on a level: the first blurred coarse row it reads, the weights down from
-    /// there, and the residual's half-kernel across.
-    private let down: [(start: Int, weights: [Float])]
-    private let across: [[Float]]
-    private let direct: FixedPointRows
-    /// Per level, then the direct rows: the first region row its window will ever read (nil: never),
-    /// and its last user: after that row it reads nothing more.
-    private let earliest: [Int?]
-    private let lastUse: [Int]
-    /// Per region row: the first input row any direct row from there on reads (their reaches differ,
-    /// so a later row may reach further up than an earlier one).
-    private let directKeep: [Int]
+    private let fixedRows: [WorkRows<UInt16>?]
 
-    init(lines: VariableBlurLines, width: Int, height: Int) {
-        self.width = width
-        self.height = height
-        let (region, sigmas, blurs, plan) = (lines.region, lines.sigmas, lines.blurs, lines.plan)
-        self.lines = lines
-        let margins = plan.margins
-        let levels = plan.levels.indices.map { k in
-            blurs && plan.levelOf.contains(k) ? PyramidLevel(sigma: plan.levels[k], margin: margins[k], region: region) : nil
-        }
-        self.levels = levels
-        var down = [(start: Int, weights: [Float])](repeating: (0, []), count: sigmas.count)
-        var across = [[Float]](repeating: [1], count: sigmas.count)
-        for line in sigmas.indices where plan.levelOf[line] >= 0 {
-            guard let level = levels[plan.levelOf[line]] else { continue }
-            let upsample = level.plan.y.upsample, taps = upsample.width
-            let bspline = upsample.weights[(line * taps)..<(line * taps + taps)]
-            let weights = VariableGaussianBlur.composite(bspline: bspline, residual: plan.residual[line], margin: level.margin)
-            // Only the taps between the first and the last that weigh anything.
-            let lo = weights.firstIndex { $0 != 0 } ?? 0, hi = weights.lastIndex { $0 != 0 } ?? 0
-            down[line] = (upsample.starts[line] + lo, Array(weights[lo...hi]))
-            across[line] = VariableGaussianBlur.residualKernel(plan.residual[line])
-        }
-        self.down = down
-        self.across = across
-        var firsts: [Int?] = levels.indices.map { k in
-            guard let level = levels[k], let first = plan.levelOf.firstIndex(of: k) else { return nil }
-            return level.firstInputRow(forCoarse: level.plan.y.upsample.starts[first])
-        }
-        // Direct rows, those left as they are (σ ≤ 0.2) included: they read their own row. Their
-        // reaches differ, so a later row may reach further up than an earlier one.
-        let directPlan = FixedPointRows(sigmas: sigmas.indices.map { plan.levelOf[$0] < 0 ? sigmas[$0] : 0 }, edges: .clamp, width: region.width)
-        var keep = [Int](repeating: region.height, count: region.height + 1)
-        for line in sigmas.indices.reversed() {
-            let start = plan.levelOf[line] < 0 ? directPlan.inputRows(for: line..<(line + 1)).lowerBound : region.height
-            keep[line] = min(keep[line + 1], start)
-        }
-        directKeep = keep
-        firsts.append(blurs && keep[0] < region.height ? keep[0] : nil)
-        earliest = firsts
-        lastUse = levels.indices.map { plan.levelOf.lastIndex(of: $0) ?? -1 } + [plan.levelOf.lastIndex { $0 < 0 } ?? -1]
-        direct = directPlan
+    init(plan: VariableBlurPlan) {
+        self.plan = plan
+        width = plan.width
+        height = plan.height
+        levels = plan.levels.map { $0.map { PyramidLevel(plan: $0, region: plan.lines.region) } }
+        fixedRows = plan.levels.map { $0.map { WorkRows(length: $0.x.blurredCount * 4) } }
     }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
-        let (width, region, blurs, levelOf, lines) = (width, lines.region, lines.blurs, lines.plan.levelOf, lines)
+        let (width, lines, direct, earliest, lastUse) = (width, plan.lines, plan.direct, plan.earliest, plan.lastUse)
+        let (region, blurs, levelOf) = (lines.region, lines.blurs, lines.plan.levelOf)
         // Keep every row a level still has to read, and the band's own rows: a level reads on from
         // where it stopped, or from the first row its first user reaches.
         let line = rows.lowerBound - region.y
-        let next = levels.map { $0?.nextInputRow } + [directKeep[min(max(line, 0), region.height)]]
+        let next = levels.map { $0?.nextInputRow } + [plan.directKeep[min(max(line, 0), region.height)]]
         let pending = next.indices.compactMap { i -> Int? in
             guard let next = next[i], let first = earliest[i], lastUse[i] >= line else { return nil }
             return max(first, next)
@@ -84,10 +41,10 @@ final class VariableBlurStage: RowStage {
         input.keepFrom = min(rows.lowerBound, region.y + (pending.min() ?? region.height))
         defer { input.keepFrom = nil }
         let inside = lines.regionRows(of: rows)
-        let n = region.width * 4
 
-        // Each level's blurred coarse rows for the band's rows on it: where they start, and which.
-        var made: [(base: SharedPointer<Float>, first: Int)?] = []
+        // Each level's blurred coarse rows for the band's rows on it, with 7 fractional bits: where
+        // they start, and which.
+        var made: [(base: SharedPointer<UInt16>, first: Int)?] = []
         for (k, level) in levels.enumerated() {
             guard blurs, let level, let first = inside.first(where: { levelOf[$0] == k }),
                 let last = inside.last(where: { levelOf[$0] == k })
@@ -99,7 +56,11 @@ final class VariableBlurStage: RowStage {
             let upsample = level.plan.y.upsample
             let wanted = upsample.starts[first]..<(upsample.starts[last] + upsample.width + 2 * level.margin)
             try level.ensure(wanted, from: input, parts: parts)
-            made.append((SharedPointer(level.row(wanted.lowerBound)), wanted.lowerBound))
+            let fixed = fixedRows[k]!, rowLanes = level.plan.x.blurredCount * 4
+            fixed.ensure(wanted) { new, target in
+                for j in new { Kernels.fixedLine(level.row(j), count: rowLanes, into: target + (j - new.lowerBound) * rowLanes) }
+            }
+            made.append((SharedPointer(fixed.row(wanted.lowerBound)), wanted.lowerBound))
         }
         let directLines = inside.filter { levelOf[$0] < 0 }
         // One last request for the band's rows and those the direct rows reach: a later request may
@@ -114,12 +75,22 @@ final class VariableBlurStage: RowStage {
         let directView = directReach.map { _ in view.columns(region.x, width: region.width, top: region.y) }
 
         // The rows, split among the threads: each made the same way whichever thread makes it.
-        let directPlan = direct, down = down, directRows = directView, across = across
-        let shapes = levels.map { $0.map { (plan: $0.plan, margin: $0.margin) } }
-        let longest = shapes.map { $0.map { $0.plan.x.blurredCount * 4 } ?? 0 }.max() ?? 0
+        let directPlan = direct, down = plan.down, directRows = directView, across = plan.across, upsampling = plan.upsampling
+        let shapes = levels.map { $0.map { (rowLanes: $0.plan.x.blurredCount * 4, margin: $0.margin) } }
+        // A coarse line and its residual blur, each with room for the upsampling's last group.
+        let longest =
+            zip(shapes, upsampling).map { shape, up in
+                guard let shape, let up else { return 0 }
+                return max(shape.rowLanes, (up.readablePixels + shape.margin) * 4)
+            }.max() ?? 0
+        let (taps, reach) = plan.longestKernels
         let levelRows = made
         Parallel.forEachBand(count: rows.count, parts: parts) { part in
-            var full = [Float].unfilled(count: n), coarse = [Float].unfilled(count: longest), inner = [Float].unfilled(count: longest)
+            var coarse = [UInt16](repeating: 0, count: longest), inner = [UInt16](repeating: 0, count: longest)
+            var sources: [UnsafePointer<UInt16>] = [], splat: [SIMD16<UInt16>] = [], residual: [SIMD16<UInt16>] = []
+            sources.reserveCapacity(taps)
+            splat.reserveCapacity(taps)
+            residual.reserveCapacity(reach)
             var scratch = directPlan.makeScratch()
             for y in (rows.lowerBound + part.lowerBound)..<(rows.lowerBound + part.upperBound) {
                 let line = y - region.y
@@ -130,22 +101,38 @@ final class VariableBlurStage: RowStage {
                     continue
                 }
                 let into = output.row(y) + region.x * 4
-                full.withUnsafeMutableBufferPointer { full in
-                    let k = levelOf[line]
-                    guard k >= 0, let shape = shapes[k], let coarseRows = levelRows[k] else {
-                        return directPlan.row(line, source: directRows!, scratch: &scratch, into: into)
-                    }
-                    let (plan, margin) = shape, rowFloats = plan.x.blurredCount * 4, (start, weights) = down[line]
-                    let sources = weights.indices.map { UnsafePointer(coarseRows.base.base + (start - coarseRows.first + $0) * rowFloats) }
-                    coarse.withUnsafeMutableBufferPointer { coarse in
-                        inner.withUnsafeMutableBufferPointer { inner in
-                            Kernels.convolve(count: rowFloats, kernel: weights, sources: sources, into: coarse.baseAddress!)
-                            Kernels.convolveSymmetric(
-                                coarse.baseAddress! + margin * 4, count: rowFloats - margin * 8, kernel: across[line], into: inner.baseAddress!)
-                            Kernels.resamplePixels(inner.baseAddress!, taps: plan.x.upsample, into: full.baseAddress!)
+                let k = levelOf[line]
+                guard k >= 0, let shape = shapes[k], let coarseRows = levelRows[k], let up = upsampling[k] else {
+                    directPlan.row(line, source: directRows!, scratch: &scratch, into: into)
+                    lines.dim(row: y, of: output)
+                    continue
+                }
+                let (start, weights) = down[line], kernel = across[line]
+                sources.removeAll(keepingCapacity: true)
+                splat.removeAll(keepingCapacity: true)
+                residual.removeAll(keepingCapacity: true)
+                let first = coarseRows.base.base + (start - coarseRows.first) * shape.rowLanes
+                for (t, weight) in weights.enumerated() {
+                    let row: UnsafeMutablePointer<UInt16> = first + t * shape.rowLanes
+                    sources.append(UnsafePointer(row))
+                    splat.append(SIMD16(repeating: weight))
+                }
+                residual += kernel.map { SIMD16(repeating: $0) }
+                coarse.withUnsafeMutableBufferPointer { coarse in
+                    inner.withUnsafeMutableBufferPointer { inner in
+                        sources.withUnsafeBufferPointer { sources in
+                            splat.withUnsafeBufferPointer { splat in
+                                Kernels.fixedBlend(sources, weights: splat, count: shape.rowLanes, into: .line(coarse.baseAddress!))
+                            }
                         }
+                        let centre = UnsafePointer(coarse.baseAddress! + shape.margin * 4)
+                        guard !kernel.isEmpty else { return up.apply(centre, into: into) }
+                        residual.withUnsafeBufferPointer { residual in
+                            Kernels.fixedHorizontal(
+                                centre, weights: residual, count: shape.rowLanes - shape.margin * 8, into: .line(inner.baseAddress!))
+                        }
+                        up.apply(inner.baseAddress!, into: into)
                     }
-                    Kernels.storeBytes(full.baseAddress!, count: n, into: into)
                 }
                 lines.dim(row: y, of: output)
             }
@@ -153,17 +140,19 @@ final class VariableBlurStage: RowStage {
     }
 
     func heldBytes(bandRows: Int) -> Int {
-        levels.reduce(0) { total, level in
-            guard let level else { return total }
-            // The coarse rows one band reaches, or what the windows hold, if more.
+        zip(levels, fixedRows).reduce(0) { total, pair in
+            guard let level = pair.0, let fixed = pair.1 else { return total }
+            // The coarse rows one band reaches (floats across and blurred, and the blurred ones with
+            // 7 fractional bits), or what the windows hold, if more.
             let coarse = bandRows / level.plan.factor + 4 + 2 * (level.margin + level.plan.coarseRadius)
-            return total + max(level.heldBytes, coarse * level.plan.x.blurredCount * 32)
+            return total + max(level.heldBytes + fixed.heldBytes, coarse * level.plan.x.blurredCount * 40)
         }
     }
 
     func inputBytes(bandRows: Int) -> Int {
         let reach = levels.map { $0?.inputBytes ?? 0 }.max() ?? 0
-        let direct = direct.inputRows(for: 0..<min(bandRows, lines.region.height)).count * lines.region.width * 4
+        let region = plan.lines.region
+        let direct = plan.direct.inputRows(for: 0..<min(bandRows, region.height)).count * region.width * 4
         return max(reach, direct, bandRows * width * 4) * (levels.count + 1)
     }
 }
@@ -179,7 +168,7 @@ extension VariableBlurEffect {
             return VariableBlurTransposedStage(
                 effect: self, width: width, height: height, scale: scale, frame: frame, appearance: appearance, cache: cache)
         }
-        let lines = VariableBlurLines(effect: self, width: width, height: height, scale: scale, frame: frame, appearance: appearance, cache: cache)
-        return VariableBlurStage(lines: lines, width: width, height: height)
+        return VariableBlurStage(
+            plan: .cached(self, width: width, height: height, scale: scale, frame: frame, appearance: appearance, cache: cache))
     }
 }

@@ -31,9 +31,8 @@ final class VariableBlurTransposedStage: RowStage {
         var vertical = effect
         vertical.direction = effect.direction == .left ? .down : .up
         let turnedFrame = Rect(x: frame.y, y: frame.x, width: frame.height, height: frame.width)
-        let lines = VariableBlurLines(
-            effect: vertical, width: height, height: width, scale: scale, frame: turnedFrame, appearance: appearance, cache: cache)
-        turned = VariableBlurStage(lines: lines, width: height, height: width)
+        turned = VariableBlurStage(
+            plan: .cached(vertical, width: height, height: width, scale: scale, frame: turnedFrame, appearance: appearance, cache: cache))
     }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {

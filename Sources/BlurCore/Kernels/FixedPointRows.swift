@@ -26,6 +26,9 @@ struct FixedPointRows: Sendable {
     private let width: Int
     private let height: Int
 
+    /// About how many bytes the kernels hold.
+    var bytes: Int { kernels.reduce(0) { $0 + 32 + $1.count * 32 } }
+
     /// Fractional bits the line between the two passes keeps.
     static let lineBits = 7
 
@@ -123,7 +126,7 @@ struct FixedPointRows: Sendable {
                     let centre = line.baseAddress! + r * 4
                     Kernels.fixedVertical(rows: UnsafeBufferPointer(rebasing: rows[0...(2 * r)]), weights: w, count: width * 4, into: centre)
                     Kernels.pad(line.baseAddress!, width: width, left: r, right: r, edges: edges)
-                    Kernels.fixedHorizontal(UnsafePointer(centre), weights: w, count: width * 4, into: out)
+                    Kernels.fixedHorizontal(UnsafePointer(centre), weights: w, count: width * 4, into: .bytes(out))
                 }
             }
         }

@@ -85,6 +85,9 @@ struct PyramidPlan: Sendable {
         return Int((Double(factor * (radius + margin + 2)) + prefilter).rounded(.up)) + 1
     }
 
+    /// About how many bytes the plan's tables hold.
+    var bytes: Int { x.bytes + y.bytes + coarseKernel.count * 4 }
+
     /// The blurred coarse rows that output rows `rows` are upsampled from.
     func coarseRows(for rows: Range<Int>) -> Range<Int> {
         y.upsample.starts[rows.lowerBound]..<(y.upsample.starts[rows.upperBound - 1] + y.upsample.width)
@@ -143,6 +146,9 @@ struct PyramidAxis: Sendable {
     let blurredCount: Int
     let decimatedCount: Int
     let margin: Int
+
+    /// About how many bytes the axis's tables hold.
+    var bytes: Int { decimate.bytes + upsample.bytes }
 
     init(count n: Int, factor: Int, sigmaD: Double, coarseRadius: Int, margin: Int = 0, edges: EdgeMode) {
         let k = Double(factor), offset = (k - 1) / 2

@@ -25,7 +25,7 @@ final class GaussianStage: RowStage {
             schedule = .direct(FixedPointRows(sigma: sigma, edges: edges, width: width, height: height))
         } else {
             let level = PyramidLevel(sigma: sigma, region: PixelRect(x: 0, y: 0, width: width, height: height), edges: edges)
-            schedule = .pyramid(level, upsampled: WorkRows(length: width * 4), weights: GaussianStage.quantised(level.plan.y.upsample))
+            schedule = .pyramid(level, upsampled: WorkRows(length: width * 4), weights: level.plan.y.upsample.quantised)
         }
     }
 
@@ -78,25 +78,11 @@ final class GaussianStage: RowStage {
                 }
                 sources.withUnsafeBufferPointer { sources in
                     splat.withUnsafeBufferPointer { splat in
-                        Kernels.fixedBlend(sources, weights: splat, count: w * 4, into: output.row(y))
+                        Kernels.fixedBlend(sources, weights: splat, count: w * 4, into: .bytes(output.row(y)))
                     }
                 }
             }
         }
-    }
-
-    /// The upsampling's taps down (`taps.width` an output row) in Q16, each row's largest taking
-    /// what rounding leaves so that the row sums to 2¹⁶: a flat image stays flat.
-    static func quantised(_ taps: FilterTaps) -> [UInt16] {
-        var all = [UInt16]()
-        for o in 0..<taps.count {
-            let row = taps.weights[(o * taps.width)..<((o + 1) * taps.width)]
-            var q = row.map { Int((Double($0) * 65_536).rounded()) }
-            let largest = q.indices.max { q[$0] < q[$1] }!
-            q[largest] += 65_536 - q.reduce(0, +)
-            all += q.map { UInt16(min(max($0, 0), 65_535)) }
-        }
-        return all
     }
 
     /// The first input row that producing output `row` first (before any other) reads.

@@ -38,15 +38,15 @@ extension Kernels {
         }
     }
 
-    /// `out[i] = min(255, (Σ_t ⌊(v[i − 4t] + v[i + 4t]) · w[t] / 2¹⁶⌋ + bias + 2⁶) >> 7)` (the centre
-    /// once) for `i < count`: the horizontal pass over interleaved RGBA with 7 fractional bits, to
-    /// bytes. `centre` must have `4r` readable values before it and after `count`.
+    /// `Σ_t ⌊(v[i − 4t] + v[i + 4t]) · w[t] / 2¹⁶⌋ + bias` (the centre once) for `i < count`: the
+    /// horizontal pass over interleaved RGBA with 7 fractional bits, into `target` (to bytes: plus
+    /// 2⁶, shifted right by 7 and clamped to 255). `centre` must have `4r` readable values before it
+    /// and after `count`.
     static func fixedHorizontal(
-        _ centre: UnsafePointer<UInt16>, weights w: UnsafeBufferPointer<SIMD16<UInt16>>, count: Int, into out: UnsafeMutablePointer<UInt8>
+        _ centre: UnsafePointer<UInt16>, weights w: UnsafeBufferPointer<SIMD16<UInt16>>, count: Int, into target: FixedTarget
     ) {
-        let r = w.count - 1, bits = UInt16(FixedPointRows.lineBits)
-        let offset = FixedPointRows.bias(radius: r) &+ 1 &<< (bits - 1)
-        let target = UnsafeMutableRawPointer(out)
+        let r = w.count - 1
+        let offset = FixedPointRows.bias(radius: r) &+ target.rounding
         var i = 0
         while i + 32 <= count {
             let w0 = w[0]
@@ -60,27 +60,25 @@ extension Kernels {
                 a0 &+= mulhi(load16(left) &+ load16(right), wt)
                 a1 &+= mulhi(load16(left + 16) &+ load16(right + 16), wt)
             }
-            target.storeBytes(of: narrow(a0 &>> bits), toByteOffset: i, as: SIMD16<UInt8>.self)
-            target.storeBytes(of: narrow(a1 &>> bits), toByteOffset: i + 16, as: SIMD16<UInt8>.self)
+            target.store(a0, a1, at: i)
             i += 32
         }
         while i < count {
             var acc = centre[i].multipliedFullWidth(by: w[0][0]).high &+ offset
             for t in 1..<(r + 1) { acc &+= (centre[i - 4 * t] &+ centre[i + 4 * t]).multipliedFullWidth(by: w[t][0]).high }
-            out[i] = UInt8(truncatingIfNeeded: min(acc &>> bits, 255))
+            target.store(acc, at: i)
             i += 1
         }
     }
 
-    /// `out[i] = min(255, (Σ_t ⌊lines[t][i] · w[t] / 2¹⁶⌋ + ⌊n / 2⌋ + 2⁶) >> 7)` for `i < count`: a
-    /// short blend down of lines with 7 fractional bits (the pyramid's B-spline, four lines), to
-    /// bytes. The taps must sum to at most 2¹⁶.
+    /// `Σ_t ⌊lines[t][i] · w[t] / 2¹⁶⌋ + ⌊n / 2⌋` for `i < count`: a short weighted sum down of
+    /// `n` lines with 7 fractional bits (the pyramid's B-spline, four lines; the progressive blur's
+    /// composite of B-spline and residual), into `target`. The taps must sum to at most 2¹⁶.
     static func fixedBlend(
         _ lines: UnsafeBufferPointer<UnsafePointer<UInt16>>, weights w: UnsafeBufferPointer<SIMD16<UInt16>>, count: Int,
-        into out: UnsafeMutablePointer<UInt8>
+        into target: FixedTarget
     ) {
-        let n = w.count, bits = UInt16(FixedPointRows.lineBits), offset = UInt16(n / 2) &+ 1 &<< (bits - 1)
-        let target = UnsafeMutableRawPointer(out)
+        let n = w.count, offset = UInt16(n / 2) &+ target.rounding
         var i = 0
         while i + 32 <= count {
             var a0 = SIMD16<UInt16>(repeating: offset), a1 = a0
@@ -89,14 +87,13 @@ extension Kernels {
                 a0 &+= mulhi(load16(line + i), wt)
                 a1 &+= mulhi(load16(line + i + 16), wt)
             }
-            target.storeBytes(of: narrow(a0 &>> bits), toByteOffset: i, as: SIMD16<UInt8>.self)
-            target.storeBytes(of: narrow(a1 &>> bits), toByteOffset: i + 16, as: SIMD16<UInt8>.self)
+            target.store(a0, a1, at: i)
             i += 32
         }
         while i < count {
             var acc = offset
             for t in 0..<n { acc &+= lines[t][i].multipliedFullWidth(by: w[t][0]).high }
-            out[i] = UInt8(truncatingIfNeeded: min(acc &>> bits, 255))
+            target.store(acc, at: i)
             i += 1
         }
     }
@@ -108,6 +105,27 @@ extension Kernels {
             let v = min(max(values[i] * 128, 0), 32_640) + 8_388_608
             out[i] = UInt16(truncatingIfNeeded: v.bitPattern)
         }
+    }
+
+    /// Weights summing to 1 in Q16, the largest (the first of equals) taking what rounding leaves so
+    /// that they sum to 2¹⁶ (a flat image stays flat); each at most 2¹⁶ − 1.
+    static func quantise(_ weights: UnsafeBufferPointer<Float>, into q: UnsafeMutableBufferPointer<UInt16>) {
+        var sum = 0, largest = 0, most = Int.min
+        for (i, weight) in weights.enumerated() {
+            let v = Int((Double(weight) * 65_536).rounded())
+            q[i] = UInt16(clamping: v)
+            sum += v
+            if v > most { (largest, most) = (i, v) }
+        }
+        guard !weights.isEmpty else { return }
+        q[largest] = UInt16(clamping: most + 65_536 - sum)
+    }
+
+    /// ``quantise(_:into:)`` into a new array.
+    static func quantised(_ weights: [Float]) -> [UInt16] {
+        var q = [UInt16](repeating: 0, count: weights.count)
+        weights.withUnsafeBufferPointer { weights in q.withUnsafeMutableBufferPointer { quantise(weights, into: $0) } }
+        return q
     }
 
     /// The high half of each lane's product: `⌊a · b / 2¹⁶⌋`.

@@ -11,8 +11,13 @@ final class PyramidLevel {
     private let across: FloatRows
     private let blurred: FloatRows
 
-    init(sigma: Double, margin: Int = 0, region: PixelRect, edges: EdgeMode = .clamp) {
-        plan = PyramidPlan(sigma: sigma, edges: edges, width: region.width, height: region.height, margin: margin)
+    convenience init(sigma: Double, margin: Int = 0, region: PixelRect, edges: EdgeMode = .clamp) {
+        self.init(plan: PyramidPlan(sigma: sigma, edges: edges, width: region.width, height: region.height, margin: margin), region: region)
+    }
+
+    /// A level over `region` with `plan`, which must have been made for the region's size.
+    init(plan: PyramidPlan, region: PixelRect) {
+        self.plan = plan
         self.region = region
         decimationBatch = max(2, StreamingDefaults.bandRows(width: region.width) / plan.factor)
         across = FloatRows(length: plan.x.blurredCount * 4)
