@@ -207,6 +207,36 @@ import Testing
     /// a pixel at a time at a tile's edges): on every small size, and across a tile's edge, they are
     /// `down` and `up` over the image turned by another route (`oriented(.leftMirrored)`), byte for
     /// byte, dimming included.
+    /// A stage's plan is kept by geometry (``VariableBlurEffect``'s values, the backdrop's size and
+    /// scale, the frame, the appearance): each of these, drawn twice in turn over one backdrop size
+    /// so that the second pass finds every plan kept, is its own float64 reference.
+    @Test func everyGeometryGetsItsOwnPlan() throws {
+        let backdrop = Self.noise(width: 96, height: 64)
+        var retina = backdrop
+        retina.scale = 2
+        var effects: [(VariableBlurEffect, Bitmap, Rect, Appearance)] = []
+        for frame in [Rect(x: 0, y: 0, width: 96, height: 64), Rect(x: 8, y: 4, width: 60, height: 40), Rect(x: 0, y: 20, width: 96, height: 44)] {
+            for direction in [GradientDirection.down, .left] {
+                var effect = VariableBlurEffect(direction: direction)
+                effect.maximumBlurRadius = 12
+                effects.append((effect, backdrop, frame, .light))
+                effect.maximumBlurRadius = 9
+                effects.append((effect, backdrop, frame, .dark))
+            }
+        }
+        effects.append((VariableBlurEffect(direction: .up), retina, Rect(x: 0, y: 0, width: 48, height: 32), .light))
+        for pass in 0..<2 {
+            for (effect, image, frame, appearance) in effects {
+                let d = ImageDifference(
+                    effect.render(over: image, frame: frame, appearance: appearance),
+                    effect.reference(over: image, frame: frame, appearance: appearance))
+                #expect(
+                    d.psnr >= 58 && d.maximum <= 3,
+                    "pass \(pass), \(effect.direction) radius \(effect.maximumBlurRadius) over \(frame), \(appearance): \(d)")
+            }
+        }
+    }
+
     @Test func theHorizontalDirectionsAreTheVerticalOnesTurnedOnEverySize() {
         let sizes = [1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 37, 70]
         for (direction, vertical) in [(GradientDirection.left, GradientDirection.down), (.right, .up)] {
