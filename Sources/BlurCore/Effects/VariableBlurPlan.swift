@@ -90,8 +90,8 @@ final class VariableBlurPlan: Sendable {
         let appearance: Appearance
     }
 
-    /// The last plans built: up to 16, and 64 MiB of them.
-    private static let cache = PlanCache<Key, VariableBlurPlan>(capacity: 16, byteLimit: 64 << 20)
+    /// The last plans built: up to 16, and 32 MiB of them (a full 6000×4000 frame's is about 3.2 MB).
+    private static let cache = PlanCache<Key, VariableBlurPlan>(capacity: 16, byteLimit: 32 << 20)
 
     /// The plan for `effect` (a vertical direction) over `frame` (points) of a `width × height`
     /// backdrop at `scale`, built on first use and kept while it is among the last used. The masks

@@ -54,37 +54,6 @@ enum Kernels {
         }
     }
 
-    /// `out[i] = k[0]·c[i] + Σ_{t≥1} k[t]·(c[i − 4t] + c[i + 4t])`: a symmetric horizontal
-    /// convolution of interleaved RGBA floats. `centre` must have `4·(k.count − 1)` readable floats
-    /// before it and after `count`.
-    static func convolveSymmetric(_ centre: UnsafePointer<Float>, count: Int, kernel: [Float], into out: UnsafeMutablePointer<Float>) {
-        kernel.withUnsafeBufferPointer { k in
-            // 32 lanes at a time in four independent sums (so the additions overlap), kept in
-            // registers across the taps.
-            let taps = k.count, weights = k.baseAddress!
-            var i = 0
-            while i + 32 <= count {
-                let p = centre + i, k0 = weights[0]
-                var a0 = k0 * load8(p), a1 = k0 * load8(p + 8), a2 = k0 * load8(p + 16), a3 = k0 * load8(p + 24)
-                for t in 1..<taps {
-                    let wt = weights[t], l = p - 4 * t, r = p + 4 * t
-                    a0 += wt * (load8(l) + load8(r))
-                    a1 += wt * (load8(l + 8) + load8(r + 8))
-                    a2 += wt * (load8(l + 16) + load8(r + 16))
-                    a3 += wt * (load8(l + 24) + load8(r + 24))
-                }
-                store32(a0, a1, a2, a3, out + i)
-                i += 32
-            }
-            while i < count {
-                var acc = weights[0] * centre[i]
-                for t in 1..<taps { acc += weights[t] * (centre[i - 4 * t] + centre[i + 4 * t]) }
-                out[i] = acc
-                i += 1
-            }
-        }
-    }
-
     /// `out[i] = Σ_t k[t] · sources[t][i]` for `i < count`, in floats: 32 lanes at a time in four
     /// independent sums kept in registers across the taps.
     static func convolve(count: Int, kernel: [Float], sources: [UnsafePointer<Float>], into out: UnsafeMutablePointer<Float>) {
