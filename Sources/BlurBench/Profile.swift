@@ -33,7 +33,9 @@ func accuracySweep(tile: Bitmap) throws {
 
 /// `BlurBench --profile-progressive`: a full-frame progressive blur of 6000×4000 in a loop, for perf,
 /// alternating with the uniform blur of its maximum σ (the machine's speed drifts); every direction,
-/// or the one `BENCH_DIRECTION` names (down, up, left, right). Prints the best and the median of each.
+/// or the one `BENCH_DIRECTION` names (down, up, left, right). Prints the best and the median of each,
+/// and of building a stage for a geometry not seen before (what the first frame of a view pays; its plan
+/// is kept after that, so the loop's first run pays it once).
 func profileProgressive(tile: Bitmap, threads: Int?) throws {
     let image = try photo(width: 6000, height: 4000, from: tile)
     let frame = Rect(x: 0, y: 0, width: 6000, height: 4000)
