@@ -61,7 +61,7 @@ final class VariableBlurPlan: Sendable {
         longestKernels = (down.reduce(0) { max($0, $1.weights.count) }, across.reduce(0) { max($0, $1.count) })
         var firsts: [Int?] = levels.indices.map { k in
             guard let level = levels[k], let first = plan.levelOf.firstIndex(of: k) else { return nil }
-            return level.y.decimate.starts[level.y.upsample.starts[first]]
+            return level.firstInputRow(forCoarse: level.y.upsample.starts[first])
         }
         // Direct rows, those left as they are (σ ≤ 0.2) included: they read their own row. Their
         // reaches differ, so a later row may reach further up than an earlier one.

@@ -117,7 +117,7 @@ final class VariableBlurStage: RowStage {
                     sources.append(UnsafePointer(row))
                     splat.append(SIMD16(repeating: weight))
                 }
-                residual += kernel.map { SIMD16(repeating: $0) }
+                for weight in kernel { residual.append(SIMD16(repeating: weight)) }
                 coarse.withUnsafeMutableBufferPointer { coarse in
                     inner.withUnsafeMutableBufferPointer { inner in
                         sources.withUnsafeBufferPointer { sources in

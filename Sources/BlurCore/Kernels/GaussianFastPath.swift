@@ -85,6 +85,9 @@ struct PyramidPlan: Sendable {
         return Int((Double(factor * (radius + margin + 2)) + prefilter).rounded(.up)) + 1
     }
 
+    /// The first input row that making blurred coarse row `j` first reads.
+    func firstInputRow(forCoarse j: Int) -> Int { y.decimate.starts[j] }
+
     /// About how many bytes the plan's tables hold.
     var bytes: Int { x.bytes + y.bytes + coarseKernel.count * 4 }
 

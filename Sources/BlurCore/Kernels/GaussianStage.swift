@@ -115,7 +115,7 @@ final class GaussianStage: RowStage {
     func firstInputRow(for row: Int) -> Int {
         switch schedule {
         case let .direct(direct): return direct.inputRows(for: row..<(row + 1)).lowerBound
-        case let .pyramid(level, _, _): return level.firstInputRow(forCoarse: level.plan.coarseRows(for: row..<(row + 1)).lowerBound)
+        case let .pyramid(level, _, _): return level.plan.firstInputRow(forCoarse: level.plan.coarseRows(for: row..<(row + 1)).lowerBound)
         }
     }
 

@@ -57,9 +57,6 @@ final class PyramidLevel {
     /// Blurred coarse row `j`, one of those made by the last ``ensure(_:from:parts:)``.
     func row(_ j: Int) -> UnsafeMutablePointer<Float> { blurred.row(j) }
 
-    /// The first region row that making blurred coarse row `j` first reads.
-    func firstInputRow(forCoarse j: Int) -> Int { plan.y.decimate.starts[j] }
-
     /// No row before this one is read again (region rows; the next coarse row to decimate reads it).
     var nextInputRow: Int { plan.y.decimate.starts[min(across.end, plan.y.decimatedCount - 1)] }
 
