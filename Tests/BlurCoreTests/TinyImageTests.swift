@@ -45,6 +45,32 @@ import Testing
         }
     }
 
+    /// A gradient from σ 0 to each σ of the grid over every tiny image, in every direction: the
+    /// stage's lines (copies, the direct rows, and from σ 8 the pyramid's levels with their
+    /// fixed-point composite, residual and upsampling) against the float64 reference, the dimming
+    /// drawn by both. Also over the image set in a larger backdrop, the frame inset by one pixel.
+    @Test func aProgressiveBlurMatchesItsReference() throws {
+        try withEveryTinyImage(sigmas: [1.7, 9.5, 25], edges: [.clamp], strides: [0, 4]) { tiny in
+            let (w, h) = (tiny.width, tiny.height)
+            var backdrop = try Bitmap(width: w + 2, height: h + 2, premultipliedRGBA: [UInt8](repeating: 77, count: (w + 2) * (h + 2) * 4))
+            backdrop.replacePixels(at: 1, 1, with: tiny.bitmap)
+            let whole = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
+            let inset = Rect(x: 1, y: 1, width: Double(w), height: Double(h))
+            for direction in GradientDirection.allCases {
+                var effect = VariableBlurEffect(direction: direction)
+                effect.maximumBlurRadius = tiny.sigma
+                effect.minimumBlurRadius = 0
+                for (image, frame) in [(tiny.bitmap, whole), (backdrop, inset)] {
+                    let out = effect.render(over: image, frame: frame)
+                    let d = ImageDifference(effect.reference(over: image, frame: frame), out)
+                    #expect(d.maximum <= 1, "\(tiny) \(direction) frame \(frame): \(d)")
+                }
+                let out = effect.render(over: tiny.bitmap, frame: whole)
+                #expect(out == effect.render(over: tiny.tight, frame: whole), "\(tiny) \(direction): padded and tight rows differ")
+            }
+        }
+    }
+
     /// `resized` is "the mean of the source area each output pixel covers, partial pixels weighted
     /// by their overlap", rounded to nearest with halves up (its `+ 0.5` and truncation). The mean is
     /// computed here exactly, in integers: measured in 1/w of a source pixel, output pixel x covers
