@@ -13,6 +13,10 @@ final class VariableBlurPlan: Sendable {
     /// Per level: its plan, nil when no row computes on it; and its upsampling across.
     let levels: [PyramidPlan?]
     let upsampling: [FixedUpsampling?]
+    /// The region decimated once for every level (nil: no level), and how each level takes its
+    /// samples from it.
+    let decimation: DecimationPlan?
+    let samples: [LevelSamples?]
     /// Per region row on a level: the first blurred coarse row it reads, the weights down from
     /// there (Q16), and the residual's half-kernel across (Q16; empty: none).
     let down: [(start: Int, weights: [UInt16])]
@@ -20,10 +24,14 @@ final class VariableBlurPlan: Sendable {
     /// The most weights of any row's `down` and `across`.
     let longestKernels: (down: Int, across: Int)
     let direct: FixedPointRows
-    /// Per level, then the direct rows: the first region row its window will ever read (nil: never),
-    /// and its last user: after that row it reads nothing more.
+    /// Per level: the first of the decimation's sample rows it will ever read (nil: never), and
+    /// its last user: after that row it reads nothing more.
     let earliest: [Int?]
     let lastUse: [Int]
+    /// The first region row the decimation, and the direct rows, will ever read (nil: never); and
+    /// the last user of the direct rows.
+    let earliestInput: (decimation: Int?, direct: Int?)
+    let lastDirect: Int
     /// Per region row: the first input row any direct row from there on reads (their reaches differ,
     /// so a later row may reach further up than an earlier one).
     let directKeep: [Int]
@@ -43,6 +51,10 @@ final class VariableBlurPlan: Sendable {
         self.levels = levels
         let upsampling = levels.map { $0.map { FixedUpsampling($0.x.upsample) } }
         self.upsampling = upsampling
+        let decimation = DecimationPlan(levels: levels, width: region.width, height: region.height)
+        self.decimation = decimation
+        let samples = levels.map { level in decimation.flatMap { d in level.map { LevelSamples(level: $0, from: d) } } }
+        self.samples = samples
         var down = [(start: Int, weights: [UInt16])](repeating: (0, []), count: sigmas.count)
         var across = [[UInt16]](repeating: [], count: sigmas.count)
         for line in sigmas.indices where plan.levelOf[line] >= 0 {
@@ -59,9 +71,9 @@ final class VariableBlurPlan: Sendable {
         self.down = down
         self.across = across
         longestKernels = (down.reduce(0) { max($0, $1.weights.count) }, across.reduce(0) { max($0, $1.count) })
-        var firsts: [Int?] = levels.indices.map { k in
-            guard let level = levels[k], let first = plan.levelOf.firstIndex(of: k) else { return nil }
-            return level.firstInputRow(forCoarse: level.y.upsample.starts[first])
+        let firsts: [Int?] = levels.indices.map { k in
+            guard let level = levels[k], let samples = samples[k], let first = plan.levelOf.firstIndex(of: k) else { return nil }
+            return samples.firstSampleRow(for: level.y.upsample.starts[first])
         }
         // Direct rows, those left as they are (σ ≤ 0.2) included: they read their own row. Their
         // reaches differ, so a later row may reach further up than an earlier one.
@@ -72,12 +84,18 @@ final class VariableBlurPlan: Sendable {
             keep[line] = min(keep[line + 1], start)
         }
         directKeep = keep
-        firsts.append(blurs && keep[0] < region.height ? keep[0] : nil)
         earliest = firsts
-        lastUse = levels.indices.map { plan.levelOf.lastIndex(of: $0) ?? -1 } + [plan.levelOf.lastIndex { $0 < 0 } ?? -1]
+        lastUse = levels.indices.map { plan.levelOf.lastIndex(of: $0) ?? -1 }
+        let firstSample = firsts.compactMap { $0 }.min()
+        earliestInput = (
+            decimation: decimation.flatMap { d in firstSample.map { d.y.starts[$0] } }, direct: blurs && keep[0] < region.height ? keep[0] : nil
+        )
+        lastDirect = plan.levelOf.lastIndex { $0 < 0 } ?? -1
         direct = directPlan
         let perLine = down.reduce(0) { $0 + 48 + 2 * $1.weights.count } + across.reduce(0) { $0 + 32 + 2 * $1.count }
-        bytes = perLine + directPlan.bytes + levels.reduce(0) { $0 + ($1?.bytes ?? 0) } + upsampling.reduce(0) { $0 + ($1?.bytes ?? 0) }
+        bytes =
+            perLine + directPlan.bytes + levels.reduce(0) { $0 + ($1?.bytes ?? 0) } + upsampling.reduce(0) { $0 + ($1?.bytes ?? 0) }
+            + (decimation?.bytes ?? 0) + samples.reduce(0) { $0 + ($1?.bytes ?? 0) }
     }
 
     /// What the plans are built from.

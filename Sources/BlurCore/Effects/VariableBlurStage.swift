@@ -18,6 +18,8 @@ final class VariableBlurStage: RowStage {
     /// with 7 fractional bits.
     private let levels: [PyramidLevel?]
     private let fixedRows: [WorkRows<UInt16>?]
+    /// The region decimated once, for every level.
+    private let decimated: DecimatedRows?
 
     init(plan: VariableBlurPlan) {
         self.plan = plan
@@ -25,19 +27,24 @@ final class VariableBlurStage: RowStage {
         height = plan.height
         levels = plan.levels.map { $0.map { PyramidLevel(plan: $0, region: plan.lines.region) } }
         fixedRows = plan.levels.map { $0.map { WorkRows(length: $0.x.blurredCount * 4) } }
+        decimated = plan.decimation.map { DecimatedRows(plan: $0, region: plan.lines.region) }
     }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
         let (width, lines, direct, earliest, lastUse) = (width, plan.lines, plan.direct, plan.earliest, plan.lastUse)
         let (region, blurs, levelOf) = (lines.region, lines.blurs, lines.plan.levelOf)
-        // Keep every row a level still has to read, and the band's own rows: a level reads on from
-        // where it stopped, or from the first row its first user reaches.
+        // Keep every sample row a level still has to read: a level reads on from where it stopped,
+        // or from the first row its first user reaches.
         let line = rows.lowerBound - region.y
-        let next = levels.map { $0?.nextInputRow } + [plan.directKeep[min(max(line, 0), region.height)]]
-        let pending = next.indices.compactMap { i -> Int? in
-            guard let next = next[i], let first = earliest[i], lastUse[i] >= line else { return nil }
-            return max(first, next)
+        let pendingSamples = levels.indices.compactMap { k -> Int? in
+            guard let level = levels[k], let samples = plan.samples[k], let first = earliest[k], lastUse[k] >= line else { return nil }
+            return max(first, samples.firstSampleRow(for: level.nextDecimatedRow))
         }
+        decimated?.keepFrom = pendingSamples.min()
+        // And every region row the decimation or a direct row still has to read, and the band's own.
+        let decimating = pendingSamples.isEmpty ? nil : decimated.flatMap { d in plan.earliestInput.decimation.map { max($0, d.nextInputRow) } }
+        let directing = plan.lastDirect >= line ? plan.earliestInput.direct.map { max($0, plan.directKeep[min(max(line, 0), region.height)]) } : nil
+        let pending = [decimating, directing].compactMap { $0 }
         input.keepFrom = min(rows.lowerBound, region.y + (pending.min() ?? region.height))
         defer { input.keepFrom = nil }
         let inside = lines.regionRows(of: rows)
@@ -55,7 +62,7 @@ final class VariableBlurStage: RowStage {
             // From the first row's taps untrimmed, so that requests never go back up.
             let upsample = level.plan.y.upsample
             let wanted = upsample.starts[first]..<(upsample.starts[last] + upsample.width + 2 * level.margin)
-            try level.ensure(wanted, from: input, parts: parts)
+            try level.ensure(wanted, from: plan.samples[k]!, of: decimated!, input: input, parts: parts)
             let fixed = fixedRows[k]!, rowLanes = level.plan.x.blurredCount * 4
             fixed.ensure(wanted) { new, target in
                 for j in new { Kernels.fixedLine(level.row(j), count: rowLanes, into: target + (j - new.lowerBound) * rowLanes) }
@@ -146,14 +153,28 @@ final class VariableBlurStage: RowStage {
             // 7 fractional bits), or what the windows hold, if more.
             let coarse = bandRows / level.plan.factor + 4 + 2 * (level.margin + level.plan.coarseRadius)
             return total + max(level.heldBytes + fixed.heldBytes, coarse * level.plan.x.blurredCount * 40)
-        }
+        } + decimationBytes(bandRows: bandRows)
+    }
+
+    /// The decimation's sample rows one band reaches through the level that reaches furthest,
+    /// twice over (the levels' windows lie at different heights), or what it holds, if more.
+    private func decimationBytes(bandRows: Int) -> Int {
+        guard let decimated else { return 0 }
+        let reach =
+            zip(levels, plan.samples).map { level, samples -> Int in
+                guard let level, let samples else { return 0 }
+                let coarse = bandRows / level.plan.factor + 4 + 2 * (level.margin + level.plan.coarseRadius)
+                return samples.sampleRows(for: 0..<min(coarse, level.plan.y.decimatedCount)).count
+            }.max() ?? 0
+        return max(decimated.heldBytes, 2 * reach * decimated.length * 4)
     }
 
     func inputBytes(bandRows: Int) -> Int {
-        let reach = levels.map { $0?.inputBytes ?? 0 }.max() ?? 0
+        let reach = decimated?.inputBytes ?? 0
         let region = plan.lines.region
         let direct = plan.direct.inputRows(for: 0..<min(bandRows, region.height)).count * region.width * 4
-        return max(reach, direct, bandRows * width * 4) * (levels.count + 1)
+        // Three readers keep rows: the decimation, the direct rows and the band's own.
+        return max(reach, direct, bandRows * width * 4) * 3
     }
 }
 

@@ -108,8 +108,8 @@ struct PyramidPlan: Sendable {
                     let from = d.baseAddress!
                     let sources = kernel.indices.map { UnsafePointer(from + $0 * 4) }
                     for r in band {
-                        Kernels.accumulateRows(y.decimate, output: rows.lowerBound + r, source: source, into: line.baseAddress!, count: w * 4)
-                        Kernels.resamplePixels(line.baseAddress!, taps: x.decimate, into: from)
+                        Kernels.decimate(
+                            row: rows.lowerBound + r, y: y.decimate, x: x.decimate, from: source, line: line.baseAddress!, into: from, width: w)
                         Kernels.convolve(count: rowFloats, kernel: kernel, sources: sources, into: target.base + r * rowFloats)
                     }
                 }
@@ -149,6 +149,8 @@ struct PyramidAxis: Sendable {
     let blurredCount: Int
     let decimatedCount: Int
     let margin: Int
+    /// Where decimated sample 0 sits on the lattice: sample i at line position (first + i)·k + (k − 1)/2.
+    let firstSample: Int
 
     /// About how many bytes the axis's tables hold.
     var bytes: Int { decimate.bytes + upsample.bytes }
@@ -161,6 +163,7 @@ struct PyramidAxis: Sendable {
         blurredCount = u1 - u0 + 1 + 2 * margin
         decimatedCount = blurredCount + 2 * coarseRadius
         let first = u0 - margin - coarseRadius
+        firstSample = first
         decimate = FilterTaps(
             inputCount: n, positions: (0..<decimatedCount).map { Double(first + $0) * k + offset },
             support: 3.5 * sigmaD, edges: edges, normalise: true

@@ -42,6 +42,17 @@ enum Kernels {
         }
     }
 
+    /// Sample row `o` of `y`, every sample of `x`: the rows `y` maps to it from `source` summed
+    /// into `line` (`width` pixels of floats), then resampled across into `out`: the pyramid's
+    /// decimation, both ways.
+    static func decimate(
+        row o: Int, y: FilterTaps, x: FilterTaps, from source: PixelView, line: UnsafeMutablePointer<Float>,
+        into out: UnsafeMutablePointer<Float>, width: Int
+    ) {
+        accumulateRows(y, output: o, source: source, into: line, count: width * 4)
+        resamplePixels(line, taps: x, into: out)
+    }
+
     /// Fills `left` pixels before and `right` pixels after the `width` pixels that start `left`
     /// pixels into `line`: copies of the edge pixels for `.clamp`, zeros for `.transparent`.
     static func pad<Sample: Numeric>(_ line: UnsafeMutablePointer<Sample>, width: Int, left: Int, right: Int, edges: EdgeMode) {

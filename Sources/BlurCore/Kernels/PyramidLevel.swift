@@ -1,9 +1,10 @@
 /// A pyramid over a region: the region decimated by the plan's factor and blurred by its σ both
 /// ways (``PyramidPlan``), with `margin` more blurred samples on every side (room for the variable
-/// blur's residual). Its coarse rows are made on demand, in order, from the region's pixels where
-/// they lie in the stage's input window (no copy), and kept while later requests reach them. The
-/// uniform blur's pyramid (``GaussianStage``, the whole image, no margin) and each level of the
-/// variable blur's are this.
+/// blur's residual). Its coarse rows are made on demand, in order, and kept while later requests
+/// reach them: the uniform blur's pyramid (``GaussianStage``, the whole image, no margin) decimates
+/// the region's pixels where they lie in the stage's input window (no copy); each level of the
+/// variable blur's takes its decimated samples from the decimation all its levels share
+/// (``DecimatedRows``, through ``LevelSamples``).
 final class PyramidLevel {
     let plan: PyramidPlan
     /// The pixels the level blurs, in the stage's input.
@@ -34,7 +35,7 @@ final class PyramidLevel {
     var margin: Int { plan.x.margin }
 
     /// Makes blurred coarse rows `wanted` (numbered from the first, the margin included) available,
-    /// reading the region from `input`, which must still hold the rows from ``nextInputRow`` on.
+    /// reading the region from `input`, which must still hold the rows the next coarse rows read.
     func ensure(_ wanted: Range<Int>, from input: RowWindow, parts: Int?) throws {
         let plan = plan, region = region, rowFloats = plan.x.blurredCount * 4
         try blurred.ensure(wanted) { new, target in
@@ -54,11 +55,27 @@ final class PyramidLevel {
         }
     }
 
+    /// The same for a level of a progressive blur: its decimated rows taken from the shared
+    /// decimation's (`samples`, through `from`), which are made from `input` as they are needed.
+    func ensure(_ wanted: Range<Int>, from samples: LevelSamples, of decimation: DecimatedRows, input: RowWindow, parts: Int?) throws {
+        let plan = plan
+        try blurred.ensure(wanted) { new, target in
+            try across.ensure(new.lowerBound..<(new.upperBound + 2 * plan.coarseRadius)) { decimated, into in
+                let rows = samples.sampleRows(for: decimated)
+                try decimation.ensure(rows, from: input, parts: parts)
+                samples.blurAcross(
+                    decimated, plan: plan, samples: SharedPointer(decimation.row(rows.lowerBound)), length: decimation.length,
+                    into: SharedPointer(into), parts: parts)
+            }
+            plan.blurDown(new, across: across, into: SharedPointer(target), parts: parts)
+        }
+    }
+
+    /// The next decimated row this level makes (the last, once all are made).
+    var nextDecimatedRow: Int { min(across.end, plan.y.decimatedCount - 1) }
+
     /// Blurred coarse row `j`, one of those made by the last ``ensure(_:from:parts:)``.
     func row(_ j: Int) -> UnsafeMutablePointer<Float> { blurred.row(j) }
-
-    /// No row before this one is read again (region rows; the next coarse row to decimate reads it).
-    var nextInputRow: Int { plan.y.decimate.starts[min(across.end, plan.y.decimatedCount - 1)] }
 
     var heldBytes: Int { across.heldBytes + blurred.heldBytes }
 

@@ -23,14 +23,18 @@ final class WorkRows<Element> {
         max(store.end, wanted.lowerBound)..<max(store.end, wanted.upperBound)
     }
 
-    /// Makes rows `wanted` available. Rows before `wanted.lowerBound` are no longer needed (requests
-    /// start in order); those not held are made by `compute(rows, target)`, which writes
-    /// `rows.count` rows from `target` on.
-    func ensure(_ wanted: Range<Int>, compute: (Range<Int>, UnsafeMutablePointer<Element>) throws -> Void) rethrows {
-        precondition(wanted.lowerBound >= store.first, "rows \(wanted) of a window at \(store.first)")
-        store.release(before: wanted.lowerBound, upTo: wanted.upperBound)
+    /// Makes rows `wanted` available. Rows before `wanted.lowerBound` — or before `keep`, when
+    /// another reader will still ask for those — are no longer needed (requests start in order);
+    /// those not held from there on are made by `compute(rows, target)`, which writes `rows.count`
+    /// rows from `target` on.
+    func ensure(
+        _ wanted: Range<Int>, keepingFrom keep: Int? = nil, compute: (Range<Int>, UnsafeMutablePointer<Element>) throws -> Void
+    ) rethrows {
+        let from = min(wanted.lowerBound, keep ?? wanted.lowerBound)
+        precondition(from >= store.first, "rows \(wanted) of a window at \(store.first)")
+        store.release(before: from, upTo: wanted.upperBound)
         store.reserve(upTo: wanted.upperBound)
-        let new = missing(wanted)
+        let new = missing(from..<wanted.upperBound)
         guard !new.isEmpty else { return }
         try compute(new, store.row(new.lowerBound))
         store.extend(to: new.upperBound)
