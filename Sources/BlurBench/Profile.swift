@@ -63,6 +63,26 @@ func profileProgressive(tile: Bitmap, threads: Int?) throws {
     }
 }
 
+/// `BlurBench --profile-header`: BlurUIKit's header (its defaults over 390×120 pt of a 3× screenshot,
+/// 1170×360 px) in a loop, for perf, alternating with the uniform blur of its maximum σ over the
+/// header; the best and the median of each.
+func profileHeader(tile: Bitmap, threads: Int?) throws {
+    var header = try photo(width: 1170, height: 360, from: tile)
+    header.scale = 3
+    let effect = VariableBlurEffect(direction: .down), frame = Rect(x: 0, y: 0, width: 390, height: 120)
+    let uniform = try GaussianBlur(sigma: effect.maximumBlurRadius * 3)
+    let clock = ContinuousClock()
+    var progressive: [Double] = [], plain: [Double] = []
+    for _ in 0..<400 {
+        progressive.append(milliseconds(clock.measure { blackHole(effect.render(over: header, frame: frame, threads: threads)) }))
+        plain.append(milliseconds(clock.measure { blackHole(uniform.apply(to: header, threads: threads)) }))
+    }
+    let (p, u) = (progressive.sorted(), plain.sorted())
+    print(
+        "header: best \(fmt(p[0], 2)) ms, median \(fmt(p[p.count / 2], 2)) ms; uniform σ \(fmt(effect.maximumBlurRadius * 3)): best \(fmt(u[0], 2)) ms, median \(fmt(u[u.count / 2], 2)) ms"
+    )
+}
+
 /// `BlurBench --profile-material`: a full-screen material in a loop, for perf.
 func profileMaterial(tile: Bitmap) throws {
     var screen = try photo(width: 1170, height: 2532, from: tile)

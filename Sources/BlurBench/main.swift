@@ -30,7 +30,9 @@ struct Options {
             case "--no-peers": peers = false
             case "--markdown": markdown = it.next()
             case "--accuracy": accuracy = true
-            case "--profile-progressive", "--profile-material", "--scene-only", "--placeholders-only", "--files-only", "--progressive-only": break
+            case "--profile-progressive", "--profile-header", "--profile-material", "--scene-only", "--placeholders-only", "--files-only",
+                "--progressive-only":
+                break
             case "--profile": profileSigma = Double(it.next() ?? "")
             case "--threads": threads = Int(it.next() ?? "")
             case "--sigmas":
@@ -84,6 +86,10 @@ if CommandLine.arguments.contains("--profile-material") {
 }
 if CommandLine.arguments.contains("--profile-progressive") {
     try profileProgressive(tile: tile, threads: options.threads)
+    exit(0)
+}
+if CommandLine.arguments.contains("--profile-header") {
+    try profileHeader(tile: tile, threads: options.threads)
     exit(0)
 }
 if CommandLine.arguments.contains("--progressive-only") {

@@ -97,6 +97,42 @@ import Testing
         #expect(throws: BitmapError.self) { try Bitmap(width: 0, height: 3, filledWith: Color(white: 1)) }
     }
 
+    /// A gradient fill is premultiplied source-over, s·a + d·(1 − a) rounded to nearest, on every
+    /// pixel alike: rows of 1…9 pixels (four at a time, then one) against the definition in
+    /// double precision, and each row against the same fill one column at a time.
+    @Test func aGradientFillIsSourceOverOnEveryPixelAlike() throws {
+        let color = Color(red: 0.9, green: 0.35, blue: 0.1, alpha: 0.8)
+        for width in 1...9 {
+            let image = TestImages.noise(width: width, height: 6, seed: UInt64(width))
+            let coverage: [Float] = [0, 0.1, 0.25, 0.5, 0.77, 1]
+            let rect = PixelRect(x: 0, y: 0, width: width, height: 6)
+            for vertical in [true, false] {
+                let lines = vertical ? coverage : (0..<width).map { coverage[$0 % 6] }
+                var whole = image, byColumn = image
+                whole.fill(rect, with: color, coverage: lines, vertical: vertical)
+                for x in 0..<width {
+                    byColumn.fill(
+                        PixelRect(x: x, y: 0, width: 1, height: 6), with: color, coverage: vertical ? lines : [lines[x]], vertical: vertical)
+                }
+                #expect(whole == byColumn, "\(width) px, vertical \(vertical)")
+                let straight = [color.red, color.green, color.blue, 1].map { $0 * 255 }
+                for y in 0..<6 {
+                    for x in 0..<width {
+                        let a = color.alpha * Double(vertical ? lines[y] : lines[x])
+                        for c in 0..<4 {
+                            let d = Double(image.premultipliedRGBA[(y * width + x) * 4 + c])
+                            // Rounded to nearest: within half a level of the exact value (and
+                            // Float's error); untouched where the coverage is 0.
+                            let exact = a > 0 ? straight[c] * a + d * (1 - a) : d
+                            let got = Double(whole.premultipliedRGBA[(y * width + x) * 4 + c])
+                            #expect(abs(got - exact) <= 0.5 + 1e-4, "\(width) px (\(x), \(y)) channel \(c): \(got) for \(exact)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func rejectsInvalidSizesAndScales() {
         #expect(throws: BitmapError.invalidSize(width: 0, height: 5)) { try Bitmap(width: 0, height: 5) }
         #expect(throws: BitmapError.invalidSize(width: 3, height: -1)) { try Bitmap(width: 3, height: -1) }
