@@ -42,7 +42,7 @@ struct DecimationPlan: Sendable {
     /// for. Nil without a level.
     init?(levels: [PyramidPlan?], width: Int, height: Int) {
         let used = levels.compactMap { $0 }
-        guard let factor = used.map(\.factor).min() else { return nil }
+        guard let factor = used.map({ $0.factor }).min() else { return nil }
         var xs = (lo: Int.max, hi: Int.min), ys = (lo: Int.max, hi: Int.min)
         for level in used {
             let x = Self.reach(of: level.x, factor: level.factor, onto: factor)
