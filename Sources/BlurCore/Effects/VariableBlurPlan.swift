@@ -46,7 +46,9 @@ final class VariableBlurPlan: Sendable {
         let margins = plan.margins
         let levels = plan.levels.indices.map { k in
             blurs && plan.levelOf.contains(k)
-                ? PyramidPlan(sigma: plan.levels[k], edges: .clamp, width: region.width, height: region.height, margin: margins[k]) : nil
+                ? PyramidPlan(
+                    sigma: plan.levels[k], edges: .clamp, width: region.width, height: region.height, margin: margins[k],
+                    decimatesRegion: false) : nil
         }
         self.levels = levels
         let upsampling = levels.map { $0.map { FixedUpsampling($0.x.upsample) } }

@@ -49,18 +49,22 @@ struct PyramidPlan: Sendable {
     let y: PyramidAxis
     let width: Int
 
-    /// - Parameter margin: blurred coarse samples made beyond those the upsampling reads, on each
-    ///   side of both axes: room for a further blur of that reach at the coarse level (the variable
-    ///   blur's residual).
-    init(sigma: Double, edges: EdgeMode, width: Int, height: Int, margin: Int = 0) {
+    /// - Parameters:
+    ///   - margin: blurred coarse samples made beyond those the upsampling reads, on each side of both
+    ///     axes: room for a further blur of that reach at the coarse level (the variable blur's residual).
+    ///   - decimatesRegion: false for a level of the progressive blur, whose samples come from the
+    ///     shared decimation (``LevelSamples``): its tables from the region are left empty.
+    init(sigma: Double, edges: EdgeMode, width: Int, height: Int, margin: Int = 0, decimatesRegion: Bool = true) {
         (factor, coarseRadius) = PyramidPlan.shape(sigma)
         let sigmaD = GaussianFastPath.prefilterPerFactor * Double(factor)
         let sigmaC = PyramidPlan.coarseSigma(sigma, factor: factor)
         let coarse = (-coarseRadius...coarseRadius).map { gaussian(Double($0), sigma: sigmaC) }
         let coarseSum = coarse.reduce(0, +)
         coarseKernel = coarse.map { Float($0 / coarseSum) }
-        x = PyramidAxis(count: width, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, margin: margin, edges: edges)
-        y = PyramidAxis(count: height, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, margin: margin, edges: edges)
+        x = PyramidAxis(
+            count: width, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, margin: margin, edges: edges, decimates: decimatesRegion)
+        y = PyramidAxis(
+            count: height, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, margin: margin, edges: edges, decimates: decimatesRegion)
         self.width = width
     }
 
@@ -142,6 +146,7 @@ struct PyramidPlan: Sendable {
 /// u0…u1; blurring makes `margin` more on each side (u0 − m … u1 + m) and reads `coarseRadius`
 /// more, so decimation makes u0 − m − r … u1 + m + r.
 struct PyramidAxis: Sendable {
+    /// From the line to the decimated samples (empty for a progressive level: see `decimates`).
     let decimate: FilterTaps
     /// From the blurred samples u0…u1 (the margin not counted: index 0 is u0) to the line.
     let upsample: FilterTaps
@@ -155,7 +160,9 @@ struct PyramidAxis: Sendable {
     /// About how many bytes the axis's tables hold.
     var bytes: Int { decimate.bytes + upsample.bytes }
 
-    init(count n: Int, factor: Int, sigmaD: Double, coarseRadius: Int, margin: Int = 0, edges: EdgeMode) {
+    /// - Parameter decimates: false leaves ``decimate`` empty (a progressive level's samples come from
+    ///   the shared decimation).
+    init(count n: Int, factor: Int, sigmaD: Double, coarseRadius: Int, margin: Int = 0, edges: EdgeMode, decimates: Bool = true) {
         let k = Double(factor), offset = (k - 1) / 2
         let u0 = Int((-offset / k).rounded(.down)) - 1
         let u1 = Int(((Double(n - 1) - offset) / k).rounded(.down)) + 2
@@ -165,7 +172,7 @@ struct PyramidAxis: Sendable {
         let first = u0 - margin - coarseRadius
         firstSample = first
         decimate = FilterTaps(
-            inputCount: n, positions: (0..<decimatedCount).map { Double(first + $0) * k + offset },
+            inputCount: n, positions: decimates ? (0..<decimatedCount).map { Double(first + $0) * k + offset } : [],
             support: 3.5 * sigmaD, edges: edges, normalise: true
         ) { gaussian($0, sigma: sigmaD) }
         upsample = FilterTaps(
