@@ -14,8 +14,6 @@ struct DecimationPlan: Sendable {
     /// The region's width, in pixels.
     let width: Int
 
-    var sigmaD: Double { GaussianFastPath.prefilterPerFactor * Double(factor) }
-
     /// About how many bytes the tables hold.
     var bytes: Int { x.bytes + y.bytes }
 
