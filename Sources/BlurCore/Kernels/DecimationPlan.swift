@@ -22,17 +22,8 @@ struct DecimationPlan: Sendable {
         self.factor = factor
         self.width = width
         (firstX, firstY) = (xs.lowerBound, ys.lowerBound)
-        let k = Double(factor), offset = (k - 1) / 2, sigmaD = GaussianFastPath.prefilterPerFactor * k
-        // The same table ``PyramidAxis`` builds for the same positions: a level on this lattice reads
-        // exactly the samples it would have made itself.
-        func taps(_ count: Int, _ samples: Range<Int>) -> FilterTaps {
-            FilterTaps(
-                inputCount: count, positions: samples.map { Double($0) * k + offset }, support: 3.5 * sigmaD, edges: .clamp,
-                normalise: true
-            ) { gaussian($0, sigma: sigmaD) }
-        }
-        x = taps(width, xs)
-        y = taps(height, ys)
+        x = PyramidAxis.decimation(count: width, factor: factor, samples: xs, edges: .clamp)
+        y = PyramidAxis.decimation(count: height, factor: factor, samples: ys, edges: .clamp)
     }
 
     /// The decimation for the levels `levels` (their plans over the same region, nil for a level no

@@ -56,15 +56,14 @@ struct PyramidPlan: Sendable {
     ///     shared decimation (``LevelSamples``): its tables from the region are left empty.
     init(sigma: Double, edges: EdgeMode, width: Int, height: Int, margin: Int = 0, decimatesRegion: Bool = true) {
         (factor, coarseRadius) = PyramidPlan.shape(sigma)
-        let sigmaD = GaussianFastPath.prefilterPerFactor * Double(factor)
         let sigmaC = PyramidPlan.coarseSigma(sigma, factor: factor)
         let coarse = (-coarseRadius...coarseRadius).map { gaussian(Double($0), sigma: sigmaC) }
         let coarseSum = coarse.reduce(0, +)
         coarseKernel = coarse.map { Float($0 / coarseSum) }
         x = PyramidAxis(
-            count: width, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, margin: margin, edges: edges, decimates: decimatesRegion)
+            count: width, factor: factor, coarseRadius: coarseRadius, margin: margin, edges: edges, decimates: decimatesRegion)
         y = PyramidAxis(
-            count: height, factor: factor, sigmaD: sigmaD, coarseRadius: coarseRadius, margin: margin, edges: edges, decimates: decimatesRegion)
+            count: height, factor: factor, coarseRadius: coarseRadius, margin: margin, edges: edges, decimates: decimatesRegion)
         self.width = width
     }
 
@@ -160,9 +159,20 @@ struct PyramidAxis: Sendable {
     /// About how many bytes the axis's tables hold.
     var bytes: Int { decimate.bytes + upsample.bytes }
 
+    /// The decimation by `factor` of a line of `count` samples: lattice samples `samples` (sample i
+    /// at line position i·k + (k − 1)/2), prefiltered by the Gaussian of σd = 0.8k cut at ±3.5σd.
+    /// The pyramid's own axes and the progressive blur's shared decimation (``DecimationPlan``) both
+    /// build it here, so a level on the shared lattice reads exactly the samples it would make.
+    static func decimation(count: Int, factor: Int, samples: Range<Int>, edges: EdgeMode) -> FilterTaps {
+        let k = Double(factor), offset = (k - 1) / 2, sigmaD = GaussianFastPath.prefilterPerFactor * k
+        return FilterTaps(
+            inputCount: count, positions: samples.map { Double($0) * k + offset }, support: 3.5 * sigmaD, edges: edges, normalise: true
+        ) { gaussian($0, sigma: sigmaD) }
+    }
+
     /// - Parameter decimates: false leaves ``decimate`` empty (a progressive level's samples come from
     ///   the shared decimation).
-    init(count n: Int, factor: Int, sigmaD: Double, coarseRadius: Int, margin: Int = 0, edges: EdgeMode, decimates: Bool = true) {
+    init(count n: Int, factor: Int, coarseRadius: Int, margin: Int = 0, edges: EdgeMode, decimates: Bool = true) {
         let k = Double(factor), offset = (k - 1) / 2
         let u0 = Int((-offset / k).rounded(.down)) - 1
         let u1 = Int(((Double(n - 1) - offset) / k).rounded(.down)) + 2
@@ -171,10 +181,7 @@ struct PyramidAxis: Sendable {
         decimatedCount = blurredCount + 2 * coarseRadius
         let first = u0 - margin - coarseRadius
         firstSample = first
-        decimate = FilterTaps(
-            inputCount: n, positions: decimates ? (0..<decimatedCount).map { Double(first + $0) * k + offset } : [],
-            support: 3.5 * sigmaD, edges: edges, normalise: true
-        ) { gaussian($0, sigma: sigmaD) }
+        decimate = Self.decimation(count: n, factor: factor, samples: decimates ? first..<(first + decimatedCount) : first..<first, edges: edges)
         upsample = FilterTaps(
             inputCount: u1 - u0 + 1, positions: (0..<n).map { (Double($0) - offset) / k - Double(u0) },
             support: 1.999_999, edges: .clamp, normalise: false, kernel: cubicBSpline)
