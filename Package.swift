@@ -86,6 +86,6 @@ let package = Package(
         .testTarget(name: "BlurIOTests", dependencies: ["BlurIO", "CJPEGShim", "CHeif", "CLCMS2", "BlurTestSupport"]),
         .testTarget(name: "BlurSceneTests", dependencies: ["BlurScene", "BlurIO", "BlurTestSupport"], exclude: ["Golden"]),
         // Depends on the executable so that `swift test` builds it; the tests run it as a process.
-        .testTarget(name: "BlurCLITests", dependencies: ["BlurKit", "BlurCommandLine", "BlurServe", "blurkit"]),
+        .testTarget(name: "BlurCLITests", dependencies: ["BlurKit", "BlurCommandLine", "BlurServe", "blurkit", "BlurTestSupport"]),
     ]
 )

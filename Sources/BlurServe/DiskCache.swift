@@ -66,11 +66,17 @@ public final class DiskCache: Sendable {
 
     private func path(_ key: String) -> String { folder + "/" + key + ".bkc" }
 
-    /// The entry for `key`: its content type and body; nil when there is none or it is damaged (then
-    /// it is removed).
-    public func get(_ key: String) -> (contentType: String, body: [UInt8])? {
-        guard index.withLock({ $0.sizes[key] != nil }) else { return nil }
-        guard let bytes = try? AtomicFile.read(path(key)), let entry = DiskCache.parse(bytes) else {
+    /// The bytes the entry for `key` takes on disk (its header and body), nil when there is none:
+    /// what reading it will hold in memory, at most.
+    public func size(of key: String) -> Int? { index.withLock { $0.sizes[key] } }
+
+    /// The body of the entry for `key`, whose content type must be `contentType` (the one the key
+    /// was made for: an entry's header is not trusted to say what it holds); nil when there is no
+    /// such entry, or it is damaged or of another type (then it is removed).
+    public func get(_ key: String, contentType: String) -> [UInt8]? {
+        guard let size = size(of: key) else { return nil }
+        let type = contentType.replacingOccurrences(of: " ", with: "")
+        guard let bytes = try? AtomicFile.read(path(key)), bytes.count == size, let entry = DiskCache.parse(bytes), entry.contentType == type else {
             remove(key)
             return nil
         }
@@ -80,7 +86,7 @@ public final class DiskCache: Sendable {
             if let i = index.order.firstIndex(of: key) { index.order.remove(at: i) }
             index.order.append(key)
         }
-        return entry
+        return entry.body
     }
 
     /// Stores `body` under `key`, then drops the least recently used entries while over capacity.

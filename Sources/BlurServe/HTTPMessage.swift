@@ -56,6 +56,10 @@ public struct HTTPResponse: Sendable {
     public var headers: [String: String]
     /// The body's bytes; empty for none.
     public var body: [UInt8]
+    /// Room for the body already reserved in the server's ``ByteBudget`` (a cache hit reserves it
+    /// before it reads the entry): a server keeps it until the body's last byte is sent, then lets
+    /// it go. Nil: the server reserves the room itself when it sends the response.
+    public var reservation: ByteReservation?
 
     /// `contentType`, when given, sets `Content-Type`, over one in `headers`.
     public init(status: Int, contentType: String? = nil, body: [UInt8] = [], headers: [String: String] = [:]) {

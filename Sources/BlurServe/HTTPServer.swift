@@ -16,11 +16,20 @@ import Synchronization
 ///   of its own, so a long render holds no worker: the workers go on reading, screening and
 ///   answering every other connection. The owner bounds how much work it hands out.
 /// Bodies over `maximumBodyBytes` (declared or counted) get 413 without being kept, and every body
-/// is reserved against `bodyBudget` before it is read — twice its size, for the copy a decoder
+/// is reserved in the `held` budget before it is read — twice its size, for the copy a decoder
 /// reads — so that uploads held at once stay within it: beyond it 503, before a `100 Continue`.
-/// Two different `Content-Length` headers, or a header value with a bare CR or LF, get 400 (a
-/// proxy in front might read the request otherwise). When connections near `connectionLimit`,
-/// those idle for a second are closed so that new clients get in.
+/// Every response over 16 KiB is reserved there too, from the moment it is queued until its last
+/// byte is sent (libmicrohttpd sends it from our buffer, without a copy): a response that does not
+/// fit is answered 503 instead, so clients that do not read cannot hold more than the budget.
+///
+/// Framing as RFC 9112 asks, since a proxy in front might read the request otherwise: both
+/// `Content-Length` and `Transfer-Encoding`, two different `Content-Length` headers, more than one
+/// `Transfer-Encoding`, a header name holding white space or another character a name may not hold,
+/// or a value with a bare CR or LF get 400 and the connection is closed; a transfer coding other
+/// than `chunked` gets 501 and the close. The whole request — line, headers and body — must arrive
+/// within `requestTimeout`, and a body at no less than ``minimumBodyRate`` after its first
+/// ``bodyGrace`` seconds (a watchdog closes the connection otherwise). When connections near
+/// `connectionLimit`, those idle for a second are closed so that new clients get in.
 public final class HTTPServer: Sendable {
     /// Where the server listens, its worker threads, its time-outs and its limits.
     public struct Configuration: Sendable {
@@ -42,18 +51,20 @@ public final class HTTPServer: Sendable {
         /// Connections open at once from one address (0: no limit — behind a proxy every client
         /// has the proxy's address).
         public var perClientLimit: Int
-        /// Bytes of request bodies held at once, over every connection (each reserved at twice
-        /// its size).
-        public var bodyBudget: Int
+        /// Bytes of request bodies (each reserved at twice its size) and of finished responses
+        /// held at once, over every connection; share it with the service (``BlurService/Settings/held``)
+        /// so that what it reserves for cache hits counts too.
+        public var held: ByteBudget
 
         /// Defaults: 127.0.0.1 port 8080, 4 worker threads, 10 s idle, 30 s per request, 64 MiB
-        /// bodies, 1,000 connections (no limit per client), 1 GiB of bodies at once.
+        /// bodies, 1,000 connections (no limit per client), 1 GiB of bodies and responses at once.
         public init(
             host: String = "127.0.0.1", port: Int = 8080, threads: Int = 4, idleTimeout: Int = 10, requestTimeout: Double = 30,
-            maximumBodyBytes: Int = 64 << 20, connectionLimit: Int = 1000, perClientLimit: Int = 0, bodyBudget: Int = 1 << 30
+            maximumBodyBytes: Int = 64 << 20, connectionLimit: Int = 1000, perClientLimit: Int = 0,
+            held: ByteBudget = ByteBudget(capacity: 1 << 30)
         ) {
             self.perClientLimit = perClientLimit
-            self.bodyBudget = bodyBudget
+            self.held = held
             self.host = host
             self.port = port
             self.threads = threads
@@ -69,6 +80,15 @@ public final class HTTPServer: Sendable {
     public typealias Screen = @Sendable (_ method: String, _ rawTarget: String, _ headers: [String: String]) -> HTTPResponse?
     /// Called on the worker once the whole request is in: a response now, or work that makes it.
     public typealias Handler = @Sendable (HTTPRequest) -> HTTPAnswer
+
+    /// The slowest a body may arrive once ``bodyGrace`` has passed, in bytes a second (averaged
+    /// from the end of the headers): 1,024.
+    public static let minimumBodyRate = 1024.0
+    /// Seconds a body may take before ``minimumBodyRate`` applies: 2.
+    public static let bodyGrace = 2.0
+    /// Responses up to this many bytes are not reserved (error answers, small images): 16 KiB —
+    /// at most `connectionLimit` of them are held at once.
+    public static let unreservedResponseBytes = 16 << 10
 
     /// The port the server listens on.
     public let port: Int
@@ -148,25 +168,20 @@ private final class Context: Sendable {
     let clock: ConnectionClock
     /// Handlers running (their connections suspended).
     let handling = Atomic<Int>(0)
-    /// Bytes of bodies reserved now.
-    let bodiesHeld = Atomic<Int>(0)
 
     init(configuration: HTTPServer.Configuration, screen: @escaping HTTPServer.Screen, handler: @escaping HTTPServer.Handler) {
         self.configuration = configuration
         self.screen = screen
         self.handler = handler
-        clock = ConnectionClock(limit: configuration.requestTimeout, connectionLimit: configuration.connectionLimit)
+        clock = ConnectionClock(
+            limit: configuration.requestTimeout, connectionLimit: configuration.connectionLimit, minimumBodyRate: HTTPServer.minimumBodyRate,
+            bodyGrace: HTTPServer.bodyGrace)
     }
 
-    /// Reserves `bytes` more of the body budget: false, reserving nothing, when they do not fit.
-    func reserveBody(_ bytes: Int) -> Bool {
-        var held = bodiesHeld.load(ordering: .relaxed)
-        while true {
-            guard held + bytes <= configuration.bodyBudget else { return false }
-            let (exchanged, original) = bodiesHeld.compareExchange(expected: held, desired: held + bytes, ordering: .relaxed)
-            if exchanged { return true }
-            held = original
-        }
+    /// Queues `response` on `connection`, closing it afterwards when `close` is set or the server
+    /// drains.
+    func queue(_ response: HTTPResponse, on connection: OpaquePointer?, close: Bool) -> MHD_Result {
+        BlurServe.queue(response, on: connection, close: close || draining.load(ordering: .relaxed), held: configuration.held)
     }
 }
 
@@ -177,11 +192,14 @@ private final class Exchange {
     var headersRead = false
     var headers: [String: String] = [:]
     var body: [UInt8] = []
+    /// Body bytes received so far (kept or not).
+    var received = 0
     var bodyTooLarge = false
     /// The body budget is spent: the rest of the body is dropped and the answer is 503.
     var bodyOverBudget = false
-    /// Bytes of the body budget this request holds, given back when it completes.
-    var reserved = 0
+    /// The room this request's body holds in the budget, given back when it completes.
+    var reservation: ByteReservation?
+    var reserved: Int { reservation?.bytes ?? 0 }
     /// Set once the request is handed to the handler: a later call (after the resume) has nothing to do.
     var handedOver = false
 
@@ -201,7 +219,7 @@ private let requestCompleted:
         context, connection, state, _ in
         guard let state, let exchange = state.pointee else { return }
         let context = Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue()
-        context.bodiesHeld.subtract(Unmanaged<Exchange>.fromOpaque(exchange).takeUnretainedValue().reserved, ordering: .relaxed)
+        // Releasing the exchange gives its body's room back.
         Unmanaged<Exchange>.fromOpaque(exchange).release()
         state.pointee = nil
         if let connection { context.clock.responded(connection) }
@@ -241,36 +259,45 @@ private let accessHandler:
             exchange.headers = headers
             let declared = headers["content-length"].flatMap(Int.init)
             let announced = (declared ?? 0) > 0 || headers["transfer-encoding"] != nil
-            if let malformed { return queue(ServeError.badRequest(malformed).response, on: connection, close: true) }
+            if let malformed { return context.queue(malformed, on: connection, close: true) }
             if let declared, declared > configuration.maximumBodyBytes {
-                return queue(ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)
+                return context.queue(ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)
             }
             if let early = context.screen(method, exchange.rawTarget, headers) {
-                return queue(early, on: connection, close: announced || context.draining.load(ordering: .relaxed))
+                return context.queue(early, on: connection, close: announced)
             }
             // The body's room, before a byte of it is read (and before libmicrohttpd's 100 Continue).
             if let declared, declared > 0 {
-                guard 2 * declared <= configuration.bodyBudget else {
-                    return queue(
-                        ServeError.tooLarge("the body is over \(configuration.bodyBudget / 2) bytes, half the memory the server keeps for bodies")
-                            .response,
+                let capacity = configuration.held.capacity
+                guard 2 * declared <= capacity else {
+                    return context.queue(
+                        ServeError.tooLarge("the body is over \(capacity / 2) bytes, half the memory the server keeps for bodies").response,
                         on: connection, close: true)
                 }
-                guard context.reserveBody(2 * declared) else { return queue(uploadsBusy.response, on: connection, close: true) }
-                exchange.reserved = 2 * declared
+                guard let room = configuration.held.reserve(2 * declared) else {
+                    return context.queue(uploadsBusy.response, on: connection, close: true)
+                }
+                exchange.reservation = room
             }
             return .YES
         }
         if let uploadSize, uploadSize.pointee > 0 {
             let n = uploadSize.pointee
+            exchange.received += n
+            if let connection { context.clock.received(connection, bytes: exchange.received) }
             if exchange.body.count + n > configuration.maximumBodyBytes {
                 exchange.bodyTooLarge = true
                 exchange.body = []
             } else if !exchange.bodyTooLarge, !exchange.bodyOverBudget, let upload {
                 // A chunked body, whose size is not declared, is reserved as it comes.
-                let needed = 2 * (exchange.body.count + n) - exchange.reserved
-                if needed > 0 {
-                    if context.reserveBody(needed) { exchange.reserved += needed } else { exchange.bodyOverBudget = true }
+                let needed = 2 * (exchange.body.count + n)
+                if needed > exchange.reserved {
+                    // Grown in steps of at least 64 KiB, the old room given back once the new one is held.
+                    if let room = configuration.held.reserve(max(needed, exchange.reserved + (64 << 10))) {
+                        exchange.reservation = room
+                    } else {
+                        exchange.bodyOverBudget = true
+                    }
                 }
                 if exchange.bodyOverBudget {
                     exchange.body = []
@@ -284,18 +311,19 @@ private let accessHandler:
             return .YES
         }
         if exchange.bodyTooLarge {
-            return queue(ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)
+            return context.queue(ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)
         }
-        if exchange.bodyOverBudget { return queue(uploadsBusy.response, on: connection, close: true) }
+        if exchange.bodyOverBudget { return context.queue(uploadsBusy.response, on: connection, close: true) }
         if exchange.handedOver { return .YES }
         exchange.handedOver = true
+        if let connection { context.clock.arrived(connection) }
         var request = HTTPRequest(method: method, rawTarget: exchange.rawTarget, headers: exchange.headers, body: exchange.body)
         exchange.body = []
         let socket = connection.map { bk_mhd_connection_fd($0) } ?? -1
         request.isAbandoned = { bk_mhd_peer_gone(socket) != 0 }
         let work: @Sendable () -> HTTPResponse
         switch context.handler(request) {
-        case let .now(response): return queue(response, on: connection, close: context.draining.load(ordering: .relaxed))
+        case let .now(response): return context.queue(response, on: connection, close: false)
         case let .later(later): work = later
         }
         // Answered from a thread of its own: suspended, the connection waits without holding the
@@ -306,7 +334,7 @@ private let accessHandler:
         MHD_suspend_connection(connection)
         Thread {
             let response = work()
-            _ = queue(response, on: suspended.connection, close: context.draining.load(ordering: .relaxed))
+            _ = context.queue(response, on: suspended.connection, close: false)
             MHD_resume_connection(suspended.connection)
             context.handling.subtract(1, ordering: .relaxed)
         }.start()
@@ -321,13 +349,14 @@ private struct Suspended: @unchecked Sendable {
 /// The 503 for a body that does not fit the body budget.
 private let uploadsBusy = ServeError.busy("the server is receiving as many uploads as it holds; try again shortly", retryAfter: 1)
 
-/// Every request header, by lower-cased name (the first of repeated ones), and what makes the
-/// request malformed, if anything: two different `Content-Length` values, or a value holding a
-/// CR, LF or NUL byte.
-private func readHeaders(of connection: OpaquePointer?) -> (headers: [String: String], malformed: String?) {
+/// Every request header, by lower-cased name (the first of repeated ones), and the answer when the
+/// request is malformed (400) or framed with a coding the server does not take (501) — see the
+/// type's doc comment for the rules.
+private func readHeaders(of connection: OpaquePointer?) -> (headers: [String: String], malformed: HTTPResponse?) {
     final class Box {
         var headers: [String: String] = [:]
         var malformed: String?
+        var transferEncodings = 0
     }
     let box = Box()
     _ = MHD_get_connection_values(
@@ -335,32 +364,88 @@ private func readHeaders(of connection: OpaquePointer?) -> (headers: [String: St
         { box, _, key, value in
             guard let box, let key else { return .YES }
             let found = Unmanaged<Box>.fromOpaque(box).takeUnretainedValue()
-            let name = String(cString: key).lowercased()
+            let raw = String(cString: key)
+            let name = raw.lowercased()
             let text = value.map { String(cString: $0) } ?? ""
-            if text.utf8.contains(where: { $0 == 13 || $0 == 10 }) {
-                found.malformed = found.malformed ?? "the \(name) header holds a bare CR or LF"
-            }
+            func refuse(_ reason: String) { found.malformed = found.malformed ?? reason }
+            if raw.isEmpty || !raw.utf8.allSatisfy(isTokenByte) { refuse("a header name holds white space or a character a name may not hold") }
+            if text.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) { refuse("the \(name) header holds a bare CR or LF") }
+            if name == "transfer-encoding" { found.transferEncodings += 1 }
             if let first = found.headers[name] {
-                if name == "content-length", first != text {
-                    found.malformed = found.malformed ?? "two different Content-Length headers"
-                }
+                if name == "content-length", first != text { refuse("two different Content-Length headers") }
             } else {
                 found.headers[name] = text
             }
             return .YES
         }, Unmanaged.passUnretained(box).toOpaque())
-    return (box.headers, box.malformed)
+    if let reason = box.malformed { return (box.headers, ServeError.badRequest(reason).response) }
+    if let coding = box.headers["transfer-encoding"] {
+        if box.transferEncodings > 1 { return (box.headers, ServeError.badRequest("more than one Transfer-Encoding header").response) }
+        if box.headers["content-length"] != nil {
+            return (box.headers, ServeError.badRequest("both Content-Length and Transfer-Encoding (RFC 9112 §6.1)").response)
+        }
+        guard coding.trimmingCharacters(in: .whitespaces).lowercased() == "chunked" else {
+            var answer = ServeError.badRequest("the transfer coding \(coding) is not one this server takes (chunked alone)").response
+            answer.status = 501
+            return (box.headers, answer)
+        }
+    }
+    return (box.headers, nil)
 }
 
-/// Queues `response`, closing the connection afterwards when `close` is set.
-private func queue(_ response: HTTPResponse, on connection: OpaquePointer?, close: Bool) -> MHD_Result {
-    var body = response.body
-    let made = body.withUnsafeMutableBytes { raw in
-        MHD_create_response_from_buffer(raw.count, raw.baseAddress, .RESPMEM_MUST_COPY)
+/// Whether `byte` may stand in a header name (RFC 9110 §5.6.2's `tchar`).
+private func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): return true
+    default: return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
     }
-    guard let made else { return .NO }
+}
+
+/// A response's body in memory libmicrohttpd sends from, and the room it holds in the budget, both
+/// let go when libmicrohttpd is done with the response.
+private final class HeldBody {
+    let buffer: UnsafeMutableRawPointer
+    let reservation: ByteReservation?
+
+    init(buffer: UnsafeMutableRawPointer, reservation: ByteReservation?) {
+        self.buffer = buffer
+        self.reservation = reservation
+    }
+
+    deinit { free(buffer) }
+}
+
+/// The 503 for a response that does not fit the budget for responses held.
+private let responsesBusy = ServeError.busy(
+    "the server holds as many finished responses for clients still reading them as its memory allows; try again shortly", retryAfter: 2)
+
+/// Queues `response`, closing the connection afterwards when `close` is set. A body over
+/// ``HTTPServer/unreservedResponseBytes`` keeps its room in `held` (its own reservation or one made
+/// here) until libmicrohttpd has sent it; when there is no room, the answer is 503 instead.
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer?, close: Bool, held: ByteBudget) -> MHD_Result {
+    var response = response
+    var reservation = response.reservation
+    let count = response.body.count
+    if count > HTTPServer.unreservedResponseBytes, (reservation?.bytes ?? 0) < count {
+        reservation = held.reserve(count)
+        if reservation == nil { response = responsesBusy.response }
+    }
+    let body = response.body
+    guard let buffer = malloc(max(1, body.count)) else { return .NO }
+    body.withUnsafeBytes { raw in if let base = raw.baseAddress { buffer.copyMemory(from: base, byteCount: raw.count) } }
+    response.body = []
+    let owner = Unmanaged.passRetained(HeldBody(buffer: buffer, reservation: reservation)).toOpaque()
+    guard let made = MHD_create_response_from_buffer_with_free_callback_cls(body.count, buffer, releaseBody, owner) else {
+        Unmanaged<HeldBody>.fromOpaque(owner).release()
+        return .NO
+    }
     defer { MHD_destroy_response(made) }
     for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
     if close { _ = MHD_add_response_header(made, "Connection", "close") }
     return MHD_queue_response(connection, UInt32(response.status), made)
+}
+
+/// libmicrohttpd's call when a response's buffer is no longer needed.
+private let releaseBody: @convention(c) (UnsafeMutableRawPointer?) -> Void = { owner in
+    if let owner { Unmanaged<HeldBody>.fromOpaque(owner).release() }
 }

@@ -8,11 +8,20 @@ import Foundation
 /// waiting (``reserve(deadline:)``, on the thread that read the request), so the refusal is
 /// immediate and the queue is bounded by time as well as by count. Only the ticket whose turn has
 /// come is woken.
+///
+/// The estimate can never lock the gate: a gate with nothing running and nothing queued admits
+/// (whatever renders cost before), and the mean fades by half every ``halfLife`` seconds after the
+/// last render ended, so a burst of renders cut at the time limit stops counting against the next
+/// ones even while others are still running.
 public final class RenderGate: @unchecked Sendable {
     /// The most renders running at once, ≥ 1.
     public let running: Int
     /// The most renders queued beyond those running, ≥ 0.
     public let waiting: Int
+    /// Seconds after which what the last renders cost counts half as much: 10 by default.
+    public let halfLife: Double
+    /// The time now (a parameter so that tests can drive the gate through hours in no time).
+    private let clock: @Sendable () -> Date
     private let lock = NSLock()
     // Guarded by `lock`.
     private var busy = 0
@@ -20,8 +29,10 @@ public final class RenderGate: @unchecked Sendable {
     private var nextTicket = 0
     private var serving = 0
     private var closed = false
-    /// Seconds a render takes, a moving mean of the recent ones (0 until one has run).
+    /// Seconds a render takes, a moving mean of the recent ones (0 until one has run), as it was
+    /// when `learned`; ``estimate()`` is what it is worth now.
     private var meanSeconds = 0.0
+    private var learned = Date.distantPast
     /// Tickets whose holders stopped waiting before their turn.
     private var skipped: Set<Int> = []
     /// The semaphore each waiting ticket sleeps on: a slot coming free wakes the one ticket whose
@@ -29,10 +40,12 @@ public final class RenderGate: @unchecked Sendable {
     /// than the renders).
     private var sleepers: [Int: DispatchSemaphore] = [:]
 
-    /// `running` below 1 counts as 1, `waiting` below 0 as 0.
-    public init(running: Int, waiting: Int) {
+    /// `running` below 1 counts as 1, `waiting` below 0 as 0, a `halfLife` below 0.1 s as 0.1 s.
+    public init(running: Int, waiting: Int, halfLife: Double = 10, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.running = max(1, running)
         self.waiting = max(0, waiting)
+        self.halfLife = max(0.1, halfLife)
+        self.clock = clock
     }
 
     /// A reserved place: pass it to ``wait(_:until:)`` exactly once.
@@ -67,19 +80,22 @@ public final class RenderGate: @unchecked Sendable {
         return refusal(deadline: deadline)
     }
 
-    /// The wait ahead of a new request, in seconds: the renders before it, `running` at a time,
-    /// each at the mean time of a render.
-    private func wait() -> Double {
-        let ahead = max(0, busy + queued + 1 - running)
-        return (Double(ahead) / Double(running)).rounded(.up) * meanSeconds
+    /// What a render costs now, in seconds: the mean, halved for every ``halfLife`` since the last
+    /// render ended.
+    private func estimate(at now: Date) -> Double {
+        meanSeconds * exp2(-max(0, now.timeIntervalSince(learned)) / halfLife)
     }
 
     private func refusal(deadline: Date) -> Refusal? {
         if closed { return .closed }
+        // Nothing running, nothing waiting: whatever renders cost before, this one may try.
+        if busy == 0 && queued == 0 { return nil }
         guard queued < waiting || busy + queued < running else { return .full }
-        let seconds = wait()
-        // Its own render too must fit before the deadline.
-        if Date().addingTimeInterval(seconds + meanSeconds) > deadline { return .wouldWait(seconds: seconds) }
+        let now = clock(), mean = estimate(at: now)
+        // The renders before it, `running` at a time, each at the mean; then its own.
+        let ahead = max(0, busy + queued + 1 - running)
+        let seconds = (Double(ahead) / Double(running)).rounded(.up) * mean
+        if now.addingTimeInterval(seconds + mean) > deadline { return .wouldWait(seconds: seconds) }
         return nil
     }
 
@@ -93,7 +109,7 @@ public final class RenderGate: @unchecked Sendable {
         while !(busy < running && ticket.number == serving) {
             sleepers[ticket.number] = sleeper
             lock.unlock()
-            let woken = sleeper.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .success
+            let woken = sleeper.wait(timeout: .now() + max(0, deadline.timeIntervalSince(clock()))) == .success
             lock.lock()
             sleepers[ticket.number] = nil
             if !woken, !(busy < running && ticket.number == serving) {
@@ -113,7 +129,9 @@ public final class RenderGate: @unchecked Sendable {
     public func release(after seconds: Double) {
         lock.lock()
         busy -= 1
-        meanSeconds = meanSeconds == 0 ? seconds : 0.8 * meanSeconds + 0.2 * seconds
+        let now = clock(), faded = estimate(at: now)
+        meanSeconds = learned == .distantPast ? seconds : 0.8 * faded + 0.2 * seconds
+        learned = now
         wakeNext()
         lock.unlock()
     }

@@ -9,6 +9,8 @@ public enum ServeError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(String)
     /// 405: the route does not take this method.
     case methodNotAllowed(String, allowed: [String])
+    /// 406: none of the formats the route writes is acceptable to the request's `Accept`.
+    case notAcceptable(String)
     /// 413: the body, the image's pixel count or its memory estimate is over the server's limits.
     case tooLarge(String)
     /// 415: the bytes are not an image format the service reads, or no output format it writes was asked for.
@@ -27,6 +29,7 @@ public enum ServeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .forbidden: return 403
         case .notFound: return 404
         case .methodNotAllowed: return 405
+        case .notAcceptable: return 406
         case .tooLarge: return 413
         case .unsupportedMediaType: return 415
         case .unprocessable: return 422
@@ -38,7 +41,7 @@ public enum ServeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message: the JSON body's `error`.
     public var description: String {
         switch self {
-        case let .badRequest(text, _), let .forbidden(text), let .notFound(text), let .methodNotAllowed(text, _), let .tooLarge(text),
+        case let .badRequest(text, _), let .forbidden(text), let .notFound(text), let .methodNotAllowed(text, _), let .notAcceptable(text), let .tooLarge(text),
             let .unsupportedMediaType(text), let .unprocessable(text), let .busy(text, _), let .internalError(text):
             return text
         }

@@ -46,6 +46,31 @@ public struct ServeRoot: Sendable {
         return resolved
     }
 
+    /// The file `relative` names under the root, opened once (see ``ServedFile``): what the
+    /// service reads, where ``resolve(_:)`` only answers whether it could.
+    /// - Throws: as ``resolve(_:)`` does; 403 too when what was opened lies outside the root.
+    public func open(_ relative: String) throws(ServeError) -> ServedFile {
+        try ServedFile(resolved: try resolve(relative), root: path, relative: relative)
+    }
+
+    /// `name` as a scene in `folder` (relative to the root) names it — `..` and `.` segments taken
+    /// as they read, as `blurkit render` takes them — relative to the root again.
+    /// - Throws: 403 when it climbs out of the root or is absolute.
+    public static func relative(_ name: String, from folder: String) throws(ServeError) -> String {
+        guard !name.hasPrefix("/") else { throw .forbidden("\(name): a scene's image under the root is named by a relative path") }
+        var segments: [Substring] = folder.split(separator: "/")
+        for segment in name.split(separator: "/") {
+            switch segment {
+            case ".": continue
+            case "..":
+                guard !segments.isEmpty else { throw .forbidden("\(name) leads out of the root") }
+                segments.removeLast()
+            default: segments.append(segment)
+            }
+        }
+        return segments.joined(separator: "/")
+    }
+
     /// Whether `resolved` (absolute, links resolved) lies under the root, byte for byte.
     private func inside(_ resolved: String) -> Bool {
         Array(resolved.utf8).starts(with: Array((path + "/").utf8))

@@ -41,9 +41,13 @@ public struct URLSigner: Sendable {
         return difference == 0
     }
 
-    /// The target without its signature, when the signature is there and right.
-    /// - Throws: ``ServeError/forbidden(_:)`` when it is missing or wrong.
-    public func verify(_ rawTarget: String) throws(ServeError) -> String {
+    /// The target without its signature, when the signature is there and right and the URL has not
+    /// expired: a signed query may carry `expires=` (seconds since 1970, an integer), covered by the
+    /// signature like every other parameter; from that second on the URL is refused.
+    /// - Throws: ``ServeError/forbidden(_:)`` when the signature is missing or wrong, or the URL has
+    ///   expired (at `now`, seconds since 1970); ``ServeError/badRequest(_:parameter:)`` when
+    ///   `expires` is not an integer.
+    public func verify(_ rawTarget: String, now: Double = Date().timeIntervalSince1970) throws(ServeError) -> String {
         guard let range = rawTarget.range(of: "sig=", options: .backwards), range.lowerBound > rawTarget.startIndex else {
             throw .forbidden("this server takes signed URLs only: end the query with sig=HMAC")
         }
@@ -56,6 +60,12 @@ public struct URLSigner: Sendable {
         let given = Array(rawTarget[range.upperBound...].utf8)
         let expected = Array(Digest.hex(Digest.hmacSHA256(key: key, Array(signed.utf8))).utf8)
         guard URLSigner.same(given, expected) else { throw .forbidden("the URL's signature is wrong") }
+        if let expires = try RequestTarget(signed)["expires"] {
+            guard let expiry = Int(expires) else {
+                throw .badRequest("expires must be a time in whole seconds since 1970, got \(expires)", parameter: "expires")
+            }
+            guard Double(expiry) > now else { throw .forbidden("the URL expired at \(expiry) (seconds since 1970)") }
+        }
         return signed
     }
 }

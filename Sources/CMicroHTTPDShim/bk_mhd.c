@@ -93,7 +93,8 @@ int bk_mhd_peer_gone(int fd) {
     if (fd < 0) return 0;
     char byte;
     ssize_t got = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-    if (got == 0) return 1; /* an orderly close */
+    /* 0 is an orderly close of the peer's sending side, which a client may do and still wait for
+       the answer (RFC 9112 §9.6): not gone. A reset or another error is. */
     if (got < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : 1;
-    return 0; /* a pipelined request waiting */
+    return 0; /* a pipelined request waiting, or the half-close */
 }

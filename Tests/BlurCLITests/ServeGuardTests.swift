@@ -1,4 +1,5 @@
 import BlurServe
+import BlurTestSupport
 import Foundation
 import Testing
 
@@ -162,5 +163,77 @@ extension Result where Failure == ServeError {
         _ = try gate.reserve(deadline: far).get()
         _ = try gate.reserve(deadline: far).get()
         #expect(gate.wouldRefuse(deadline: far) == .full)
+    }
+}
+
+/// The gate's estimate can never lock it: random sequences of render times — over the limit, cut
+/// at it, cancelled early, cached (no render at all) — then the load stops, and the next render is
+/// admitted at once; with one render left running for ever, within a bounded time.
+@Suite struct RenderGateModelTests {
+    /// A clock the test moves by hand.
+    final class Clock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var now = Date(timeIntervalSince1970: 1_000_000)
+        func read() -> Date { lock.withLock { now } }
+        func advance(_ seconds: Double) { lock.withLock { now = now.addingTimeInterval(seconds) } }
+    }
+
+    @Test(arguments: [1, 2, 4])
+    func noSequenceOfRenderTimesLocksTheGate(running: Int) throws {
+        let limit = 3.0
+        for seed in UInt64(1)...40 {
+            var random = TestRandom(seed: seed &+ UInt64(running) << 32)
+            let clock = Clock()
+            let gate = RenderGate(running: running, waiting: 8, clock: { clock.read() })
+            var queued: [(ticket: RenderGate.Ticket, deadline: Date)] = []
+            var runningNow: [Date] = []
+            func uniform() -> Double { Double(random.next() % 10_000) / 10_000 }
+            /// Tickets whose turn has come run; those whose deadline has passed give up.
+            func serve() {
+                while let head = queued.first, runningNow.count < running || clock.read() > head.deadline {
+                    queued.removeFirst()
+                    if gate.wait(head.ticket, until: head.deadline) { runningNow.append(clock.read()) }
+                }
+            }
+            for _ in 0..<300 {
+                switch random.next() % 4 {
+                case 0, 1:
+                    if case let .success(ticket) = gate.reserve(deadline: clock.read().addingTimeInterval(limit)) {
+                        queued.append((ticket, clock.read().addingTimeInterval(limit)))
+                    }
+                case 2 where !runningNow.isEmpty:
+                    // A render ends: over the limit, cut at it, cancelled early or cheap.
+                    runningNow.removeFirst()
+                    let kinds = [limit * (1 + 2 * uniform()), limit, 0.05 * uniform(), 0.2 * uniform()]
+                    gate.release(after: kinds[Int(random.next() % 4)])
+                default:
+                    clock.advance(limit * uniform())
+                }
+                serve()
+            }
+            // The load stops: what waits gives up or runs, what runs ends (at the limit, the worst case).
+            clock.advance(limit + 1)
+            serve()
+            while !runningNow.isEmpty {
+                runningNow.removeFirst()
+                gate.release(after: limit)
+                serve()
+            }
+            #expect(gate.wouldRefuse(deadline: clock.read().addingTimeInterval(limit)) == nil, "seed \(seed): an idle gate admits")
+            guard running > 1 else { continue }
+            // The next is admitted within ten half-lives.
+            // One render that never ends beside one that took three times the limit.
+            for _ in 0..<2 {
+                let ticket = try gate.reserve(deadline: clock.read().addingTimeInterval(limit)).get()
+                #expect(gate.wait(ticket, until: clock.read().addingTimeInterval(limit)))
+            }
+            gate.release(after: 3 * limit)
+            var waited = 0.0
+            while gate.wouldRefuse(deadline: clock.read().addingTimeInterval(limit)) != nil && waited < 10 * gate.halfLife {
+                clock.advance(1)
+                waited += 1
+            }
+            #expect(waited < 10 * gate.halfLife, "seed \(seed): admitted \(waited) s after the load stopped")
+        }
     }
 }

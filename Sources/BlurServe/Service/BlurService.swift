@@ -13,7 +13,9 @@ import Synchronization
 /// A render waits for one of `maximumConcurrent` slots, in arrival order, while its deadline allows:
 /// it is admitted only when the renders ahead of it, at the recent mean time of one, leave it time
 /// to run within the request time limit (and while fewer than `maximumQueued` wait); otherwise it is
-/// refused with 503 at once, before its query is read. The time limit holds inside the work — checked
+/// refused with 503 at once — an upload before its body is read. An idle service always admits,
+/// and the mean fades with time, so a run of slow renders never locks the routes (``RenderGate``);
+/// `/healthz` answers 503 while a render would be refused, so a balancer can send traffic elsewhere. The time limit holds inside the work — checked
 /// while it waits, between bands, frames and layers — and a render whose client has gone is stopped. Responses carry a strong ETag (the input's
 /// SHA-256, the route, its parameters and the format); `If-None-Match` gets 304 before any work;
 /// the disk cache, when there is one, keeps what was rendered.
@@ -39,13 +41,18 @@ public final class BlurService: Sendable {
         /// What `make wasm` writes (`blurkit.mjs`, `blurkit.wasm`), served at `/web/` for the
         /// playground's previews; nil for none.
         public var web: [String: [UInt8]]?
+        /// The budget the server holds request bodies and finished responses in
+        /// (``HTTPServer/Configuration/held``): a cache hit reserves its body there before it reads
+        /// the entry, and answers 503 when it does not fit. Nil: the server reserves at sending.
+        public var held: ByteBudget?
 
         /// Settings as given; by default no key, no cache, 2 renders at once and at most 1,024
         /// waiting, 30 s, outputs up to 256 MiB.
         public init(
             root: ServeRoot, signer: URLSigner? = nil, cache: DiskCache? = nil, maximumConcurrent: Int = 2, maximumQueued: Int = 1024,
-            timeout: Double = 30, maximumOutputBytes: Int = 256 << 20, web: [String: [UInt8]]? = nil
+            timeout: Double = 30, maximumOutputBytes: Int = 256 << 20, web: [String: [UInt8]]? = nil, held: ByteBudget? = nil
         ) {
+            self.held = held
             self.maximumOutputBytes = maximumOutputBytes
             self.root = root
             self.signer = signer
@@ -75,7 +82,8 @@ public final class BlurService: Sendable {
     public init(_ settings: Settings) {
         self.settings = settings
         gate = RenderGate(running: settings.maximumConcurrent, waiting: settings.maximumQueued)
-        let found = BlurService.paths(under: settings.root, limit: 1000)
+        // Under a key the document is public while /images is not: it names no file then.
+        let found = settings.signer == nil ? BlurService.paths(under: settings.root, limit: 1000) : []
         openAPI = Array(
             OpenAPIDocument.make(
                 routes: ServiceRoute.all, signed: settings.signer != nil, web: settings.web != nil,
@@ -90,24 +98,45 @@ public final class BlurService: Sendable {
         gate.close()
     }
 
-    /// A render request to answer before its query is parsed or its body read, from the request
-    /// line and headers alone: 503 while draining or when the queue would not admit it (so a
-    /// refusal costs almost nothing), and — under a key — 403 for a signature that does not
-    /// verify, before a byte of the body is read. Nil: go on. A server closes the connection after
-    /// such an answer only when a body was announced.
+    /// The answer to a request from its line and headers alone, before any body is read or room
+    /// reserved for it, on the target as decoded (so `/%62lur` is `/blur`): 400 for a malformed
+    /// target, 404 for no such route, 405 for a method the route does not take, under a key 403 for
+    /// a signature that does not verify or has expired, and 503 for an upload the render queue
+    /// would not admit (a GET goes on: it may be a cache hit or a 304). Nil: go on. A server closes
+    /// the connection after such an answer when a body was announced.
     public func screen(method: String, rawTarget: String, headers: [String: String]) -> HTTPResponse? {
-        let route = rawTarget.dropFirst().prefix { $0 != "/" && $0 != "?" }
-        guard ServiceRoute.all.contains(where: { $0.name == route }) else { return nil }
-        if let refusal = gate.wouldRefuse(deadline: Date().addingTimeInterval(settings.timeout)) {
-            return countRefusal(refusal, route: String(route))
-        }
-        if settings.signer != nil {
-            do { try authorize(HTTPRequest(method: method, rawTarget: rawTarget, headers: headers)) } catch {
-                metrics.finish(route: String(route), status: error.status, bytes: 0, seconds: 0)
-                return error.response
+        let request = HTTPRequest(method: method, rawTarget: rawTarget, headers: headers)
+        let target: RequestTarget
+        do { target = try RequestTarget(rawTarget) } catch { return count(error.response, route: "other", request, Date()) }
+        let route = routeName(target)
+        do throws(ServeError) {
+            let render = ServiceRoute.all.first { $0.name == target.route }
+            switch route {
+            case "other": throw .notFound("no route /\(target.route); see /openapi.json")
+            case "images": try authorize(request)
+            default: break
             }
+            let allowed = render.map { $0.takesBody ? ["GET", "HEAD", "POST"] : ["GET", "HEAD"] } ?? ["GET", "HEAD"]
+            guard allowed.contains(method) else { throw .methodNotAllowed("\(method) is not allowed here", allowed: allowed) }
+            guard render != nil else { return nil }
+            try authorize(request)
+            if method == "POST", let refusal = gate.wouldRefuse(deadline: Date().addingTimeInterval(settings.timeout)) {
+                return countRefusal(refusal, route: route)
+            }
+        } catch {
+            return count(error.response, route: route, request, Date())
         }
         return nil
+    }
+
+    /// The name a request is counted under in the metrics: its route, `playground` for `/`, `other`
+    /// for no route.
+    private func routeName(_ target: RequestTarget) -> String {
+        let known = [
+            "blur", "progressive", "material", "blurup", "render", "placeholder", "healthz", "metrics", "openapi.json", "images", "web",
+            "playground.js", "playground.css",
+        ]
+        return target.route.isEmpty ? "playground" : known.contains(target.route) ? target.route : "other"
     }
 
     /// The 503 for `refusal`, counted.
@@ -138,11 +167,7 @@ public final class BlurService: Sendable {
         do { target = try RequestTarget(request.rawTarget) } catch {
             return .now(count(error.response, route: "other", request, began))
         }
-        let known = [
-            "blur", "progressive", "material", "blurup", "render", "placeholder", "healthz", "metrics", "openapi.json", "images", "web",
-            "playground.js", "playground.css",
-        ]
-        let route = target.route.isEmpty ? "playground" : known.contains(target.route) ? target.route : "other"
+        let route = routeName(target)
         do {
             switch try respond(to: request, target) {
             case let .now(response): return .now(count(response, route: route, request, began))
@@ -199,6 +224,11 @@ public final class BlurService: Sendable {
         case "healthz":
             try only(["GET", "HEAD"])
             if draining { throw .busy("the server is shutting down", retryAfter: 1) }
+            // Not ready while a render asked now would be refused: a balancer sends it elsewhere.
+            if let refusal = gate.wouldRefuse(deadline: Date().addingTimeInterval(settings.timeout)) {
+                let reason = BlurService.busy(refusal, timeout: settings.timeout)
+                throw .busy("not ready: \(reason.description)", retryAfter: 1)
+            }
             return .now(.text("ok\n"))
         case "metrics":
             try only(["GET", "HEAD"])
@@ -226,7 +256,8 @@ public final class BlurService: Sendable {
         }
     }
 
-    /// With a key: the request's signature, or the playground's token in `X-BlurKit-Token`.
+    /// With a key: the request's signature (and its `expires=`, when it has one), or the
+    /// playground's token in `X-BlurKit-Token`.
     private func authorize(_ request: HTTPRequest) throws(ServeError) {
         guard let signer = settings.signer else { return }
         if let token = request.header("x-blurkit-token"), signer.accepts(token: token, now: Date().timeIntervalSince1970) { return }
@@ -267,13 +298,15 @@ public final class BlurService: Sendable {
         var parameters = target.parameters
         if settings.signer != nil {
             try authorize(request)
-            parameters.removeAll { $0.name == "sig" }
+            parameters.removeAll { $0.name == "sig" || $0.name == "expires" }
         }
         let given = try route.arguments(parameters.filter { $0.name != "format" })
         let formatWord = parameters.first { $0.name == "format" }?.value
 
-        // The input: a file under the root, or the body (read where it is: no file is written).
+        // The input: a file under the root, opened once (every later step reads that file), or the
+        // body (read where it is: no file is written).
         let source: ImageSource, inputDigest: String, name: String
+        var opened: ServedFile?
         if request.method == "POST" {
             guard !request.body.isEmpty else { throw .badRequest("a POST needs the image as its body") }
             guard target.rest.isEmpty else { throw .badRequest("a POST takes the image as its body, not a path") }
@@ -284,9 +317,10 @@ public final class BlurService: Sendable {
             inputDigest = Digest.hex(Digest.sha256(request.body))
             name = "the body"
         } else {
-            let path = try settings.root.resolve(target.rest)
-            source = .file(path)
-            inputDigest = try digest(of: path)
+            let file = try settings.root.open(target.rest)
+            opened = file
+            source = .file(file.path)
+            inputDigest = try digest(of: file, named: target.rest)
             name = target.rest
         }
 
@@ -294,7 +328,10 @@ public final class BlurService: Sendable {
         // The key: the input, the route, the format and the values read (canonical names and
         // forms: however a client orders or spells them, the same result has the same ETag).
         let canonical = given.pairs.map { "\($0.name)=\($0.value.text)" }.sorted()
-        let key = Digest.hex(Digest.sha256(Array(([route.name, inputDigest, format ?? "json"] + canonical).joined(separator: "\n").utf8)))
+        // The placeholder's JSON names its input: the name is part of what was made.
+        let label = route.output == .placeholder && format == nil ? ["file=" + (request.method == "POST" ? "body" : target.rest)] : []
+        let key = Digest.hex(
+            Digest.sha256(Array(([route.name, inputDigest, format ?? "json"] + canonical + label).joined(separator: "\n").utf8)))
         let etag = "\"" + key.prefix(40) + "\""
         var headers = [
             "ETag": etag, "Vary": "Accept",
@@ -306,10 +343,22 @@ public final class BlurService: Sendable {
         {
             return .now(HTTPResponse(status: 304, headers: headers))
         }
-        if let cached = settings.cache?.get(key) {
-            metrics.cacheHit()
-            headers["X-Cache"] = "hit"
-            return .now(HTTPResponse(status: 200, contentType: cached.contentType, body: cached.body, headers: headers))
+        if let cache = settings.cache, let size = cache.size(of: key) {
+            // Room for the body before it is read: a cache hit holds memory like any response.
+            var room: ByteReservation?
+            if let held = settings.held {
+                room = held.reserve(size)
+                guard room != nil else {
+                    throw .busy("the server holds as many finished responses for clients still reading them as its memory allows", retryAfter: 2)
+                }
+            }
+            if let body = cache.get(key, contentType: contentType) {
+                metrics.cacheHit()
+                headers["X-Cache"] = "hit"
+                var response = HTTPResponse(status: 200, contentType: contentType, body: body, headers: headers)
+                response.reservation = room
+                return .now(response)
+            }
         }
         if settings.cache != nil { metrics.cacheMiss() }
 
@@ -319,7 +368,7 @@ public final class BlurService: Sendable {
             throw BlurService.busy(refusal, timeout: settings.timeout)
         }
         if route.output == .stillOrAnimation {
-            guard case let .file(path) = source, path.hasSuffix(".json") else {
+            guard request.method != "POST", target.rest.hasSuffix(".json") else {
                 throw .unsupportedMediaType("/render takes a scene file (.json) under the root")
             }
         } else {
@@ -335,7 +384,7 @@ public final class BlurService: Sendable {
             if refusal != .closed { metrics.reject() }
             throw BlurService.busy(refusal, timeout: settings.timeout)
         }
-        let relative = request.method == "POST" ? nil : target.rest, finalHeaders = headers
+        let relative = request.method == "POST" ? nil : target.rest, finalHeaders = headers, input = opened
         let abandoned = request.isAbandoned
         return .later { [self] in
             guard gate.wait(ticket, until: deadline) else {
@@ -350,7 +399,9 @@ public final class BlurService: Sendable {
             }
             do {
                 let cancelled: @Sendable () -> Bool = { Date() >= deadline || abandoned() }
-                let body = try run(route, given, source: source, format: format, name: name, relative: relative, cancelled: cancelled)
+                let body = try withExtendedLifetime(input) {
+                    try run(route, given, source: source, format: format, name: name, relative: relative, cancelled: cancelled)
+                }
                 settings.cache?.put(key, contentType: contentType, body: body)
                 return HTTPResponse(status: 200, contentType: contentType, body: body, headers: finalHeaders)
             } catch let error as ServeError {
@@ -376,10 +427,8 @@ public final class BlurService: Sendable {
                 }
                 return (format.rawValue, BlurService.contentType(animation: format))
             }
-            for format in BlurService.preferred([AnimationFormat.webp, .gif, .apng], accepted, type: BlurService.contentType(animation:)) {
-                return (format.rawValue, BlurService.contentType(animation: format))
-            }
-            return ("webp", "image/webp")
+            let format = try BlurService.negotiate([AnimationFormat.webp, .gif, .apng], own: .webp, accepted, type: BlurService.contentType(animation:))
+            return (format.rawValue, BlurService.contentType(animation: format))
         }
         if let word {
             guard let format = try? ImageFormat.spec.parse(word) else {
@@ -390,12 +439,32 @@ public final class BlurService: Sendable {
         if route.output == .placeholder { return (nil, "application/json") }
         // WebP before AVIF among equals: a browser that takes both gets the one that encodes in a
         // fraction of the time; AVIF when `Accept` ranks it higher or names it alone.
-        for format in BlurService.preferred([ImageFormat.webp, .avif, .png, .jpeg, .gif], accepted, type: BlurService.contentType) {
-            return (format.rawValue, BlurService.contentType(format))
-        }
-        let own = (try? Renderer.format(of: source)) ?? .png
-        let format: ImageFormat = [.png, .jpeg, .webp, .avif].contains(own) ? own : .png
+        let found = (try? Renderer.format(of: source)) ?? .png
+        let own: ImageFormat = [.png, .jpeg, .webp, .avif].contains(found) ? found : .png
+        let format = try BlurService.negotiate([ImageFormat.webp, .avif, .png, .jpeg, .gif], own: own, accepted, type: BlurService.contentType)
         return (format.rawValue, BlurService.contentType(format))
+    }
+
+    /// The format to answer in, of `formats` (the server's order of preference): those `Accept`
+    /// names by their own type with q > 0, the highest q first; else `own` (the input's format, or
+    /// the route's usual one) when a range (`image/*`, `*/*`) or no `Accept` at all takes it; else
+    /// the first of `formats` a range takes.
+    /// - Throws: 406 when `Accept` refuses every one (`image/png;q=0` alone, say).
+    static func negotiate<Format: Equatable>(
+        _ formats: [Format], own: Format, _ accepted: [String: Double]?, type: (Format) -> String
+    ) throws(ServeError) -> Format {
+        guard let accepted else { return own }
+        if let named = preferred(formats, accepted, type: type).first { return named }
+        if quality(of: type(own), in: accepted) > 0 { return own }
+        if let any = formats.first(where: { quality(of: type($0), in: accepted) > 0 }) { return any }
+        throw .notAcceptable(
+            "Accept refuses every format this route writes (\(formats.map(type).joined(separator: ", "))); send format= or another Accept")
+    }
+
+    /// The q-value `Accept` gives `type`: its own entry's, else `image/*`'s, else `*/*`'s, else 0.
+    static func quality(of type: String, in accepted: [String: Double]) -> Double {
+        let major = type.split(separator: "/").first.map(String.init) ?? type
+        return accepted[type] ?? accepted[major + "/*"] ?? accepted["*/*"] ?? 0
     }
 
     /// `If-None-Match` compares weakly (RFC 9110 §13.1.2): `W/"x"` matches `"x"`.
@@ -403,11 +472,13 @@ public final class BlurService: Sendable {
         (given.hasPrefix("W/") ? String(given.dropFirst(2)) : given) == etag
     }
 
-    /// The media types an `Accept` header names with their q-values (1 when not given), exact types
-    /// only: `image/png;q=0` refuses PNG, `image/webpx` is not WebP.
-    static func acceptable(_ header: String?) -> [String: Double] {
+    /// The media types and ranges an `Accept` header names with their q-values (1 when not given),
+    /// or nil when there is no `Accept` (everything is acceptable then): `image/png;q=0` refuses
+    /// PNG, `image/webpx` is not WebP, `image/*` and `*/*` are ranges (``quality(of:in:)``).
+    static func acceptable(_ header: String?) -> [String: Double]? {
+        guard let header, !header.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         var types: [String: Double] = [:]
-        for item in (header ?? "").lowercased().split(separator: ",") {
+        for item in header.lowercased().split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let type = parts.first, !type.isEmpty else { continue }
             var q = 1.0
@@ -450,18 +521,13 @@ public final class BlurService: Sendable {
         }
     }
 
-    /// The SHA-256 of a file under the root, computed once per version of the file.
-    private func digest(of path: String) throws(ServeError) -> String {
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw .notFound("no such file") }
-        // The change time too: a file rewritten in place with its size and modification time put
-        // back still has a new ctime (which no one can set).
-        let stamp = [
-            Int(status.st_size), Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec), Int(status.st_ino), Int(status.st_ctim.tv_sec),
-            Int(status.st_ctim.tv_nsec),
-        ]
+    /// The SHA-256 of a file under the root, computed once per version of the file (its
+    /// ``ServedFile/stamp``: the change time too, so a file rewritten in place with its size and
+    /// modification time put back is read again).
+    private func digest(of file: ServedFile, named path: String) throws(ServeError) -> String {
+        let stamp = file.stamp
         if let known = digests.withLock({ $0[path] }), known.stamp == stamp { return known.digest }
-        guard let digest = Digest.sha256(file: path) else { throw .notFound("cannot read the file") }
+        guard let digest = Digest.sha256(file: file.path) else { throw .notFound("\(path): cannot be read") }
         let hex = Digest.hex(digest)
         digests.withLock { known in
             // Bounded: a root of millions of files must not grow the server without limit.
@@ -511,11 +577,12 @@ public final class BlurService: Sendable {
                     Renderer.blurUp(given, from: source, to: nil, format: animation, label: (name as NSString).lastPathComponent, options: options))
             case .stillOrAnimation:
                 guard case let .file(path) = source else { throw ServeError.unsupportedMediaType("/render takes a scene file under the root") }
-                // A scene's images: under the root only, relative to the scene's folder.
+                // A scene's images: relative to the scene's folder (`..` read as it reads), under the
+                // root only, each opened once.
                 let root = settings.root, folder = ((relative ?? "") as NSString).deletingLastPathComponent
                 let file = try SceneFile.parse(
-                    try AtomicFile.read(path), baseDirectory: (path as NSString).deletingLastPathComponent,
-                    imageLoader: { try ImageFile.read(try root.resolve(folder.isEmpty ? $0 : folder + "/" + $0)) })
+                    try AtomicFile.read(path), baseDirectory: folder,
+                    imageLoader: { try ImageFile.read(try root.open(try ServeRoot.relative($0, from: folder)).path) })
                 let still = ServiceRoute.isStill(given) ? try ImageFormat.spec.parse(format ?? "png") : nil
                 let animation = still == nil ? try AnimationFormat.spec.parse(format ?? "webp") : nil
                 return try limited(Renderer.scene(given, file, to: nil, still: still, animation: animation, options: options))
@@ -545,20 +612,23 @@ public final class BlurService: Sendable {
                 "the response would take \(bytes > limit ? "over" : "at least") \(BudgetError.megabytes(limit)) MB, the server's limit (--max-output): ask for a compressed format or a smaller size"
             )
         } catch let RenderError.output(text) {
-            throw .unprocessable(shown(text))
+            throw .unprocessable(shown(text, source: source, name: name))
         } catch let error as DecodingError {
             throw BlurService.status(of: error, name: name)
         } catch let error as SceneFileError {
-            throw .unprocessable(shown(error.description))
+            throw .unprocessable(shown(error.description, source: source, name: name))
         } catch let error as FileError {
-            throw .unprocessable(shown(error.description))
+            throw .unprocessable(shown(error.description, source: source, name: name))
         } catch {
-            throw .internalError(shown("\(error)"))
+            throw .internalError(shown("\(error)", source: source, name: name))
         }
     }
 
-    /// A message as a client may see it: paths relative to the root.
-    private func shown(_ message: String) -> String {
-        message.replacingOccurrences(of: settings.root.path + "/", with: "")
+    /// A message as a client may see it: paths relative to the root, and the open file's path
+    /// (`/proc/self/fd/N`) as the request named it.
+    private func shown(_ message: String, source: ImageSource? = nil, name: String = "") -> String {
+        var text = message.replacingOccurrences(of: settings.root.path + "/", with: "")
+        if case let .file(path)? = source { text = text.replacingOccurrences(of: path, with: name) }
+        return text
     }
 }

@@ -30,8 +30,9 @@ struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCa
 /* The connection's socket (-1 when unknown). */
 int bk_mhd_connection_fd(struct MHD_Connection *connection);
 
-/* 1 when the peer has closed or reset the socket `fd` (a suspended connection, which libmicrohttpd
-   does not read meanwhile), 0 while it is open. Never blocks. */
+/* 1 when the peer has reset the socket `fd` (a suspended connection, which libmicrohttpd does not
+   read meanwhile), 0 while it is open or only its sending side is closed (a half-close, after
+   which the client still reads the answer). Never blocks. */
 int bk_mhd_peer_gone(int fd);
 
 /* Open connections, over every worker. */

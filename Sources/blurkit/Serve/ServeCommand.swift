@@ -19,8 +19,9 @@ enum ServeCommand: Command {
         whose wait (the renders ahead at the recent time of one) would leave it no time to render gets 503
         with Retry-After at once, before its query is read. --timeout holds inside every render (checked
         between bands, frames and layers), and a render whose client has gone stops. --memory-budget
-        covers the renders (each gets its share) and the request bodies held at once (a quarter of it;
-        a body is reserved before it is read, twice its size); outputs are capped by --max-output.
+        covers the renders (each gets its share) and what the server holds for clients (a quarter of
+        it: request bodies, reserved before they are read at twice their size, and finished responses
+        until their last byte is sent); outputs are capped by --max-output.
         SIGINT or SIGTERM stops accepting, lets the requests in flight finish within --timeout + 1 s, and exits 0.
         """
     static let operandCount = 0...0
@@ -89,9 +90,10 @@ enum ServeCommand: Command {
             let signer = try arguments.values["key"].map { (key: String) throws(ServeError) in try URLSigner(hexKey: key) }
             let capacity = try arguments.integer(cacheSize)! << 20
             let cache = try arguments.values["cache"].map { (folder: String) throws(ServeError) in try DiskCache(folder: folder, capacity: capacity) }
-            // A quarter of the memory budget for request bodies held at once, the rest shared by the
-            // renders, so that together they stay under it.
+            // A quarter of the memory budget for request bodies and finished responses held at once
+            // (cache hits included), the rest shared by the renders, so that together they stay under it.
             let budget = ImageLimits.memoryBudget, bodies = budget / 4
+            let held = ByteBudget(capacity: bodies)
             ImageLimits.memoryBudget = max(1 << 20, (budget - bodies) / maximumConcurrent)
             // The WebAssembly build, read once: the playground previews with it.
             var web: [String: [UInt8]]?
@@ -107,7 +109,7 @@ enum ServeCommand: Command {
             let service = BlurService(
                 .init(
                     root: root, signer: signer, cache: cache, maximumConcurrent: maximumConcurrent, maximumQueued: maximumQueued,
-                    timeout: timeout, maximumOutputBytes: try arguments.integer(maximumOutput)! << 20, web: web))
+                    timeout: timeout, maximumOutputBytes: try arguments.integer(maximumOutput)! << 20, web: web, held: held))
 
             // SIGINT and SIGTERM are waited for here: blocked in every thread (the server's inherit
             // the mask), taken with sigwait, so the drain runs as ordinary code.
@@ -122,7 +124,7 @@ enum ServeCommand: Command {
                 host: host, port: try arguments.integer(port)!, threads: try arguments.integer(threads) ?? max(2, cores),
                 idleTimeout: max(1, Int(timeout.rounded(.up))), requestTimeout: timeout,
                 maximumBodyBytes: try arguments.integer(maximumBody)! << 20, connectionLimit: try arguments.integer(maximumConnections)!,
-                perClientLimit: try arguments.integer(maximumPerClient)!, bodyBudget: bodies)
+                perClientLimit: try arguments.integer(maximumPerClient)!, held: held)
             let server = try HTTPServer(
                 configuration, screen: { service.screen(method: $0, rawTarget: $1, headers: $2) }, handler: { service.handle($0) })
             let shown = host.contains(":") ? "[\(host)]" : host
