@@ -133,8 +133,10 @@ extension Result where Failure == ServeError {
 /// time of one, leave it time before its deadline.
 @Suite struct RenderGateTests {
     @Test func aRequestIsAdmittedWhileItsDeadlineAllows() throws {
-        let gate = RenderGate(running: 1, waiting: 100)
-        let far = Date().addingTimeInterval(3600)
+        // Time stands still: the mean does not fade between the steps.
+        let now = Date()
+        let gate = RenderGate(running: 1, waiting: 100, clock: { now })
+        let far = now.addingTimeInterval(3600)
         // One render of 2 s teaches the gate the mean.
         let first = try gate.reserve(deadline: far).get()
         #expect(gate.wait(first, until: far))
@@ -143,7 +145,7 @@ extension Result where Failure == ServeError {
         // the fourth in the queue (8 s) plus its own (2 s) do not fit.
         let running = try gate.reserve(deadline: far).get()
         #expect(gate.wait(running, until: far))
-        let soon = Date().addingTimeInterval(9)
+        let soon = now.addingTimeInterval(9)
         var admitted = 0
         while case .success = gate.reserve(deadline: soon) { admitted += 1 }
         #expect(admitted == 3)

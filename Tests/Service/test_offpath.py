@@ -38,6 +38,7 @@ MB = 1 << 20
 KEY = "00112233445566778899aabbccddeeff"
 passed = []
 failures = []
+FOLDERS = []  # made by the test running, removed after it
 
 
 def check(condition, message):
@@ -47,7 +48,7 @@ def check(condition, message):
 
 # Servers and requests ----------------------------------------------------------------------------
 
-def stop(server, grace=6):
+def stop(server, grace=4):
     """SIGTERM to the server's PID, SIGKILL to it after `grace` seconds; its exit status."""
     process = server.process
     if process.poll() is None:
@@ -134,8 +135,8 @@ def signed(target, key=KEY):
 # Images made here ---------------------------------------------------------------------------------
 
 def zero_png(path, width, height, colour_type=0):
-    """A PNG of zeros (grey, or RGB with colour type 2) written row by row: a few hundred bytes a
-    megapixel."""
+    """A PNG of zeros (grey, or RGB with colour type 2), its rows streamed through zlib at level 1:
+    about 4 KB a megapixel (16384² grey in 1.1 MB)."""
     compressor = zlib.compressobj(1)
     row = b"\x00" * (1 + width * (3 if colour_type == 2 else 1))
     with open(path, "wb") as f:
@@ -144,15 +145,74 @@ def zero_png(path, width, height, colour_type=0):
         f.write(png_chunk(b"IDAT", data) + png_chunk(b"IEND", b""))
 
 
-def png_bytes(image):
+def jpeg_segments(data):
+    """(marker, start, end) of each marker segment of a JPEG; a scan's end takes in its
+    entropy-coded data."""
+    found, i = [], 2
+    while i < len(data) - 1:
+        marker = data[i + 1]
+        if marker == 0xD9:
+            found.append((marker, i, i + 2))
+            break
+        end = i + 2 + struct.unpack(">H", data[i + 2:i + 4])[0]
+        if marker == 0xDA:
+            while not (data[end] == 0xFF and data[end + 1] != 0 and not 0xD0 <= data[end + 1] <= 0xD7):
+                end += 1
+        found.append((marker, i, end))
+        i = end
+    return found
+
+
+def scan_bomb(size=600 * 1024):
+    """A progressive JPEG of 2048² grey whose last scan (a refinement of every AC coefficient, 31
+    bytes of EOB runs) is repeated until the file is `size` bytes: tens of thousands of scans, each
+    a pass over every block (Pillow takes minutes to decode it)."""
     buffer = io.BytesIO()
-    image.save(buffer, "PNG")
-    return buffer.getvalue()
+    Image.new("L", (2048, 2048), 128).save(buffer, "JPEG", progressive=True, quality=90)
+    data = buffer.getvalue()
+    _, start, end = [s for s in jpeg_segments(data) if s[0] == 0xDA][-1]
+    return data[:start] + data[start:end] * (size // (end - start)) + data[start:]
 
 
-def folder_with(**files):
-    """A temporary folder holding `root/` with `small.png` (64×48); the folder."""
+def s15(value):
+    return struct.pack(">i", round(value * 65536))
+
+
+def icc_bomb():
+    """An RGB monitor profile (v2.1) of 324 bytes whose A2B0, A2B1 and B2A0 tags are lut16 (mft2)
+    tables of 3 inputs, 15 outputs (the most lcms2 allocates: 15 × 255³ × 2 bytes is just under
+    its 512 MB cap on one allocation) and a 255-point grid, and no table data: lcms2 allocates and
+    zeroes ~497 MB for the grid before it finds the data missing, at every read of the tag."""
+    def lut16():
+        return (b"mft2" + b"\0" * 4 + bytes([3, 15, 255, 0])
+                + b"".join(s15(1.0 if row == column else 0.0) for row in range(3) for column in range(3))
+                + struct.pack(">HH", 0, 0))  # no input or output tables, and no grid
+    tags = [b"A2B0", b"A2B1", b"B2A0"]
+    start = 128 + 4 + 12 * len(tags)
+    table, data = b"", b""
+    for tag in tags:
+        body = lut16()
+        table += tag + struct.pack(">II", start + len(data), len(body))
+        data += body
+    size = start + len(data)
+    header = (struct.pack(">I", size) + b"\0" * 4 + struct.pack(">I", 0x02100000) + b"mntr" + b"RGB " + b"XYZ "
+              + b"\0" * 12 + b"acsp" + b"\0" * 24 + struct.pack(">I", 0) + s15(0.9642) + s15(1.0) + s15(0.8249)
+              + b"\0" * 48)
+    assert len(header) == 128 and size % 4 == 0
+    return header + struct.pack(">I", len(tags)) + table + data
+
+
+def png_with_profile(profile, width=8, height=8):
+    """An RGB PNG of `width` × `height` carrying `profile` in its iCCP chunk."""
+    pixels = zlib.compress(b"".join(b"\0" + b"\x80\x40\x20" * width for _ in range(height)))
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + png_chunk(b"iCCP", b"bomb\0\0" + zlib.compress(profile)) + png_chunk(b"IDAT", pixels) + png_chunk(b"IEND", b""))
+
+
+def folder_with():
+    """A temporary folder holding `root/` with `small.png` (64×48); the folder (removed after the test)."""
     folder = tempfile.mkdtemp(prefix="blurkit-offpath-")
+    FOLDERS.append(folder)
     os.makedirs(os.path.join(folder, "root"))
     Image.new("RGB", (64, 48), (30, 140, 220)).save(os.path.join(folder, "root", "small.png"))
     return folder
@@ -209,10 +269,458 @@ def lockout():
         worker.join()
         (status, _, body), took = until(server, "/healthz", 200, 5)
         check(status == 200 and body.strip() == b"ok", f"/healthz after the render ends: 200 ok ({status} after {took:.1f} s)")
-    shutil.rmtree(folder, ignore_errors=True)
 
 
-TESTS = [lockout]
+# 2. The time limit in every phase -----------------------------------------------------------------
+
+def every_phase():
+    """A progressive blur of 1000 pt, a JPEG of thousands of scans, and the drain of three renders:
+    each within --timeout + 1 s."""
+    folder = folder_with()
+    root = os.path.join(folder, "root")
+    zero_png(os.path.join(root, "big.png"), 6000, 6000, colour_type=2)
+    with serving(root, "--timeout", "1") as server:
+        started = time.time()
+        status, _, body = fetch(server, "/progressive/big.png?max-radius=1000", timeout=4)
+        took = time.time() - started
+        check(status == 503 and took <= 2, f"/progressive/big.png?max-radius=1000 (6000²) under --timeout 1: 503 within 2 s ({status} after {took:.1f} s)")
+
+    bomb = scan_bomb()
+    scans = sum(1 for s in jpeg_segments(bomb) if s[0] == 0xDA)
+    with serving(root, "--timeout", "3") as server:
+        started = time.time()
+        status, _, body = fetch(server, "/blur?sigma=2", method="POST", body=bomb, timeout=6)
+        took = time.time() - started
+        check(status in (422, 413, 503) and took <= 4,
+              f"a {len(bomb) // 1024} KB progressive JPEG of {scans} scans POSTed under --timeout 3: answered within 4 s ({status} after {took:.1f} s, {body[:80]!r})")
+
+    with serving(root, "--timeout", "3") as server:
+        threads = [threading.Thread(target=fetch, args=(server, f"/progressive/big.png?max-radius={r}", "GET", None, None, 20), daemon=True)
+                   for r in (1000, 999, 998)]
+        for t in threads:
+            t.start()
+        time.sleep(0.5)
+        started = time.time()
+        os.kill(server.process.pid, signal.SIGTERM)
+        try:
+            server.process.wait(timeout=6)
+        except subprocess.TimeoutExpired:
+            pass
+        took = time.time() - started
+        code = server.process.returncode
+        exited = f"exit {code} after {took:.1f} s" if code is not None else f"still running after {took:.1f} s"
+        check(code == 0 and took <= 4, f"SIGTERM while 3 progressive renders of 6000² run under --timeout 3: exit 0 within 4 s ({exited})")
+
+
+# 3. Memory ---------------------------------------------------------------------------------------
+
+def icc_profiles():
+    """8 tiny PNGs with the ICC bomb at once under --memory-budget 256: answered, alive, within budget."""
+    folder = folder_with()
+    root = os.path.join(folder, "root")
+    profile = icc_bomb()
+    bomb = png_with_profile(profile)
+    budget = 256
+    with serving(root, "--memory-budget", str(budget)) as server:
+        answers = [None] * 8
+
+        def post(i):
+            answers[i] = fetch(server, "/blur?sigma=2", method="POST", body=bomb, timeout=60)[0]
+
+        threads = [threading.Thread(target=post, args=(i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        check(all(a in (200, 413, 422) for a in answers),
+              f"8 PNGs of {len(bomb)} bytes with a {len(profile)}-byte ICC profile of empty 15-channel lut16 tables at once: answered ({answers})")
+        status, _, _ = fetch(server, "/healthz")
+        check(server.process.poll() is None and status == 200, f"the server is alive after them (/healthz {status})")
+        peak = peak_rss(server)
+        check(peak <= (budget + 64) * MB, f"peak RSS under the ICC bombs {peak / MB:.0f} MB ≤ --memory-budget {budget} MB + 64 MB")
+
+
+def slow_reader(port, target):
+    """A client that asks for `target` with a small receive buffer and never reads the answer."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(("127.0.0.1", port))
+    s.sendall(f"GET {target} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    return s
+
+
+def answered(s):
+    """Whether the server has begun to answer on `s` (peeked: nothing is read)."""
+    try:
+        return len(s.recv(16, socket.MSG_PEEK | socket.MSG_DONTWAIT)) > 0
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def hold_readers(server, target, count, limit, seconds):
+    """`count` slow readers of `target`, held until every one has an answer begun, the peak RSS is
+    over `limit` or `seconds` are up; the peak RSS and how many were answered."""
+    readers = []
+    try:
+        for _ in range(count):
+            readers.append(slow_reader(server.port, target))
+        started = time.time()
+        while time.time() - started < seconds:
+            if all(answered(s) for s in readers) or peak_rss(server) > limit or server.process.poll() is not None:
+                break
+            time.sleep(0.25)
+        time.sleep(0.5)
+        return peak_rss(server), sum(1 for s in readers if answered(s))
+    finally:
+        for s in readers:
+            s.close()
+
+
+def slow_readers():
+    """Responses held by clients that never read stay within the budget: rendered, and from the cache."""
+    folder = folder_with()
+    root = os.path.join(folder, "root")
+    zero_png(os.path.join(root, "big.png"), 8000, 8000, colour_type=2)
+    budget = 2048
+    with serving(root, "--memory-budget", str(budget), "--max-output", "512") as server:
+        peak, done = hold_readers(server, "/blur/big.png?sigma=1&format=pam", 16, (budget + 128) * MB, 20)
+        check(peak <= (budget + 128) * MB,
+              f"16 clients that never read a 256 MB PAM each: peak RSS {peak / MB:.0f} MB ≤ --memory-budget {budget} MB + 128 MB ({done} answered)")
+
+    cache = os.path.join(folder, "cache")
+    zero_png(os.path.join(root, "mid.png"), 4096, 4096, colour_type=2)
+    target = "/blur/mid.png?sigma=1&format=pam"
+    with serving(root, "--cache", cache) as server:
+        status, _, body = fetch(server, target, timeout=60)
+        check(status == 200 and len(body) >= 64 * MB, f"a 64 MB PAM rendered into the cache ({status}, {len(body) // MB} MB)")
+    budget = 512
+    with serving(root, "--cache", cache, "--memory-budget", str(budget)) as server:
+        peak, done = hold_readers(server, target, 30, (budget + 128) * MB, 15)
+        check(peak <= (budget + 128) * MB,
+              f"30 clients that never read that cached 64 MB PAM: peak RSS {peak / MB:.0f} MB ≤ --memory-budget {budget} MB + 128 MB ({done} answered)")
+
+
+# 4. Early checks on the decoded target -------------------------------------------------------------
+
+def early_checks():
+    """Under --key, a body announced to a route spelled with percent-escapes, or to no route, is
+    answered before it is read; trickled ones do not hold back a signed upload."""
+    folder = folder_with()
+    root = os.path.join(folder, "root")
+    small = open(os.path.join(root, "small.png"), "rb").read()
+    with serving(root, "--key", KEY, "--memory-budget", "512") as server:
+        for target, wanted in [("/%62lur?sigma=2", 403), ("/nothing", 404)]:
+            started = time.time()
+            reply, closed = read_all(server.port, f"POST {target} HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 67108864\r\n\r\n".encode(), wait=1.5)
+            took = time.time() - started
+            check(status_of(reply) == wanted and closed and took <= 1.2,
+                  f"unsigned POST {target} announcing 64 MB, nothing sent: {wanted} at once and closed ({reply[:30]!r}, {'closed' if closed else 'open'} after {took:.1f} s)")
+        trickles, stopping = [], threading.Event()
+        for _ in range(2):
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            s.sendall(b"POST /%62lur?sigma=2 HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 67108864\r\n\r\n")
+            trickles.append(s)
+
+        def trickle():
+            while not stopping.wait(2):
+                for s in trickles:
+                    try:
+                        s.send(b"\0")
+                    except OSError:
+                        pass
+
+        trickler = threading.Thread(target=trickle)
+        trickler.start()
+        try:
+            time.sleep(0.5)
+            status, _, body = fetch(server, signed("/blur?sigma=2"), method="POST", body=small, timeout=10)
+            check(status == 200, f"while two such trickle a byte every 2 s, a signed small POST /blur: 200 ({status} {body[:90]!r})")
+        finally:
+            stopping.set()
+            trickler.join()
+            for s in trickles:
+                s.close()
+
+
+# 5. Slow bodies -------------------------------------------------------------------------------------
+
+def slow_bodies():
+    """60 uploads trickling a byte a second against --max-connections 50: a new client still gets in."""
+    folder = folder_with()
+    root = os.path.join(folder, "root")
+    with serving(root, "--max-connections", "50", "--timeout", "10") as server:
+        uploads, stopping = [], threading.Event()
+        try:
+            for _ in range(60):
+                try:
+                    s = socket.create_connection(("127.0.0.1", server.port), timeout=2)
+                    s.sendall(b"POST /blur?sigma=2 HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 100000\r\n\r\n\x89")
+                    uploads.append(s)
+                except OSError:
+                    pass
+
+            def trickle():
+                while not stopping.wait(1):
+                    for s in uploads:
+                        try:
+                            s.send(b"\0")
+                        except OSError:
+                            pass
+
+            trickler = threading.Thread(target=trickle)
+            trickler.start()
+            (status, _, body), took = until(server, "/healthz", 200, 6)
+            check(status == 200 and took <= 6, f"/healthz past 60 uploads trickling a byte a second under --max-connections 50: 200 within 6 s ({status} after {took:.1f} s)")
+            stopping.set()
+            trickler.join()
+        finally:
+            stopping.set()
+            for s in uploads:
+                s.close()
+
+
+# 6. HTTP framing (RFC 9112) --------------------------------------------------------------------------
+
+def framing():
+    """Requests whose framing a proxy could read otherwise: one 400 (or 501) and the connection closed."""
+    folder = folder_with()
+    root = os.path.join(folder, "root")
+    hidden = b"0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    with serving(root) as server:
+        reply, closed = read_all(server.port, b"POST /blur?sigma=2 HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n"
+                                 b"Transfer-Encoding: chunked\r\n\r\n" % len(hidden) + hidden, wait=2)
+        check(status_of(reply) == 400 and reply.count(b"HTTP/1.1 ") == 1 and closed,
+              f"Content-Length and Transfer-Encoding: chunked, a GET /healthz in the body: one 400, closed "
+              f"({reply.count(b'HTTP/1.1 ')} responses, first {reply[:12]!r}, {'closed' if closed else 'open'})")
+        reply = raw(server, b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length : 5\r\n\r\nabcde", wait=2)
+        check(status_of(reply) == 400, f"'Content-Length : 5' (a space before the colon): 400 ({reply[:12]!r})")
+        reply, closed = read_all(server.port, b"POST /blur?sigma=2 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+                                 b"Transfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\n0\r\n\r\n", wait=2)
+        check(status_of(reply) == 400 and closed, f"two Transfer-Encoding: chunked headers: 400, closed ({reply[:12]!r}, {'closed' if closed else 'open'})")
+        reply, closed = read_all(server.port, b"POST /blur?sigma=2 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nabcde", wait=2)
+        check(status_of(reply) == 501 and closed, f"Transfer-Encoding: gzip: 501, closed ({reply[:12]!r}, {'closed' if closed else 'open'})")
+
+
+# 7. One open --------------------------------------------------------------------------------------
+
+SWAPPER = """
+import ctypes, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+a, b, seconds = sys.argv[1].encode(), sys.argv[2].encode(), float(sys.argv[3])
+end = time.time() + seconds
+while time.time() < end:
+    for _ in range(100):
+        libc.renameat2(-100, a, -100, b, 2)  # AT_FDCWD, RENAME_EXCHANGE
+"""
+
+
+def is_red(rgb):
+    r, g, b = rgb[:3]
+    return r > 128 and b < 100
+
+
+def one_open():
+    """A folder swapped with a link out of the root, atomically and over and over, while it is
+    asked for: never an answer from outside."""
+    folder = folder_with()
+    root = os.path.join(folder, "root")
+    os.makedirs(os.path.join(root, "d"))
+    os.makedirs(os.path.join(folder, "outside"))
+    Image.new("RGB", (32, 32), (20, 40, 230)).save(os.path.join(root, "d", "img.png"))
+    Image.new("RGB", (32, 32), (230, 20, 20)).save(os.path.join(folder, "outside", "img.png"))
+    os.symlink(os.path.join(folder, "outside"), os.path.join(root, "swap"))
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.renameat2(-100, os.path.join(root, "d").encode(), -100, os.path.join(root, "swap").encode(), 2) != 0:
+        check(False, f"renameat2(RENAME_EXCHANGE) is not available here (errno {ctypes.get_errno()})")
+        return
+    libc.renameat2(-100, os.path.join(root, "d").encode(), -100, os.path.join(root, "swap").encode(), 2)
+    with serving(root) as server:
+        swapper = subprocess.Popen([sys.executable, "-c", SWAPPER, os.path.join(root, "d"), os.path.join(root, "swap"), "60"])
+        counts = {"placeholder": [0, 0, 0], "blur": [0, 0, 0]}  # answered 200, red, other statuses
+        statuses = set()
+        try:
+            started = time.time()
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            for i in range(2000):
+                if time.time() - started > 45:
+                    break
+                kind = "placeholder" if i % 2 == 0 else "blur"
+                target = "/placeholder/d/img.png" if kind == "placeholder" else "/blur/d/img.png?sigma=1&format=png"
+                try:
+                    connection.request("GET", target)
+                    response = connection.getresponse()
+                    status, body = response.status, response.read()
+                except (OSError, http.client.HTTPException):
+                    connection.close()
+                    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+                    continue
+                statuses.add(status)
+                if status != 200:
+                    counts[kind][2] += 1
+                    continue
+                counts[kind][0] += 1
+                if kind == "placeholder":
+                    colour = json.loads(body)["averageColor"].lstrip("#")
+                    red = is_red(bytes.fromhex(colour[:6]))
+                else:
+                    red = is_red(Image.open(io.BytesIO(body)).convert("RGB").getpixel((16, 16)))
+                counts[kind][1] += red
+            connection.close()
+        finally:
+            os.kill(swapper.pid, signal.SIGKILL)
+            swapper.wait()
+        for kind, (ok, red, other) in counts.items():
+            check(red == 0 and ok > 0, f"/{kind}/d/img.png while d is swapped with a link out of the root: {red} red of {ok} answered 200 ({other} refused)")
+        check(statuses <= {200, 403, 404}, f"statuses while swapped: {sorted(statuses)} (200, 403, 404)")
+
+
+# 8. Smaller ----------------------------------------------------------------------------------------
+
+def heif_files(folder):
+    """A 320² HEIC (heif-enc) and AVIF (Pillow), each also with its `ispe` box saying 300²: paths by name."""
+    png = os.path.join(folder, "heif-source.png")
+    Image.new("RGB", (320, 320), (200, 100, 50)).save(png)
+    made = {}
+    try:
+        subprocess.run(["heif-enc", "-q", "50", "-o", os.path.join(folder, "p.heic"), png], check=True, capture_output=True)
+        made["p.heic"] = os.path.join(folder, "p.heic")
+    except (OSError, subprocess.CalledProcessError) as error:
+        print(f"(no HEIC: heif-enc failed: {error})")
+    try:
+        Image.open(png).save(os.path.join(folder, "p.avif"), quality=60)
+        made["p.avif"] = os.path.join(folder, "p.avif")
+    except (OSError, KeyError, ValueError) as error:
+        print(f"(no AVIF: Pillow cannot write it: {error})")
+    for name, path in list(made.items()):
+        data = bytearray(open(path, "rb").read())
+        at = data.find(b"ispe")
+        if at > 0:
+            data[at + 8:at + 16] = struct.pack(">II", 300, 300)
+            made["ispe-300-" + name] = path + ".ispe-300." + name.rsplit(".", 1)[1]
+            with open(made["ispe-300-" + name], "wb") as f:
+                f.write(bytes(data))
+    return made
+
+
+def smaller():
+    """A placeholder's file name, a client that half-closes, HEIF over --max-pixels, what
+    /openapi.json tells under a key, a cache entry's content type."""
+    folder = folder_with()
+    root = os.path.join(folder, "root")
+    cache = os.path.join(folder, "cache")
+    small = open(os.path.join(root, "small.png"), "rb").read()
+    shutil.copy(os.path.join(root, "small.png"), os.path.join(root, "other.png"))
+    with serving(root, "--cache", cache) as server:
+        status, _, body = fetch(server, "/placeholder", method="POST", body=small)
+        check(status == 200 and json.loads(body).get("file") == "body", f"small.png's bytes POSTed to /placeholder: file 'body' ({status} {body[:40]!r})")
+        for name in ["small.png", "other.png"]:
+            status, _, body = fetch(server, f"/placeholder/{name}")
+            found = json.loads(body).get("file") if status == 200 else None
+            check(found == name, f"then GET /placeholder/{name} (the same bytes) under --cache: file {name!r} ({status}, file {found!r})")
+
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        reply = b""
+        try:
+            s.sendall(b"GET /blur/small.png?sigma=2&format=png HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            s.shutdown(socket.SHUT_WR)
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                reply += chunk
+        except OSError:
+            pass
+        finally:
+            s.close()
+        head, _, body = reply.partition(b"\r\n\r\n")
+        check(status_of(reply) == 200 and body.startswith(b"\x89PNG"),
+              f"a client that sends its GET then shutdown(SHUT_WR): 200 with the image ({head[:12]!r}, {len(body)} bytes)")
+
+        target = "/blur/small.png?sigma=2&format=png"
+        status, headers, body = fetch(server, target)
+        entries = [name for name in os.listdir(cache) if name.endswith(".bkc")]
+        entry = next((os.path.join(cache, name) for name in entries if open(os.path.join(cache, name), "rb").read().endswith(body)), None)
+        if entry is None or status != 200:
+            check(False, f"{target} is kept in the cache ({status}, {len(entries)} entries)")
+        else:
+            with open(entry, "wb") as f:
+                f.write(f"BKC1 text/html {hashlib.sha256(body).hexdigest()}\n".encode() + body)
+            status, headers, again = fetch(server, target)
+            kind = headers.get("content-type", "")
+            check(status == 200 and kind.startswith("image/"),
+                  f"a cache entry rewritten to claim text/html (body and SHA-256 kept): served as an image ({status} {kind!r}, X-Cache {headers.get('x-cache')})")
+
+    made = heif_files(folder)
+    if not made:
+        check(False, "no HEIC or AVIF could be made (heif-enc, Pillow's AVIF writer)")
+    with serving(root, "--max-pixels", "100000") as server:
+        for name, path in made.items():
+            status, _, body = fetch(server, "/blur?sigma=2&format=png", method="POST", body=open(path, "rb").read())
+            what = "coded at 320², its ispe box saying 300²" if name.startswith("ispe") else "of 320²"
+            kind = "an AVIF" if name.endswith("avif") else "a HEIC"
+            check(status == 413, f"{kind} {what} POSTed under --max-pixels 100000: 413 ({status} {body[:90]!r})")
+
+    secret = "zebra-secret-holiday.png"
+    shutil.copy(os.path.join(root, "small.png"), os.path.join(root, secret))
+    with serving(root, "--key", KEY) as server:
+        status, _, body = fetch(server, "/openapi.json")
+        named = sorted(n for n in os.listdir(root) if n.encode() in body)
+        check(status == 200 and not named, f"unsigned /openapi.json under --key names none of the root's files ({status}, names {named})")
+
+
+# 9. What the docs promise ---------------------------------------------------------------------------
+
+def promises():
+    """Signed URLs with expires=, Accept's q=0, the OpenAPI document's animation formats, a scene's
+    image named with .. inside the root."""
+    folder = folder_with()
+    root = os.path.join(folder, "root")
+    with serving(root, "--key", KEY) as server:
+        now = int(time.time())
+        for target in [f"/blur/small.png?sigma=2&expires={now + 60}", f"/placeholder/small.png?expires={now + 60}",
+                       f"/progressive/small.png?max-radius=4&expires={now + 60}"]:
+            status, _, body = fetch(server, signed(target))
+            check(status == 200, f"{target} signed, expiring in 60 s: 200 ({status} {body[:80]!r})")
+        target = f"/blur/small.png?sigma=2&expires={now - 10}"
+        status, _, body = fetch(server, signed(target))
+        check(status == 403, f"{target} signed, expired 10 s ago: 403 ({status} {body[:80]!r})")
+
+    scenes = os.path.join(root, "scenes")
+    os.makedirs(scenes)
+    shutil.copy(FIXTURE, os.path.join(root, "cat.png"))
+    shutil.copy(FIXTURE, os.path.join(folder, "outside.png"))
+    for name, image in [("s.json", "../cat.png"), ("t.json", "../../outside.png")]:
+        with open(os.path.join(scenes, name), "w") as f:
+            f.write('{"width": 120, "height": 80, "layers": [{"frame": [0, 0, 120, 80], "content": {"image": "%s", "mode": "fill"}}]}' % image)
+    with serving(root) as server:
+        status, headers, body = fetch(server, "/blur/small.png?sigma=2", headers={"Accept": "image/png;q=0"})
+        check(status == 406, f"Accept: image/png;q=0 alone: 406 ({status} {headers.get('content-type')})")
+        status, headers, body = fetch(server, "/blur/small.png?sigma=2", headers={"Accept": "image/png;q=0, */*"})
+        kind = headers.get("content-type", "")
+        check(status == 200 and kind.startswith("image/") and kind != "image/png", f"Accept: image/png;q=0, */*: 200, not PNG ({status} {kind})")
+
+        status, _, body = fetch(server, "/openapi.json")
+        enums = {}
+        for path, item in json.loads(body).get("paths", {}).items():
+            for operation in item.values():
+                for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
+                    if parameter.get("name") == "format":
+                        enums[path] = parameter.get("schema", {}).get("enum", [])
+        for path in ["/blurup", "/blurup/{path}"]:
+            listed = enums.get(path, [])
+            check(bool(listed) and "png" not in listed and "frames" not in listed, f"/openapi.json: {path}'s format enum has neither png nor frames ({listed})")
+        listed = enums.get("/render/{path}", [])
+        check(bool(listed) and "frames" not in listed, f"/openapi.json: /render/{{path}}'s format enum has no frames ({listed})")
+
+        status, _, body = fetch(server, "/render/scenes/s.json?time=0&format=png")
+        check(status == 200 and body.startswith(b"\x89PNG"), f"a scene in scenes/ naming ../cat.png (inside the root): 200 ({status} {body[:80]!r})")
+        status, _, body = fetch(server, "/render/scenes/t.json?time=0&format=png")
+        check(status in (403, 422), f"one naming ../../outside.png: 403 or 422 ({status} {body[:80]!r})")
+
+
+TESTS = [lockout, every_phase, icc_profiles, slow_readers, early_checks, slow_bodies, framing, one_open, smaller, promises]
 
 if __name__ == "__main__":
     only = sys.argv[1:]
@@ -225,6 +733,10 @@ if __name__ == "__main__":
             test()
         except Exception as error:  # a test that breaks is a failure, and the others still run
             check(False, f"{test.__name__} raised {error!r}")
+        finally:
+            for folder in FOLDERS:
+                shutil.rmtree(folder, ignore_errors=True)
+            FOLDERS.clear()
     print(f"({time.time() - began:.0f} s)")
     print(f"{len(passed)} passed, {len(failures)} failed")
     sys.exit(1 if failures else 0)

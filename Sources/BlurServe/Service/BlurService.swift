@@ -119,7 +119,7 @@ public final class BlurService: Sendable {
             let allowed = render.map { $0.takesBody ? ["GET", "HEAD", "POST"] : ["GET", "HEAD"] } ?? ["GET", "HEAD"]
             guard allowed.contains(method) else { throw .methodNotAllowed("\(method) is not allowed here", allowed: allowed) }
             guard render != nil else { return nil }
-            try authorize(request)
+            if settings.signer != nil { try authorize(request) }
             if method == "POST", let refusal = gate.wouldRefuse(deadline: Date().addingTimeInterval(settings.timeout)) {
                 return countRefusal(refusal, route: route)
             }
@@ -582,7 +582,10 @@ public final class BlurService: Sendable {
                 let root = settings.root, folder = ((relative ?? "") as NSString).deletingLastPathComponent
                 let file = try SceneFile.parse(
                     try AtomicFile.read(path), baseDirectory: folder,
-                    imageLoader: { try ImageFile.read(try root.open(try ServeRoot.relative($0, from: folder)).path) })
+                    imageLoader: { name in
+                        let image = try root.open(try ServeRoot.relative(name, from: folder))
+                        return try withExtendedLifetime(image) { try ImageFile.read(image.path) }
+                    })
                 let still = ServiceRoute.isStill(given) ? try ImageFormat.spec.parse(format ?? "png") : nil
                 let animation = still == nil ? try AnimationFormat.spec.parse(format ?? "webp") : nil
                 return try limited(Renderer.scene(given, file, to: nil, still: still, animation: animation, options: options))

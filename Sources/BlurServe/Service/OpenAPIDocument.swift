@@ -33,7 +33,15 @@ enum OpenAPIDocument {
         ]
         var paths: [String: Any] = [:]
         for route in routes {
-            var parameters = route.parameters.map(parameter)
+            var parameters = route.parameters.map { p -> [String: Any] in
+                var described = parameter(p)
+                // The formats this route answers in, not every word the command line takes.
+                if p.name == AnimationFormat.spec.name, var schema = described["schema"] as? [String: Any] {
+                    schema["enum"] = route.formatWords(of: p)
+                    described["schema"] = schema
+                }
+                return described
+            }
             if signed {
                 parameters.append([
                     "name": "sig", "in": "query", "required": true, "schema": ["type": "string", "pattern": "^[0-9a-f]{64}$"],

@@ -58,6 +58,22 @@ struct ServiceRoute: Sendable {
         }
     }
 
+    /// Whether the route answers in the format `word` names (the service's own checks: an
+    /// animation is never a folder of PNG frames over HTTP).
+    func takes(format word: String) -> Bool {
+        let still = (try? ImageFormat.spec.parse(word)) != nil
+        let animation = (try? AnimationFormat.spec.parse(word)).map { $0 != .pngSequence } ?? false
+        switch output {
+        case .still, .placeholder: return still
+        case .animation: return animation
+        case .stillOrAnimation: return still || animation
+        }
+    }
+
+    /// The words of the route's `format` parameter it takes, for the OpenAPI document and the
+    /// playground's menu: the registry's words, less those the route refuses.
+    func formatWords(of p: Parameter) -> [String] { p.allWords.filter(takes(format:)) }
+
     /// Whether a scene is asked for as a still: `time` alone, without `duration` or `fps`.
     static func isStill(_ given: OperationArguments) -> Bool { given.has("time") && !given.has("duration") && !given.has("fps") }
 }
