@@ -8,6 +8,7 @@
 #   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
 #   make loadtest  blurkit serve against thumbor under wrk on loopback (LOADTEST_SECONDS a run, default 30)
 #   make docs    the DocC site into docs-site/ (every public symbol documented, warnings as errors)
+#   make reference  docs/reference/: every operation's parameters on every front end, from the registry
 #   make wasm    blurkit.wasm, blurkit.mjs and the static page into demo-output/web (Embedded Swift, the toolchain alone)
 #   make peers   install the benchmark peers: Pillow, OpenCV, pyvips, thumbhash (pip), the vips command line (apt)
 #   make sanitize  the tests under AddressSanitizer (with leak checks), then ThreadSanitizer
@@ -28,7 +29,7 @@ BUILD = $(SWIFT) build -c release $(CPU_FLAGS)
 DEB_PACKAGES = pkg-config libpng-dev zlib1g-dev libjpeg-dev libwebp-dev libgif-dev libfreetype-dev libmicrohttpd-dev libgnutls28-dev liblcms2-dev libheif-dev fonts-dejavu-core fontconfig curl
 PKG_MODULES = libpng zlib libjpeg libwebpmux libwebpdemux freetype2 libmicrohttpd gnutls lcms2 libheif
 
-.PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format loadtest docs wasm mutants
+.PHONY: deps test-deps demo test bench peers sanitize fuzz clean screenshot lint format loadtest docs wasm mutants reference
 
 deps:
 	@missing=""; \
@@ -70,6 +71,7 @@ SERVICE_TESTS = test_schemathesis test_playground test_nginx test_shards test_ex
 
 test: deps test-deps
 	$(SWIFT) test -c release $(CPU_FLAGS)
+	python3 Scripts/reference.py .build/release/blurkit docs/reference --check
 	$(MAKE) wasm
 	for f in Sources/BlurServe/Resources/playground.js Web/blurkit.mjs Scripts/dts.mjs Tests/Web/test_wasm.mjs; do node --check $$f || exit 1; done
 	node Tests/Web/test_wasm.mjs .build/release/blurkit $(WASM_OUT)
@@ -111,6 +113,11 @@ bench: deps
 	$(BUILD) --product BlurBench
 	@python3 -c "import numpy" 2>/dev/null || echo "(numpy missing: peers are skipped; run make peers)"
 	.build/release/BlurBench --markdown bench-output.md
+
+# docs/reference/, made from the registry (`blurkit --describe`); make test fails when it differs.
+reference:
+	$(BUILD) --product blurkit
+	python3 Scripts/reference.py .build/release/blurkit docs/reference
 
 # blurkit.wasm (Embedded Swift: BlurCore's own sources and Web/Exports.swift), blurkit.mjs and the
 # static page into $(WASM_OUT), with the toolchain alone (its swiftc, clang and wasm-ld).
