@@ -5,8 +5,10 @@
 #   make test    build and run every test (release build: pixel loops are slow in debug); installs
 #                Pillow, Playwright and schemathesis (pip) and Chromium and nginx (apt) for the tests
 #                that read our files with another decoder and those of blurkit serve
-#   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
-#   make loadtest  blurkit serve against thumbor under wrk on loopback (LOADTEST_SECONDS a run, default 30)
+#   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed,
+#                written to docs/benchmarks.md (one header line: the machine, the date, the commit)
+#   make loadtest  blurkit serve against thumbor under wrk on loopback (LOADTEST_SECONDS a run, default 30),
+#                written to docs/loadtest.md
 #   make docs    the DocC site into docs-site/ (every public symbol documented, warnings as errors)
 #   make wasm    blurkit.wasm, blurkit.mjs and the static page into demo-output/web (Embedded Swift, the toolchain alone)
 #   make peers   install the benchmark peers: Pillow, OpenCV, pyvips, thumbhash (pip), the vips command line (apt)
@@ -110,7 +112,7 @@ bench: deps
 	$(BUILD) --product blurkit
 	$(BUILD) --product BlurBench
 	@python3 -c "import numpy" 2>/dev/null || echo "(numpy missing: peers are skipped; run make peers)"
-	.build/release/BlurBench --markdown bench-output.md
+	.build/release/BlurBench --markdown docs/benchmarks.md
 
 # blurkit.wasm (Embedded Swift: BlurCore's own sources and Web/Exports.swift), blurkit.mjs and the
 # static page into $(WASM_OUT), with the toolchain alone (its swiftc, clang and wasm-ld).
@@ -175,4 +177,4 @@ peers:
 		else echo "for the file-to-file table: sudo apt-get install -y libvips-tools"; fi; }
 
 clean:
-	rm -rf .build demo-output bench-output.md
+	rm -rf .build demo-output
