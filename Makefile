@@ -83,6 +83,7 @@ test: deps test-deps
 	$(SWIFT) build -c release $(CPU_FLAGS) --package-path Examples/Server
 	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit BLURKIT_WEB=$(CURDIR)/$(WASM_OUT) python3 Tests/Service/$$t.py || exit 1; done
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Photos/test_photos.py
+	python3 Tests/Docs/test_architecture.py
 
 # Pillow: the decoder and encoder that are not ours, for the tests that hold our files to them
 # (with its own lcms2 and AVIF reader); Playwright and schemathesis (pip), Chromium and nginx (apt)
