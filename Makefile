@@ -5,8 +5,10 @@
 #   make test    build and run every test (release build: pixel loops are slow in debug); installs
 #                Pillow, Playwright and schemathesis (pip) and Chromium and nginx (apt) for the tests
 #                that read our files with another decoder and those of blurkit serve
-#   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed
-#   make loadtest  blurkit serve against thumbor under wrk on loopback (LOADTEST_SECONDS a run, default 30)
+#   make bench   release build, timings against the copy floor and Pillow/OpenCV/libvips if installed,
+#                written to docs/benchmarks.md (one header line: the machine, the date, the commit)
+#   make loadtest  blurkit serve against thumbor under wrk on loopback (LOADTEST_SECONDS a run, default 30),
+#                written to docs/loadtest.md
 #   make docs    the DocC site into docs-site/ (every public symbol documented, warnings as errors)
 #   make reference  docs/reference/: every operation's parameters on every front end, from the registry
 #   make wasm    blurkit.wasm, blurkit.mjs and the static page into demo-output/web (Embedded Swift, the toolchain alone)
@@ -83,6 +85,7 @@ test: deps test-deps
 	$(SWIFT) build -c release $(CPU_FLAGS) --package-path Examples/Server
 	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit BLURKIT_WEB=$(CURDIR)/$(WASM_OUT) python3 Tests/Service/$$t.py || exit 1; done
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Photos/test_photos.py
+	python3 Tests/Docs/test_architecture.py
 
 # Pillow: the decoder and encoder that are not ours, for the tests that hold our files to them
 # (with its own lcms2 and AVIF reader); Playwright and schemathesis (pip), Chromium and nginx (apt)
@@ -112,7 +115,7 @@ bench: deps
 	$(BUILD) --product blurkit
 	$(BUILD) --product BlurBench
 	@python3 -c "import numpy" 2>/dev/null || echo "(numpy missing: peers are skipped; run make peers)"
-	.build/release/BlurBench --markdown bench-output.md
+	.build/release/BlurBench --markdown docs/benchmarks.md
 
 # docs/reference/, made from the registry (`blurkit --describe`); make test fails when it differs.
 reference:
@@ -182,4 +185,4 @@ peers:
 		else echo "for the file-to-file table: sudo apt-get install -y libvips-tools"; fi; }
 
 clean:
-	rm -rf .build demo-output bench-output.md
+	rm -rf .build demo-output

@@ -8,7 +8,7 @@ requests/s, p50/p99 latency, statuses and socket errors, peak RSS. Then pages of
 browsers ask for them — one page over 6 connections, two pages at once, 30 requests at once (an
 HTTP/2 page) — counting the images lost (not 200 after one retry that honours Retry-After), and a
 SIGTERM in the middle of a run (the server exits 0; every answered request is a 200 or a 503). Prints a Markdown report; writes it
-to loadtest-output.md."""
+to docs/loadtest.md under one header line (the machine, the date, the commit)."""
 
 import os
 import re
@@ -45,6 +45,15 @@ function done(summary, latency, requests)
   io.write(string.format("p50 %f\\np99 %f\\n", latency:percentile(50) / 1000, latency:percentile(99) / 1000))
 end
 """
+
+
+def header():
+    """The page's header line: the CPU's model and cores, today's date (UTC), the commit."""
+    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "unknown CPU") \
+        if os.path.exists("/proc/cpuinfo") else "unknown CPU"
+    commit = subprocess.run(["git", "-C", PACKAGE, "describe", "--always", "--dirty", "--abbrev=7"], capture_output=True, text=True)
+    day = time.strftime("%Y-%m-%d", time.gmtime())
+    return f"# Load test: {model}, {CORES} cores · {day} · commit {commit.stdout.strip() or 'unknown'}"
 
 
 def free_port():
@@ -252,8 +261,9 @@ def main():
     lines += ["", f"SIGTERM after 5 s of a 10-s run at 32 connections: exit status {status}; answered {statuses}; "
               f"socket errors after the drain: {errors.group(1) if errors else 'none'} (connections refused once it stopped)."]
     assert status == 0 and set(statuses) <= {200, 503}
-    report = "\n".join(lines) + "\n"
-    open(os.path.join(PACKAGE, "loadtest-output.md"), "w").write(report)
+    report = "\n".join([header(), "", "Written by `make loadtest`; each run replaces it.", ""] + lines) + "\n"
+    with open(os.path.join(PACKAGE, "docs", "loadtest.md"), "w") as page:
+        page.write(report)
     print(report)
 
 

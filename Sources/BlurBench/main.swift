@@ -3,6 +3,9 @@
 //
 //   swift run -c release BlurBench [--quick] [--runs N] [--no-peers] [--markdown FILE]
 //
+// `make bench` passes `--markdown docs/benchmarks.md`: the file is the tables under one header line
+// (the machine, the date, the commit), replaced whole by each run.
+//
 // Prints a Markdown table: milliseconds (median of N), megapixels per second, the ratio of the
 // fastest peer's time to ours, our time over the memory-copy floor, and each peer's PSNR against
 // the float64 reference on a small photo (ours too).
@@ -258,5 +261,38 @@ try benchFiles(tile: tile, runs: min(options.runs, 3), quick: options.quick, sig
 try benchScene(tile: tile, runs: options.runs, emit: emit)
 try benchPlaceholders(tile: tile, runs: options.runs, quick: options.quick, emit: emit)
 if let path = options.markdown {
-    try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    let page = ["# Benchmarks: \(machine()) · \(today()) · commit \(commit(of: root))", "", "Written by `make bench`; each run replaces it."] + lines
+    try (page.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+}
+
+/// The CPU's model (`/proc/cpuinfo`'s model name where there is one) and the cores this process may use.
+func machine() -> String {
+    let info = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+    let model = info.split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":", maxSplits: 1).last
+    let name = model.map { $0.trimmingCharacters(in: .whitespaces) } ?? ProcessInfo.processInfo.operatingSystemVersionString
+    return "\(name), \(ProcessInfo.processInfo.activeProcessorCount) cores"
+}
+
+/// Today's date, UTC, as YYYY-MM-DD.
+func today() -> String {
+    let format = DateFormatter()
+    format.locale = Locale(identifier: "en_US_POSIX")
+    format.timeZone = TimeZone(identifier: "UTC")
+    format.dateFormat = "yyyy-MM-dd"
+    return format.string(from: Date())
+}
+
+/// The commit of the repository at `package` (`git describe --always --dirty`: `-dirty` when the tree has changes), or "unknown".
+func commit(of package: URL) -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["git", "-C", package.path, "describe", "--always", "--dirty", "--abbrev=7"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return "unknown" }
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let hash = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return process.terminationStatus == 0 && !hash.isEmpty ? hash : "unknown"
 }

@@ -1,5 +1,6 @@
 /// The registry as JSON: what the WebAssembly module hands blurkit.mjs (its option checks, its
-/// TypeScript declarations, the page's controls) and what `blurkit describe` prints.
+/// TypeScript declarations, the page's controls) and what `blurkit --describe` prints (a flag of
+/// the tool, not a command).
 ///
 /// Each operation is `{"name", "summary", "parameters": […]}`; each parameter has its name as the
 /// front end spells it (`name`), its `canonical` name and `flag`, its `kind` (`number`, `choice`,
