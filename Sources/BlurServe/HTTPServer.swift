@@ -197,9 +197,10 @@ private final class Exchange {
     var bodyTooLarge = false
     /// The body budget is spent: the rest of the body is dropped and the answer is 503.
     var bodyOverBudget = false
-    /// The room this request's body holds in the budget, given back when it completes.
-    var reservation: ByteReservation?
-    var reserved: Int { reservation?.bytes ?? 0 }
+    /// The room this request's body holds in the budget (a chunked body's grows in steps), given
+    /// back when it completes.
+    var reservations: [ByteReservation] = []
+    var reserved = 0
     /// Set once the request is handed to the handler: a later call (after the resume) has nothing to do.
     var handedOver = false
 
@@ -243,7 +244,7 @@ private let accessHandler:
     @convention(c) (
         UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
         UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-    ) -> MHD_Result = { context, connection, _, method, _, upload, uploadSize, state in
+    ) -> MHD_Result = { context, connection, _, method, version, upload, uploadSize, state in
         let context = Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue()
         guard let state, let pointer = state.pointee else { return .NO }
         let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeUnretainedValue()
@@ -255,7 +256,7 @@ private let accessHandler:
         if !exchange.headersRead {
             exchange.headersRead = true
             if let connection { context.clock.headersArrived(connection) }
-            let (headers, malformed) = readHeaders(of: connection)
+            let (headers, malformed) = readHeaders(of: connection, version: version.map { String(cString: $0) } ?? "")
             exchange.headers = headers
             let declared = headers["content-length"].flatMap(Int.init)
             let announced = (declared ?? 0) > 0 || headers["transfer-encoding"] != nil
@@ -277,7 +278,8 @@ private let accessHandler:
                 guard let room = configuration.held.reserve(2 * declared) else {
                     return context.queue(uploadsBusy.response, on: connection, close: true)
                 }
-                exchange.reservation = room
+                exchange.reservations = [room]
+                exchange.reserved = room.bytes
             }
             return .YES
         }
@@ -292,9 +294,11 @@ private let accessHandler:
                 // A chunked body, whose size is not declared, is reserved as it comes.
                 let needed = 2 * (exchange.body.count + n)
                 if needed > exchange.reserved {
-                    // Grown in steps of at least 64 KiB, the old room given back once the new one is held.
-                    if let room = configuration.held.reserve(max(needed, exchange.reserved + (64 << 10))) {
-                        exchange.reservation = room
+                    // Grown in steps of at least 64 KiB (the body's doubling at most: few steps).
+                    let step = max(needed - exchange.reserved, 64 << 10, exchange.reserved / 2)
+                    if let room = configuration.held.reserve(step) {
+                        exchange.reservations.append(room)
+                        exchange.reserved += room.bytes
                     } else {
                         exchange.bodyOverBudget = true
                     }
@@ -352,11 +356,12 @@ private let uploadsBusy = ServeError.busy("the server is receiving as many uploa
 /// Every request header, by lower-cased name (the first of repeated ones), and the answer when the
 /// request is malformed (400) or framed with a coding the server does not take (501) — see the
 /// type's doc comment for the rules.
-private func readHeaders(of connection: OpaquePointer?) -> (headers: [String: String], malformed: HTTPResponse?) {
+private func readHeaders(of connection: OpaquePointer?, version: String) -> (headers: [String: String], malformed: HTTPResponse?) {
     final class Box {
         var headers: [String: String] = [:]
         var malformed: String?
         var transferEncodings = 0
+        var hosts = 0
     }
     let box = Box()
     _ = MHD_get_connection_values(
@@ -371,6 +376,11 @@ private func readHeaders(of connection: OpaquePointer?) -> (headers: [String: St
             if raw.isEmpty || !raw.utf8.allSatisfy(isTokenByte) { refuse("a header name holds white space or a character a name may not hold") }
             if text.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) { refuse("the \(name) header holds a bare CR or LF") }
             if name == "transfer-encoding" { found.transferEncodings += 1 }
+            if name == "host" { found.hosts += 1 }
+            // 1*DIGIT and no more than fits: no sign, space, list or hex (RFC 9110 §8.6).
+            if name == "content-length", text.isEmpty || text.utf8.count > 18 || !text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
+                refuse("Content-Length must be a number of bytes, got \(text)")
+            }
             if let first = found.headers[name] {
                 if name == "content-length", first != text { refuse("two different Content-Length headers") }
             } else {
@@ -378,6 +388,8 @@ private func readHeaders(of connection: OpaquePointer?) -> (headers: [String: St
             }
             return .YES
         }, Unmanaged.passUnretained(box).toOpaque())
+    if box.malformed == nil, box.hosts > 1 { box.malformed = "more than one Host header" }
+    if box.malformed == nil, box.hosts == 0, version == "HTTP/1.1" { box.malformed = "an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)" }
     if let reason = box.malformed { return (box.headers, ServeError.badRequest(reason).response) }
     if let coding = box.headers["transfer-encoding"] {
         if box.transferEncodings > 1 { return (box.headers, ServeError.badRequest("more than one Transfer-Encoding header").response) }

@@ -9,10 +9,17 @@ import Foundation
 /// immediate and the queue is bounded by time as well as by count. Only the ticket whose turn has
 /// come is woken.
 ///
+/// The wait counts the renders running now, not only the mean: a slot comes free when its render is
+/// expected to end — at the mean, or, once it has outlived the mean, after as long again as it has
+/// run (up to its own deadline while that is ahead) — so renders that run long keep the next requests out (503 at
+/// once, and ``wouldRefuse(deadline:)`` says so for `/healthz`) instead of letting them wait for a
+/// slot that will not come. A request is admitted when the slot it would get comes free in time for
+/// its own render, counted at the mean.
+///
 /// The estimate can never lock the gate: a gate with nothing running and nothing queued admits
-/// (whatever renders cost before), and the mean fades by half every ``halfLife`` seconds after the
-/// last render ended, so a burst of renders cut at the time limit stops counting against the next
-/// ones even while others are still running.
+/// (whatever renders cost before), a render's time counts at most up to its deadline, and the mean
+/// fades by half every ``halfLife`` seconds after the last render ended, so a burst of renders cut
+/// at the time limit stops counting against the next ones even while others are still running.
 public final class RenderGate: @unchecked Sendable {
     /// The most renders running at once, ≥ 1.
     public let running: Int
@@ -35,6 +42,8 @@ public final class RenderGate: @unchecked Sendable {
     private var learned = Date.distantPast
     /// Tickets whose holders stopped waiting before their turn.
     private var skipped: Set<Int> = []
+    /// The renders running, by ticket: when each began and its deadline.
+    private var runs: [Int: (began: Date, deadline: Date)] = [:]
     /// The semaphore each waiting ticket sleeps on: a slot coming free wakes the one ticket whose
     /// turn it is, never the whole queue (a hundred waiters woken for each render would cost more
     /// than the renders).
@@ -92,15 +101,35 @@ public final class RenderGate: @unchecked Sendable {
         if busy == 0 && queued == 0 { return nil }
         guard queued < waiting || busy + queued < running else { return .full }
         let now = clock(), mean = estimate(at: now)
-        // The renders before it, `running` at a time, each at the mean; then its own.
-        let ahead = max(0, busy + queued + 1 - running)
-        let seconds = (Double(ahead) / Double(running)).rounded(.up) * mean
+        let seconds = wait(at: now, mean: mean)
+        // Its own render too, at the mean (which, each render counted up to its deadline, is never
+        // over the time limit: a free slot always admits).
         if now.addingTimeInterval(seconds + mean) > deadline { return .wouldWait(seconds: seconds) }
         return nil
     }
 
+    /// Seconds until a new request's slot comes free: the `ahead`-th slot to free, the running
+    /// renders each ending when expected (see the type), the queued ones after them at the mean.
+    private func wait(at now: Date, mean: Double) -> Double {
+        let ahead = busy + queued + 1 - running
+        guard ahead > 0 else { return 0 }
+        var ends = runs.values.map { run -> Double in
+            let elapsed = now.timeIntervalSince(run.began), left = run.deadline.timeIntervalSince(now)
+            let expected = elapsed < mean ? mean - elapsed : elapsed
+            // Until its deadline it ends by then; past it (work that could not be interrupted) it
+            // is expected to run as long again.
+            return left > 0 ? min(expected, left) : expected
+        }
+        ends.sort()
+        // Slots beyond those whose renders are tracked (none, unless a ticket is released twice) at the mean.
+        while ends.count < running { ends.append(mean) }
+        // Each round of `running` queued renders ends a mean after the round before it.
+        let round = (ahead - 1) / running, slot = (ahead - 1) % running
+        return ends[slot] + Double(round) * mean
+    }
+
     /// Waits for the ticket's turn (first come, first served) until `deadline`: true when it runs —
-    /// then call ``release(after:)`` once — false when the deadline came first.
+    /// then call ``release(_:after:)`` once — false when the deadline came first.
     public func wait(_ ticket: Ticket, until deadline: Date) -> Bool {
         lock.lock()
         defer { lock.unlock() }
@@ -121,16 +150,20 @@ public final class RenderGate: @unchecked Sendable {
         }
         advance()
         busy += 1
+        runs[ticket.number] = (clock(), deadline)
         wakeNext()
         return true
     }
 
-    /// Ends a render that ``wait(_:until:)`` let run, which took `seconds`.
-    public func release(after seconds: Double) {
+    /// Ends the render `ticket` holds (one ``wait(_:until:)`` let run), which took `seconds`:
+    /// counted at most up to its deadline, as it was cut there.
+    public func release(_ ticket: Ticket, after seconds: Double) {
         lock.lock()
         busy -= 1
+        let run = runs.removeValue(forKey: ticket.number)
+        let sample = run.map { min(seconds, max(0, $0.deadline.timeIntervalSince($0.began))) } ?? seconds
         let now = clock(), faded = estimate(at: now)
-        meanSeconds = learned == .distantPast ? seconds : 0.8 * faded + 0.2 * seconds
+        meanSeconds = learned == .distantPast ? sample : 0.8 * faded + 0.2 * sample
         learned = now
         wakeNext()
         lock.unlock()

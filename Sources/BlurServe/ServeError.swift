@@ -63,6 +63,7 @@ public enum ServeError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .busy(_, seconds): response.headers["Retry-After"] = String(seconds)
         case let .methodNotAllowed(_, allowed): response.headers["Allow"] = allowed.joined(separator: ", ")
+        case .notAcceptable: response.headers["Vary"] = "Accept"
         default: break
         }
         return response

@@ -140,7 +140,7 @@ extension Result where Failure == ServeError {
         // One render of 2 s teaches the gate the mean.
         let first = try gate.reserve(deadline: far).get()
         #expect(gate.wait(first, until: far))
-        gate.release(after: 2)
+        gate.release(first, after: 2)
         // One running, then each queued one waits 2 s more: with 9 s left, the renders ahead of
         // the fourth in the queue (8 s) plus its own (2 s) do not fit.
         let running = try gate.reserve(deadline: far).get()
@@ -188,13 +188,13 @@ extension Result where Failure == ServeError {
             let clock = Clock()
             let gate = RenderGate(running: running, waiting: 8, clock: { clock.read() })
             var queued: [(ticket: RenderGate.Ticket, deadline: Date)] = []
-            var runningNow: [Date] = []
+            var runningNow: [RenderGate.Ticket] = []
             func uniform() -> Double { Double(random.next() % 10_000) / 10_000 }
             /// Tickets whose turn has come run; those whose deadline has passed give up.
             func serve() {
                 while let head = queued.first, runningNow.count < running || clock.read() > head.deadline {
                     queued.removeFirst()
-                    if gate.wait(head.ticket, until: head.deadline) { runningNow.append(clock.read()) }
+                    if gate.wait(head.ticket, until: head.deadline) { runningNow.append(head.ticket) }
                 }
             }
             for _ in 0..<300 {
@@ -205,9 +205,9 @@ extension Result where Failure == ServeError {
                     }
                 case 2 where !runningNow.isEmpty:
                     // A render ends: over the limit, cut at it, cancelled early or cheap.
-                    runningNow.removeFirst()
+                    let ended = runningNow.removeFirst()
                     let kinds = [limit * (1 + 2 * uniform()), limit, 0.05 * uniform(), 0.2 * uniform()]
-                    gate.release(after: kinds[Int(random.next() % 4)])
+                    gate.release(ended, after: kinds[Int(random.next() % 4)])
                 default:
                     clock.advance(limit * uniform())
                 }
@@ -217,19 +217,20 @@ extension Result where Failure == ServeError {
             clock.advance(limit + 1)
             serve()
             while !runningNow.isEmpty {
-                runningNow.removeFirst()
-                gate.release(after: limit)
+                gate.release(runningNow.removeFirst(), after: limit)
                 serve()
             }
             #expect(gate.wouldRefuse(deadline: clock.read().addingTimeInterval(limit)) == nil, "seed \(seed): an idle gate admits")
             guard running > 1 else { continue }
-            // The next is admitted within ten half-lives.
-            // One render that never ends beside one that took three times the limit.
+            // One render that never ends beside one that took three times the limit: the next is
+            // admitted within ten half-lives.
+            var tickets: [RenderGate.Ticket] = []
             for _ in 0..<2 {
                 let ticket = try gate.reserve(deadline: clock.read().addingTimeInterval(limit)).get()
                 #expect(gate.wait(ticket, until: clock.read().addingTimeInterval(limit)))
+                tickets.append(ticket)
             }
-            gate.release(after: 3 * limit)
+            gate.release(tickets[0], after: 3 * limit)
             var waited = 0.0
             while gate.wouldRefuse(deadline: clock.read().addingTimeInterval(limit)) != nil && waited < 10 * gate.halfLife {
                 clock.advance(1)
@@ -237,5 +238,41 @@ extension Result where Failure == ServeError {
             }
             #expect(waited < 10 * gate.halfLife, "seed \(seed): admitted \(waited) s after the load stopped")
         }
+    }
+}
+
+/// The wait counts the renders running now: with every slot held by renders that have run long, a
+/// new request is refused at once (and `/healthz` would say so) instead of waiting for a slot that
+/// will not come free in time — even before any render has ended to teach the gate a mean.
+@Suite struct RenderGateRunningTests {
+    @Test func rendersThatRunLongKeepTheNextOut() throws {
+        let clock = RenderGateModelTests.Clock()
+        let gate = RenderGate(running: 2, waiting: 8, clock: { clock.read() })
+        let limit = 30.0
+        var tickets: [RenderGate.Ticket] = []
+        for _ in 0..<2 {
+            let ticket = try gate.reserve(deadline: clock.read().addingTimeInterval(limit)).get()
+            #expect(gate.wait(ticket, until: clock.read().addingTimeInterval(limit)))
+            tickets.append(ticket)
+        }
+        // At first nothing is known: a third may wait for a slot.
+        #expect(gate.wouldRefuse(deadline: clock.read().addingTimeInterval(limit)) == nil)
+        // Twenty seconds in, both still running: each is expected to run as long again, up to its
+        // deadline 10 s away — a request with 30 s may wait for it, one with 5 s may not.
+        clock.advance(20)
+        #expect(gate.wouldRefuse(deadline: clock.read().addingTimeInterval(limit)) == nil)
+        #expect(gate.wouldRefuse(deadline: clock.read().addingTimeInterval(5)) == .wouldWait(seconds: 10))
+        // Past their deadlines (work that could not be interrupted) they are expected to run as
+        // long again: nothing is admitted that would only wait for them.
+        clock.advance(20)
+        #expect(gate.wouldRefuse(deadline: clock.read().addingTimeInterval(limit)) == .wouldWait(seconds: 40))
+        // One ends: its slot is free, and a request is admitted at once.
+        gate.release(tickets[0], after: 20)
+        #expect(gate.wouldRefuse(deadline: clock.read().addingTimeInterval(limit)) == nil)
+        // A render's time counts up to its deadline only: one cut at 30 s of a 30-s limit teaches 30 s,
+        // not the 90 s it would have taken.
+        gate.release(tickets[1], after: 90)
+        clock.advance(1)
+        #expect(gate.wouldRefuse(deadline: clock.read().addingTimeInterval(limit)) == nil)
     }
 }

@@ -394,7 +394,7 @@ public final class BlurService: Sendable {
             metrics.startRender()
             let started = Date()
             defer {
-                gate.release(after: Date().timeIntervalSince(started))
+                gate.release(ticket, after: Date().timeIntervalSince(started))
                 metrics.endRender()
             }
             do {
@@ -436,7 +436,10 @@ public final class BlurService: Sendable {
             }
             return (format.rawValue, BlurService.contentType(format))
         }
-        if route.output == .placeholder { return (nil, "application/json") }
+        if route.output == .placeholder {
+            // The JSON, unless Accept refuses it: then the preview itself, in a format it takes.
+            guard let accepted, BlurService.quality(of: "application/json", in: accepted) == 0 else { return (nil, "application/json") }
+        }
         // WebP before AVIF among equals: a browser that takes both gets the one that encodes in a
         // fraction of the time; AVIF when `Accept` ranks it higher or names it alone.
         let found = (try? Renderer.format(of: source)) ?? .png
@@ -478,16 +481,19 @@ public final class BlurService: Sendable {
     static func acceptable(_ header: String?) -> [String: Double]? {
         guard let header, !header.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         var types: [String: Double] = [:]
-        for item in header.lowercased().split(separator: ",") {
+        entries: for item in header.lowercased().split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let type = parts.first, !type.isEmpty else { continue }
             var q = 1.0
             for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
-                q = parseDecimal(String(parameter.dropFirst(2))).map { min(1, max(0, $0)) } ?? 0
+                // A q-value that is not one (`q=abc`) makes the entry unreadable: it is left out.
+                guard let value = parseDecimal(String(parameter.dropFirst(2))), value >= 0, value <= 1 else { continue entries }
+                q = value
             }
             types[type] = max(types[type] ?? 0, q)
         }
-        return types
+        // Nothing readable: as if there were no Accept.
+        return types.isEmpty ? nil : types
     }
 
     /// Of `formats` (in the server's order of preference), those `accepted` names with q > 0, the
