@@ -2,7 +2,7 @@
 // operation registry's parameters as the routes take them: the kind, range, words, default (per
 // appearance), the starting value of a parameter without one, the JavaScript key the engine in
 // the page takes (x-blurkit-key) and the command-line flag (x-blurkit-flag). Nothing about a
-// parameter is declared here.
+// parameter is declared here but `goesWith` (scale with radius), which the document does not carry yet.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const routes = {};           // route name -> { parameters, exclusive } (from /openapi.json)
