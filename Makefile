@@ -11,7 +11,8 @@
 #                written to docs/loadtest.md
 #   make docs    the DocC site into docs-site/ (every public symbol documented, warnings as errors)
 #   make reference  docs/reference/: every operation's parameters on every front end, from the registry
-#   make wasm    blurkit.wasm, blurkit.mjs and the static page into demo-output/web (Embedded Swift, the toolchain alone)
+#   make wasm    blurkit.wasm, blurkit.mjs and the static page into demo-output/web (Embedded Swift, the toolchain alone),
+#                and the same as an npm package in demo-output/web/package (npm pack there makes the tarball)
 #   make peers   install the benchmark peers: Pillow, OpenCV, pyvips, thumbhash (pip), the vips command line (apt)
 #   make sanitize  the tests under AddressSanitizer (with leak checks), then ThreadSanitizer
 #   make fuzz    libFuzzer on every parser for FUZZ_SECONDS (default 60) or FUZZ_RUNS inputs (default 10M),
@@ -75,13 +76,14 @@ test: deps test-deps
 	$(SWIFT) test -c release $(CPU_FLAGS)
 	python3 Scripts/reference.py .build/release/blurkit docs/reference --check
 	$(MAKE) wasm
-	for f in Sources/BlurServe/Resources/playground.js Web/blurkit.mjs Scripts/dts.mjs Tests/Web/test_wasm.mjs; do node --check $$f || exit 1; done
+	for f in Sources/BlurServe/Resources/playground.js Web/blurkit.mjs Scripts/dts.mjs Scripts/package.mjs Tests/Web/test_wasm.mjs; do node --check $$f || exit 1; done
 	node Tests/Web/test_wasm.mjs .build/release/blurkit $(WASM_OUT)
 	@d=$$(mktemp -d) && cp Tests/Web/example.mts $(WASM_OUT)/blurkit.d.mts $$d/ && \
-		tsc --noEmit --strict --target es2022 --module node16 --moduleResolution node16 --lib es2022,dom $$d/example.mts; \
+		tsc --noEmit --strict --target es2022 --module node16 --moduleResolution node16 --lib es2022 $$d/example.mts; \
 		status=$$?; rm -rf $$d; [ $$status = 0 ] && echo "blurkit.d.ts: Tests/Web/example.mts type-checks" || exit 1
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_page.py $(WASM_OUT)
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_scroll.py $(WASM_OUT)
+	python3 Tests/Web/test_npm.py $(WASM_OUT)
 	$(SWIFT) build -c release $(CPU_FLAGS) --package-path Examples/Server
 	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit BLURKIT_WEB=$(CURDIR)/$(WASM_OUT) python3 Tests/Service/$$t.py || exit 1; done
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Photos/test_photos.py
@@ -123,7 +125,8 @@ reference:
 	python3 Scripts/reference.py .build/release/blurkit docs/reference
 
 # blurkit.wasm (Embedded Swift: BlurCore's own sources and Web/Exports.swift), blurkit.mjs and the
-# static page into $(WASM_OUT), with the toolchain alone (its swiftc, clang and wasm-ld).
+# static page into $(WASM_OUT), with the toolchain alone (its swiftc, clang and wasm-ld); the npm
+# package in $(WASM_OUT)/package.
 WASM_OUT ?= demo-output/web
 wasm:
 	bash Scripts/wasm.sh $(WASM_OUT)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make wasm: blurkit.wasm from BlurCore's own sources and Web/Exports.swift (Embedded Swift,
 # wasm32-unknown-none-wasm), Web/runtime.c (memory and the few C routines the compiler calls) with
-# the toolchain's clang, linked by its wasm-ld; then the ES module and the static page beside it.
+# the toolchain's clang, linked by its wasm-ld; then the ES module and the static page beside it,
+# and the same module as an npm package in OUT/package (Scripts/package.mjs).
 # Nothing is downloaded: everything comes with the Swift toolchain.
 #
 # The link leaves out the toolchain's libswiftUnicodeDataTables.a: the engine compares its words
@@ -30,6 +31,8 @@ cp Web/blurkit.mjs "$out/blurkit.mjs"
 # the same file under the name Node16 resolution pairs with blurkit.mjs.
 node Scripts/dts.mjs "$out" >/dev/null
 cp "$out/blurkit.d.ts" "$out/blurkit.d.mts"
+# The same files as an npm package in $out/package (npm pack there makes the tarball).
+node Scripts/package.mjs "$out" >/dev/null
 for page in index.html scroll.html; do cp "Web/$page" "$out/$page"; done
 
 # The pages' pictures: the test fixture with only its pixel chunks as sample.png (no colour profile,

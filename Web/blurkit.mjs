@@ -6,8 +6,9 @@
 //   const out = blurkit.progressive(ctx.getImageData(0, 0, w, h), { maximumBlurRadius: 3.5, scale: 3 });
 //   ctx.putImageData(out, 0, 0);
 //
-// Images are canvas ImageData (straight-alpha RGBA bytes) or { width, height, data }; each call
-// returns a new one and leaves its argument alone. Options are the library's parameters, read by
+// Images are canvas ImageData (straight-alpha RGBA bytes) or any { width, height, data }; each call
+// returns a new one (an ImageData in a browser, a plain object of that shape in Node) and leaves
+// its argument alone. Options are the library's parameters, read by
 // the library's own parsers inside the module: the same names, defaults, ranges, aliases and case
 // rules as the command line, the HTTP service and scene files, and errors that name the option.
 // `blurkit.operations` lists them (what blurkit.d.ts and the demo page's controls are made from).
@@ -17,19 +18,21 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/// Instantiates blurkit.wasm: from a URL (default: beside this module), a Response, or its bytes.
+/// Instantiates blurkit.wasm: from a URL (default: beside this module; a `file:` URL in Node), or
+/// anything with `arrayBuffer()` (a Response, a Blob), or its bytes.
 export async function load(source = new URL('./blurkit.wasm', import.meta.url)) {
-  let module;
+  let bytes;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    module = await WebAssembly.instantiate(source, {});
-  } else if (typeof Response !== 'undefined' && source instanceof Response) {
-    module = await WebAssembly.instantiate(await source.arrayBuffer(), {});
+    bytes = source;
+  } else if (typeof source?.arrayBuffer === 'function') {
+    bytes = await source.arrayBuffer();
   } else if (typeof process !== 'undefined' && process.versions?.node && String(source).startsWith('file:')) {
     const { readFile } = await import('node:fs/promises');
-    module = await WebAssembly.instantiate(await readFile(new URL(source)), {});
+    bytes = await readFile(new URL(String(source)));
   } else {
-    module = await WebAssembly.instantiate(await (await fetch(source)).arrayBuffer(), {});
+    bytes = await (await fetch(String(source))).arrayBuffer();
   }
+  const module = await WebAssembly.instantiate(bytes, {});
   return new BlurKit(module.instance.exports);
 }
 
@@ -136,6 +139,8 @@ function text(value) {
   return String(value);
 }
 
+/// An ImageData where there is one (a browser, a worker); elsewhere (Node) a plain object of the
+/// same shape, so code typed against either reads the same fields.
 function imageData(data, width, height) {
-  return typeof ImageData !== 'undefined' ? new ImageData(data, width, height) : { width, height, data };
+  return typeof ImageData !== 'undefined' ? new ImageData(data, width, height) : { width, height, data, colorSpace: 'srgb' };
 }

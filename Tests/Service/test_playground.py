@@ -1,8 +1,11 @@
 """The playground in a real browser: Debian's chromium, headless, driven by Playwright (launched with
 executable_path: nothing is downloaded). The page loads with no console error, a slider brings a new
-image from the server, a dropped file (and a chosen one) is processed, and the blur-up comes into focus. Screenshots go
-to docs/images/ when BLURKIT_SCREENSHOTS is set."""
+image from the server, a dropped file (and a chosen one) is processed, and the blur-up comes into focus. The
+controls offer only what the server takes (scale beside radius, not σ; each format once), the command
+line shown writes the chosen format under its own suffix, small results give their size, and the
+blur-up's blurred preview has no dark fringe. Screenshots go to docs/images/ when BLURKIT_SCREENSHOTS is set."""
 
+import io
 import os
 import re
 import shlex
@@ -12,6 +15,7 @@ import sys
 import tempfile
 import time
 
+from PIL import Image
 from playwright.sync_api import sync_playwright
 
 from harness import BLURKIT, FIXTURE, PACKAGE, Server, make_root
@@ -131,10 +135,98 @@ def main():
 
         if os.environ.get("BLURKIT_SCREENSHOTS"):
             page.screenshot(path=os.path.join(PACKAGE, "docs", "images", "playground.png"))
+        controls(server, browser, root)
         browser.close()
         assert not problems, "console errors: " + "; ".join(problems)
     keyed(root)
     print("playground: loads cleanly, slider and drop re-render, the in-page preview has the server's bytes, blur-up completes")
+
+
+def controls(server, browser, root):
+    """What a control offers is what the server takes, and what the page says is so."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    failures = []
+
+    def check(ok, message):
+        if not ok:
+            failures.append(str(message))
+            print("FAIL", message)
+
+    page.goto(server.url + "/")
+    page.wait_for_function("document.getElementById('result').dataset.version === '1'")
+
+    # Scale goes with radius: while σ is the unit its control is off, and switching back to σ
+    # after a scale was set sends none (no 400).
+    scale = lambda: page.eval_on_selector_all("#controls [name=scale]", "(els) => els.map((e) => e.disabled)")
+    check(scale() and all(scale()), f"the scale control is live while the unit is σ: disabled {scale()}")
+    page.select_option('#controls select[name="unit-sigma-radius"]', "radius")
+    page.wait_for_function("document.getElementById('result').dataset.version === '2'")
+    check(scale() and not any(scale()), f"the scale control is off beside radius: disabled {scale()}")
+    with page.expect_response(lambda r: "/blur/" in r.url and "scale=2" in r.url) as answer:
+        page.eval_on_selector('#controls input[type=number][name="scale"]',
+                              "(el) => { el.value = 2; el.dispatchEvent(new Event('input', { bubbles: true })); }")
+    check(answer.value.status == 200, answer.value.status)
+    with page.expect_response(lambda r: "/blur/" in r.url and "sigma=" in r.url) as answer:
+        page.select_option('#controls select[name="unit-sigma-radius"]', "sigma")
+    check(answer.value.status == 200 and "scale" not in answer.value.url, (answer.value.status, answer.value.url))
+    check("--scale" not in page.text_content("#command"), page.text_content("#command"))
+
+    # The format menu names each format once, and the command line shown writes WebP as .webp.
+    formats = page.eval_on_selector_all('#controls select[name="format"] option', "(os) => os.map((o) => o.value).filter((v) => v)")
+    check(formats == ["png", "jpeg", "webp", "avif", "heic", "gif", "pam", "ppm"], f"the format menu offers {formats}")
+    with page.expect_response(lambda r: "/blur/" in r.url and "format=webp" in r.url) as answer:
+        page.select_option('#controls select[name="format"]', "webp")
+    check(answer.value.status == 200, answer.value.status)
+    command = page.text_content("#command")
+    words = shlex.split(command)
+    check(words[3] == "out.webp", f"the playground shows '{command}'")
+    ran = subprocess.run([BLURKIT, *words[1:]], cwd=root, capture_output=True, text=True)
+    check(ran.returncode == 0, f"'{command}' fails: {ran.stderr}")
+    if ran.returncode == 0:
+        with open(os.path.join(root, words[3]), "rb") as f:
+            head = f.read(12)
+        os.remove(os.path.join(root, words[3]))
+        check(head[:4] == b"RIFF" and head[8:] == b"WEBP", f"'{command}' writes {head}")
+
+    # A small result gives its size in bytes, not "0 KB"; and the blur-up of a plain-coloured
+    # image shows that colour to its edges while the preview alone is up (the full image held back).
+    page.goto(server.url + "/")
+    page.wait_for_function("document.getElementById('result').dataset.version === '1'")
+    transfer = page.evaluate_handle("""async () => {
+        const canvas = new OffscreenCanvas(48, 32), ctx = canvas.getContext('2d');
+        ctx.fillStyle = 'rgb(200, 170, 140)'; ctx.fillRect(0, 0, 48, 32);
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([await canvas.convertToBlob({ type: 'image/png' })], 'plain.png', { type: 'image/png' }));
+        return transfer;
+    }""")
+    with page.expect_response(lambda r: r.request.method == "POST" and "/blur?" in r.url and r.status == 200) as answer:
+        page.dispatch_event("#drop", "drop", {"dataTransfer": transfer})
+    size = int(answer.value.headers.get("content-length", "-1"))
+    page.wait_for_function("document.getElementById('status').textContent.includes('rendered')")
+    said = page.text_content("#status")
+    check(size < 1024 and f"{size} bytes" in said, f"a {size}-byte result: '{said}'")
+
+    held = []
+    page.route(re.compile(r".*/blur\?sigma=0$"), lambda route: held.append(route))
+    page.click("#play")
+    page.wait_for_function("""() => { const p = document.querySelector('#blurup .preview');
+        return p && p.complete && p.naturalWidth > 0; }""")
+    page.wait_for_timeout(100)
+    shot = Image.open(io.BytesIO(page.locator("#blurup").screenshot())).convert("RGB")
+    w, h = shot.size
+    centre = shot.getpixel((w // 2, h // 2))
+    edges = {(x, y): shot.getpixel((x, y)) for x, y in [(w // 2, 1), (w // 2, h - 2), (1, h // 2), (w - 2, h // 2), (14, 14), (w - 15, h - 15)]}
+    off = {at: c for at, c in edges.items() if max(abs(a - b) for a, b in zip(c, centre)) > 12}
+    check(not off, f"the blurred preview of a plain {centre} image has a fringe: {off}")
+    for route in held:
+        route.continue_()
+    page.unroute(re.compile(r".*/blur\?sigma=0$"))
+    page.wait_for_function("document.getElementById('blurup').dataset.state === 'done'", timeout=10000)
+    page.close()
+    check(not problems, "console errors: " + "; ".join(problems))
+    assert not failures, "; ".join(failures)
 
 
 def keyed(root):

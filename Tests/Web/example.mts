@@ -1,11 +1,12 @@
-// A user's code against blurkit.d.ts, checked by `tsc --noEmit` in `make test`: the options the
-// registry declares type-check, and misspelt or mistyped ones do not (each @ts-expect-error must
-// find an error, or tsc fails).
-import { load, BlurKit, ProgressiveOptions, MaterialOptions, Image } from './blurkit.mjs';
+// A user's code against blurkit.d.ts, checked by `tsc --noEmit --lib es2022` in `make test` (no
+// `dom`: a Node project's setting): the options the registry declares type-check, and misspelt or
+// mistyped ones do not (each @ts-expect-error must find an error, or tsc fails).
+import { load, BlurKit, ProgressiveOptions, MaterialOptions, Image, RGBAImage } from './blurkit.mjs';
 
-async function main(image: Image): Promise<void> {
+async function main(image: Image): Promise<string[]> {
   const kit: BlurKit = await load();
-  kit.blur(image, { sigma: 8, edges: 'transparent' });
+  const blurred: RGBAImage = kit.blur(image, { sigma: 8, edges: 'transparent' });
+  kit.thumbHash(blurred);
   kit.blur(image, { radius: 4, scale: 3 });
   const header: ProgressiveOptions = {
     direction: 'down', maximumBlurRadius: 3.5, dimmingTintColor: '#FFF', dimmingAlpha: 0.25,
@@ -14,7 +15,8 @@ async function main(image: Image): Promise<void> {
   kit.progressive(image, header);
   const card: MaterialOptions = { style: 'thin', appearance: 'dark', region: '20,20,200,120', cornerRadius: 24 };
   kit.material(image, card);
-  for (const operation of kit.operations) for (const p of operation.parameters) console.log(p.name, p.defaultText ?? '');
+  const names: string[] = [];
+  for (const operation of kit.operations) for (const p of operation.parameters) names.push(`${p.name} ${p.defaultText ?? ''}`);
 
   // @ts-expect-error: no such option
   kit.progressive(image, { maximumRadius: 3 });
@@ -24,6 +26,7 @@ async function main(image: Image): Promise<void> {
   kit.progressive(image, { dimmingTintColor: 0xffffff });
   // @ts-expect-error: blur needs its options
   kit.blur(image);
+  return names;
 }
 
 void main;

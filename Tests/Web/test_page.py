@@ -1,8 +1,10 @@
 """The static page `make wasm` writes (demo-output/web), from a plain static file server with no
 BlurKit server behind it, in Debian's chromium (headless, Playwright with executable_path): it loads
 with no console error; the canvas holds the native command line's bytes for the sample picture, for
-the blur at its default σ, after a slider change, for seed 004's progressive header and seed 003's
-material card; seed 000's blur-up runs to its end. Then it prints (never asserts) what the engine
+the blur at its default σ, after a slider change, for seed 004's progressive header (a band along the
+top: the rest of the picture untouched) and seed 003's material card; seed 000's blur-up runs to its
+end. The controls show the values in use (σ shows nothing once the radius replaces it; a length's
+unit is points or %), and none reaches past the sidebar. Then it prints (never asserts) what the engine
 costs in the page, one thread, against the canvas's own `ctx.filter = "blur(8px)"`.
 
     BLURKIT=.build/release/blurkit python3 Tests/Web/test_page.py demo-output/web
@@ -90,11 +92,37 @@ def main():
             wait_for_render(page, before)
             same("blur σ 2 after the slider", canvas(page), native(folder, ["blur", "--sigma", "2"]))
 
+            # The radius slider replaces σ: σ no longer shows a value in use.
+            before = page.evaluate("window.blurkitPage.renders")
+            page.eval_on_selector("#slider-radius", "(e) => { e.value = '300'; e.dispatchEvent(new Event('input')); }")
+            wait_for_render(page, before)
+            radius = str(page.evaluate("window.blurkitPage.values.radius"))
+            same(f"blur radius {radius} after its slider", canvas(page), native(folder, ["blur", "--radius", radius]))
+            sigma = page.evaluate("document.getElementById('control-sigma').value")
+            check(sigma == "", f"σ shows {sigma!r} while the radius is in use")
+
+            # Every control stays inside the sidebar (the effect menu's long summaries included).
+            wide = page.evaluate("""() => { const aside = document.querySelector('aside').getBoundingClientRect();
+                return [...document.querySelectorAll('aside select, aside input')]
+                  .filter((e) => e.getBoundingClientRect().right > aside.right + 0.5).map((e) => e.id || e.type); }""")
+            check(not wide, f"controls reach past the sidebar: {wide}")
+
             before = page.evaluate("window.blurkitPage.renders")
             page.click("#demo-header")
             wait_for_render(page, before)
-            same("seed 004's header", canvas(page),
-                 native(folder, ["progressive", "--max-radius", "3.5", "--scale", "3", "--dimming", "0.5"]))
+            region = page.evaluate("window.blurkitPage.values.region") or ""
+            header = ["progressive", "--max-radius", "3.5", "--scale", "3", "--dimming", "0.5", "--region", region]
+            same("seed 004's header", canvas(page), native(folder, header if region else header[:-2]))
+            # A header band: the top quarter is blurred; the lower half (past the band and the reach of
+            # its dimming, 25 % of the band beyond it) is the picture as it was.
+            band = page.evaluate("""() => { const c = document.getElementById('canvas'), source = window.blurkitPage.source;
+                const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data, row = c.width * 4;
+                let top = 0, lower = 0;
+                for (let i = 0; i < d.length; i++) if (d[i] !== source.data[i]) {
+                  if (i < row * Math.floor(c.height / 4)) top++; else if (i >= row * Math.ceil(c.height / 2)) lower++;
+                }
+                return [top, lower]; }""")
+            check(band[0] > 0 and band[1] == 0, f"the header demo changes {band[0]} bytes in the top quarter and {band[1]} in the lower half")
 
             # The controls show the values in use: the demo's scale, not the one before it.
             shown = page.evaluate("[document.getElementById('control-scale').value, document.getElementById('slider-scale').value]")
@@ -104,8 +132,7 @@ def main():
             before = page.evaluate("window.blurkitPage.renders")
             page.select_option("#control-appearance", "dark")
             wait_for_render(page, before)
-            same("seed 004's header, dark", canvas(page),
-                 native(folder, ["progressive", "--max-radius", "3.5", "--scale", "3", "--dimming", "0.5", "--appearance", "dark"]))
+            same("seed 004's header, dark", canvas(page), native(folder, [*(header if region else header[:-2]), "--appearance", "dark"]))
             page.select_option("#effect", "progressive")
             before = page.evaluate("window.blurkitPage.renders")
             page.select_option("#control-appearance", "dark")
@@ -113,6 +140,10 @@ def main():
             same("progressive, dark, defaults", canvas(page), native(folder, ["progressive", "--appearance", "dark"]))
             dimming = page.evaluate("document.getElementById('control-dimmingAlpha').value")
             check(dimming == "0.25", f"the dimming control in dark appearance shows {dimming!r}, not the dark default 0.25")
+            # A length's label names the forms it shows: 25% is not in points.
+            extension = page.evaluate("""() => { const e = document.getElementById('control-dimmingClearExtension');
+                return [e.closest('label').firstChild.textContent, e.value]; }""")
+            check(not (extension[1].endswith("%") and "(pt)" in extension[0]), f"the label '{extension[0].strip()}' over the value {extension[1]!r}")
 
             before = page.evaluate("window.blurkitPage.renders")
             page.click("#demo-material")

@@ -2,7 +2,7 @@
 // operation registry's parameters as the routes take them: the kind, range, words, default (per
 // appearance), the starting value of a parameter without one, the JavaScript key the engine in
 // the page takes (x-blurkit-key) and the command-line flag (x-blurkit-flag). Nothing about a
-// parameter is declared here.
+// parameter is declared here but `goesWith` (scale with radius), which the document does not carry yet.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const routes = {};           // route name -> { parameters, exclusive } (from /openapi.json)
@@ -13,6 +13,11 @@ let timer = 0;
 let lastURL = null;
 let webBuild = false;        // whether the server serves the engine at /web/ (--web)
 const hidden = new Set(["path", "sig", "quality", "compression", "loop"]);
+// A parameter that means something beside one member of an exclusive group only: scale turns
+// radius's points into pixels, and σ is in pixels already (the library refuses scale with σ). The
+// registry checks this in GaussianBlur.init but /openapi.json does not carry it yet, so it is the one
+// rule the page keeps.
+const goesWith = { scale: "radius" };
 // The engine in the page (blurkit serve --web): previews while the server renders.
 const live = (window.playgroundPreview = { kit: null, source: null, key: null, renders: 0, ready: false });
 // Under --key the page carries a token the server issued with it; every request sends it back.
@@ -135,9 +140,12 @@ function build() {
       members.forEach((q) => grouped.add(q.name));
     }
     const active = members.find((q) => values[q.name] !== undefined) || members[0];
+    const needs = goesWith[p.name];
+    const off = needs !== undefined && route.exclusive.some((g) => g.includes(needs)) && values[needs] === undefined;
+    if (off) delete values[p.name];
     const label = document.createElement("label");
     const hint = document.createElement("span");
-    hint.className = "hint"; hint.textContent = active.description;
+    hint.className = "hint"; hint.textContent = off ? `with ${needs} only` : active.description;
     if (members.length > 1) {
       const unit = document.createElement("select");
       unit.name = "unit-" + members.map((q) => q.name).join("-");
@@ -157,8 +165,21 @@ function build() {
     label.append(hint);
     box.append(label);
     control(active, box);
+    if (off) for (const el of box.querySelectorAll(`[name="${p.name}"]`)) el.disabled = true;
   }
   refresh();
+}
+
+// A choice's words without its aliases, each once. The enum lists every word the route takes, aliases
+// included; the description, the registry's help line "summary: a, b or c (default …)", names the
+// canonical ones.
+function canonicalWords(p) {
+  const s = p.schema, fallback = s["x-blurkit-default-text"];
+  let line = p.description;
+  if (fallback !== undefined && line.endsWith(` (default ${fallback})`)) line = line.slice(0, -` (default ${fallback})`.length);
+  const named = new Set(line.slice(line.lastIndexOf(": ") + 2).split(/, | or /));
+  const words = s.enum.filter((w) => named.has(w));
+  return words.length ? words : s.enum.filter((w, i) => i === s.enum.indexOf(w));
 }
 
 function control(p, box) {
@@ -181,7 +202,7 @@ function control(p, box) {
     return;
   } else if (s.enum && s["x-blurkit-kind"] === "choice") {
     input = document.createElement("select");
-    const canonical = s.enum.filter((w, i) => i === s.enum.indexOf(w));
+    const canonical = canonicalWords(p);
     if (s.default === undefined) input.add(new Option("(" + (s["x-blurkit-default-text"] || "default") + ")", ""));
     for (const word of canonical) input.add(new Option(word, word));
     input.addEventListener("change", () => set(p.name, input.value));
@@ -231,7 +252,7 @@ function commandLine(q) {
   const effect = $("effect").value, input = dropped ? dropped.name : ($("image").value || "IN");
   const quote = (w) => (/[\s#,'"*?&|;<>()$`\\]/.test(w) ? "'" + w.replace(/'/g, "'\\''") + "'" : w);
   const words = ["blurkit", effect, quote(input)];
-  words.push(effect === "placeholder" ? "--out previews" : effect === "blurup" ? "out.webp" : "out.png");
+  words.push(effect === "placeholder" ? "--out previews" : "out." + (q.get("format") || (effect === "blurup" ? "webp" : "png")));
   for (const [k, v] of q) {
     const p = routes[effect].parameters.find((x) => x.name === k), flag = p && p.schema["x-blurkit-flag"];
     if (!flag) continue;
@@ -239,6 +260,12 @@ function commandLine(q) {
     words.push(flag, quote(v));
   }
   return words.join(" ");
+}
+
+// 512 bytes, 1.5 KB, 2.3 MB.
+function size(bytes) {
+  if (bytes < 1024) return bytes + " bytes";
+  return bytes < 1024 * 1024 ? (bytes / 1024).toFixed(1) + " KB" : (bytes / 1024 / 1024).toFixed(1) + " MB";
 }
 
 function schedule(delay = 200) { clearTimeout(timer); timer = setTimeout(render, delay); }
@@ -267,7 +294,7 @@ async function render() {
     $("result").style.display = "block";
     $("preview").style.display = "none";
     $("result").dataset.version = String(Number($("result").dataset.version || 0) + 1);
-    status(effect + ": " + Math.round(blob.size / 1024) + " KB, " + (response.headers.get("x-cache") === "hit" ? "from the cache" : "rendered"));
+    status(effect + ": " + size(blob.size) + ", " + (response.headers.get("x-cache") === "hit" ? "from the cache" : "rendered"));
   } catch (error) {
     if (error.name !== "AbortError") status(String(error), true);
   } finally {
@@ -320,6 +347,9 @@ async function playBlurUp() {
     let placeholder;
     if (dropped) placeholder = await (await api("/placeholder", { method: "POST", body: dropped })).json();
     else placeholder = await (await api("/placeholder/" + path.split("/").map(encodeURIComponent).join("/"))).json();
+    // The blurs fade to transparent at the view's edges; over the image's own average colour, not
+    // a dark backdrop, that shows no fringe (what --edges clamp does for the library's blur).
+    view.style.backgroundColor = placeholder.averageColor;
     preview.src = placeholder.preview.dataURI;
     const response = dropped ? await api("/blur?sigma=0", { method: "POST", body: dropped }) : await api("/blur/" + path.split("/").map(encodeURIComponent).join("/") + "?sigma=0");
     full.src = URL.createObjectURL(await response.blob());
