@@ -20,6 +20,9 @@ public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Decoding a `width × height` image would take `needed` bytes, more than the
     /// `ImageLimits/memoryBudget` of `budget` (checked from the header, before the pixels exist).
     case overBudget(format: ImageFormat, width: Int, height: Int, needed: Int, budget: Int)
+    /// The image's ICC profile declares tables that would take lcms2 `needed` bytes to read, over
+    /// `limit` (`ColorProfile/byteLimit`); checked before lcms2 sees the profile.
+    case profileTooLarge(format: ImageFormat, needed: Int, limit: Int)
 
     /// A one-line message for people.
     public var description: String {
@@ -36,6 +39,9 @@ public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .overBudget(format, w, h, needed, budget):
             return
                 "decoding the \(w)×\(h) \(format.name) image needs about \(BudgetError.megabytes(needed)) MB, over the memory budget of \(BudgetError.megabytes(budget)) MB"
+        case let .profileTooLarge(format, needed, limit):
+            return
+                "the \(format.name) image's ICC profile declares tables that need about \(BudgetError.megabytes(needed)) MB to read, over the limit of \(BudgetError.megabytes(limit)) MB"
         }
     }
 }

@@ -46,6 +46,7 @@ public enum HEIFCodec {
     public static func decode(_ bytes: [UInt8], keepingProfile: Bool = false) throws(DecodingError) -> (image: Bitmap, profile: ColorProfile?) {
         try withPrimaryImage(bytes) { handle, header throws(DecodingError) in
             let profile = profile(of: handle)
+            try profile?.check(in: format(of: bytes))
             let conversion = keepingProfile ? nil : profile.flatMap { ColorConversion(from: $0) }
             let options = heif_decoding_options_alloc()
             defer { heif_decoding_options_free(options) }

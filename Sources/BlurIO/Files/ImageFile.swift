@@ -40,6 +40,7 @@ public enum ImageFile {
         case .pam, .ppm: return (try NetpbmCodec.decode(bytes), nil)
         case .webp:
             let profile = WebPCodec.profile(of: bytes)
+            try profile?.check(in: .webp)
             let conversion = keepingProfile ? nil : profile.flatMap { ColorConversion(from: $0) }
             let image = try WebPCodec.decodeAnimation(bytes, firstFrameOnly: true, conversion: conversion).frames[0].image
             return (image, keepingProfile ? profile : nil)

@@ -64,6 +64,7 @@ package final class JPEGRowSource: RowSource {
         self.memory = memory
         // The object is whole: a throw closes the reader in `deinit`.
         try DecodingError.checkSize(.jpeg, width: width, height: height)
+        try profile?.check(in: .jpeg)
     }
 
     deinit {

@@ -483,7 +483,7 @@ public final class BlurService: Sendable {
     private static func status(of error: DecodingError, name: String) -> ServeError {
         switch error {
         case .empty, .unknownFormat: return .unsupportedMediaType("\(name): \(error)")
-        case .tooLarge, .animationTooLarge, .overBudget: return .tooLarge("\(name): \(error)")
+        case .tooLarge, .animationTooLarge, .overBudget, .profileTooLarge: return .tooLarge("\(name): \(error)")
         default: return .unprocessable("\(name): \(error)")
         }
     }
