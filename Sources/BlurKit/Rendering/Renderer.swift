@@ -20,9 +20,11 @@ public enum Renderer {
         let name = source.name
         let (input, opaque, profile): (any RowSource, Bool, ColorProfile?)
         do {
-            (input, opaque, profile) = try ImagePipeline.open(try source.open(), keepProfile: arguments.flag("keepProfile"))
+            (input, opaque, profile) = try ImagePipeline.open(try source.open(options.cancellation), keepProfile: arguments.flag("keepProfile"))
         } catch let PipelineError.input(_, error) {
             throw RenderError.input(name: name, error)
+        } catch PipelineError.cancelled {
+            throw RenderError.cancelled(framesWritten: 0)
         } catch let error as DecodingError {
             throw RenderError.input(name: name, error)
         }

@@ -350,7 +350,8 @@ public final class BlurService: Sendable {
             }
             do {
                 let cancelled: @Sendable () -> Bool = { Date() >= deadline || abandoned() }
-                let body = try run(route, given, source: source, format: format, name: name, relative: relative, cancelled: cancelled)
+                let body = try run(
+                    route, given, source: source, format: format, name: name, relative: relative, deadline: deadline, cancelled: cancelled)
                 settings.cache?.put(key, contentType: contentType, body: body)
                 return HTTPResponse(status: 200, contentType: contentType, body: body, headers: finalHeaders)
             } catch let error as ServeError {
@@ -488,13 +489,13 @@ public final class BlurService: Sendable {
         }
     }
 
-    /// Renders the route's operation from `source` within the time limit and returns its bytes.
+    /// Renders the route's operation from `source` by `deadline` and returns its bytes.
     private func run(
         _ route: ServiceRoute, _ given: OperationArguments, source: ImageSource, format: String?, name: String, relative: String?,
-        cancelled: @escaping @Sendable () -> Bool
+        deadline: Date, cancelled: @escaping @Sendable () -> Bool
     ) throws(ServeError) -> [UInt8] {
         let limit = settings.maximumOutputBytes
-        let options = RenderOptions(threads: nil, cancelled: cancelled, maximumOutputBytes: limit)
+        let options = RenderOptions(threads: nil, cancelled: cancelled, maximumOutputBytes: limit, deadline: deadline)
         /// An animation is sized when it is done (its frames were budgeted before it began).
         func limited(_ bytes: [UInt8]) throws -> [UInt8] {
             guard bytes.count <= limit else { throw RenderError.outputTooLarge(bytes: bytes.count, limit: limit) }
