@@ -484,7 +484,7 @@ public final class BlurService: Sendable {
     private static func status(of error: DecodingError, name: String) -> ServeError {
         switch error {
         case .empty, .unknownFormat: return .unsupportedMediaType("\(name): \(error)")
-        case .tooLarge, .animationTooLarge, .overBudget, .profileTooLarge: return .tooLarge("\(name): \(error)")
+        case .tooLarge, .animationTooLarge, .overBudget, .profileTooLarge, .tooSlow: return .tooLarge("\(name): \(error)")
         default: return .unprocessable("\(name): \(error)")
         }
     }
@@ -551,6 +551,9 @@ public final class BlurService: Sendable {
             throw BlurService.status(of: error, name: name)
         } catch let error as SceneFileError {
             throw .unprocessable(shown(error.description))
+        } catch let error as EncodingError {
+            if case .tooSlow = error { throw .tooLarge(error.description) }
+            throw .internalError(shown(error.description))
         } catch let error as FileError {
             throw .unprocessable(shown(error.description))
         } catch {
