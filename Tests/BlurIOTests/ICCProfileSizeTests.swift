@@ -147,7 +147,8 @@ private let largestLCMSBlock = Locked(0)
     /// Real profiles pass, each costing little: Display P3 and sRGB as lcms2 builds them, a
     /// 16,384-entry curve profile, the CMYK lutAtoB profile of ``CMYKProfileTests``, the fuzz corpus's.
     @Test func realProfilesPass() throws {
-        let corpus = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fuzz/corpus/icc/display-p3.icc"))
+        let corpus = try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fuzz/corpus/icc/display-p3.icc"))
         let profiles: [(String, ColorProfile)] = [
             ("Display P3", .displayP3), ("sRGB", .sRGB), ("long curves", try #require(ColorProfileTests.tabulatedP3())),
             ("CMYK", try CMYKProfileTests.profile()), ("corpus", ColorProfile(data: Array(corpus))),

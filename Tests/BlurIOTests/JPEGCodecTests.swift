@@ -12,7 +12,8 @@ import Testing
         var size = 0
         var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
         let rc = samples.withUnsafeBufferPointer {
-            bk_jpeg_encode($0.baseAddress, Int32(width), Int32(height), width * components, Int32(components), 95, progressive ? 1 : 0, &output, &size, &message)
+            bk_jpeg_encode(
+                $0.baseAddress, Int32(width), Int32(height), width * components, Int32(components), 95, progressive ? 1 : 0, &output, &size, &message)
         }
         try #require(rc == 0 && output != nil)
         defer { bk_jpeg_free(output) }

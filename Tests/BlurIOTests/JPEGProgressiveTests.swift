@@ -40,7 +40,8 @@ import Testing
     }
 
     @Test func refusesAFileOfThousandsOfScansQuickly() throws {
-        let scans = try JPEGProgressiveTests.repeatingLastScan(try JPEGProgressiveTests.progressive(width: 64, height: 64, noise: false), extra: 7_000)
+        let scans = try JPEGProgressiveTests.repeatingLastScan(
+            try JPEGProgressiveTests.progressive(width: 64, height: 64, noise: false), extra: 7_000)
         #expect(scans.count < 600_000)
         let started = Date()
         #expect(throws: DecodingError.unsupported(format: .jpeg, feature: "more than 1000 scans (a progressive JPEG has about 10)")) {

@@ -133,7 +133,10 @@ package struct ICCProfileSize {
             switch try signature(at) {
             case "curv":
                 let count = try u32(at + 8)
-                return (ICCProfileSize.plus(ICCProfileSize.times(count, 4), ICCProfileSize.curveBytes), ICCProfileSize.plus(12, ICCProfileSize.times(count, 2)))
+                return (
+                    ICCProfileSize.plus(ICCProfileSize.times(count, 4), ICCProfileSize.curveBytes),
+                    ICCProfileSize.plus(12, ICCProfileSize.times(count, 2))
+                )
             case "para":
                 let parameters = [1, 3, 4, 5, 7]
                 let function = try u16(at + 8)

@@ -130,7 +130,8 @@ package final class JPEGRowSource: RowSource {
         switch Int(status) {
         case BK_JPEG_STOPPED: return PipelineError.cancelled
         case BK_JPEG_TOO_MANY_SCANS:
-            return DecodingError.unsupported(format: .jpeg, feature: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            return DecodingError.unsupported(
+                format: .jpeg, feature: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         default: return failure(message)
         }
     }

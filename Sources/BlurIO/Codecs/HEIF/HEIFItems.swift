@@ -48,7 +48,9 @@ struct HEIFItems {
     /// - Returns: what decoding every coded image would cost: the pixels of each at the largest
     ///   size its headers declare (a grid's tiles, alpha, thumbnails), and how many images there are.
     @discardableResult
-    static func check(_ bytes: [UInt8], within width: Int, _ height: Int, format: ImageFormat) throws(DecodingError) -> (
+    static func check(
+        _ bytes: [UInt8], within width: Int, _ height: Int, format: ImageFormat
+    ) throws(DecodingError) -> (
         pixels: Int, images: Int
     ) {
         let sizes: [(item: Int, sizes: [CodedFrameSize])]
