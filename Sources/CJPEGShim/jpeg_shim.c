@@ -80,7 +80,7 @@ int bk_jpeg_read_header(const uint8_t *data, size_t size, int scale_denom,
 }
 
 int bk_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, int components,
-                   int quality, uint8_t **output, size_t *output_size,
+                   int quality, int progressive, uint8_t **output, size_t *output_size,
                    char message[BK_JPEG_MESSAGE_SIZE]) {
     struct jpeg_compress_struct cinfo;
     shim_error err;
@@ -110,6 +110,7 @@ int bk_jpeg_encode(const uint8_t *pixels, int width, int height, size_t stride, 
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
     cinfo.optimize_coding = TRUE;
+    if (progressive) jpeg_simple_progression(&cinfo);
     jpeg_start_compress(&cinfo, TRUE);
     while (cinfo.next_scanline < cinfo.image_height) {
         JSAMPROW rows[1] = {(JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride)};
@@ -129,11 +130,38 @@ void bk_jpeg_free(void *buffer) { free(buffer); }
 struct bk_jpeg_reader {
     struct jpeg_decompress_struct cinfo;
     shim_error err;
+    struct jpeg_progress_mgr progress;
+    bk_jpeg_should_stop should_stop;
+    void *stop_context;
+    /* Why the last call jumped out: 0 an error, else BK_JPEG_STOPPED or BK_JPEG_TOO_MANY_SCANS. */
+    int stopped;
     int cmyk, inverted, started, raw_cmyk;
     uint8_t *cmyk_row;
     uint8_t *icc;
     unsigned int icc_size;
 };
+
+/* libjpeg calls this inside its loops (per row of blocks while it absorbs a progressive file's
+   scans, per call while it hands out rows): the scan limit and the caller's stop, by the error
+   path's longjmp. */
+static void progress_monitor(j_common_ptr cinfo) {
+    bk_jpeg_reader *r = (bk_jpeg_reader *)cinfo->client_data;
+    if (r->cinfo.input_scan_number > BK_JPEG_MAXIMUM_SCANS) {
+        r->stopped = BK_JPEG_TOO_MANY_SCANS;
+        snprintf(r->err.message, BK_JPEG_MESSAGE_SIZE, "more than %d scans (a progressive JPEG has about 10)", BK_JPEG_MAXIMUM_SCANS);
+        longjmp(r->err.jump, 1);
+    }
+    if (r->should_stop && r->should_stop(r->stop_context)) {
+        r->stopped = BK_JPEG_STOPPED;
+        snprintf(r->err.message, BK_JPEG_MESSAGE_SIZE, "stopped");
+        longjmp(r->err.jump, 1);
+    }
+}
+
+void bk_jpeg_reader_set_stop(bk_jpeg_reader *r, bk_jpeg_should_stop should_stop, void *context) {
+    r->should_stop = should_stop;
+    r->stop_context = context;
+}
 
 /* A source manager over a stdio stream with a 64 KiB buffer (jpeg_stdio_src reads 4 KiB at a time):
    libjpeg-turbo's fast Huffman path needs 512 bytes ahead in the buffer, so with a small buffer one
@@ -207,6 +235,9 @@ bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int
         return NULL;
     }
     jpeg_create_decompress(&r->cinfo);
+    r->cinfo.client_data = r;
+    r->progress.progress_monitor = progress_monitor;
+    r->cinfo.progress = &r->progress;
     bk_jpeg_file_src(&r->cinfo, file);
     jpeg_save_markers(&r->cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_save_markers(&r->cinfo, JPEG_APP0 + 2, 0xFFFF);
@@ -247,7 +278,8 @@ bk_jpeg_reader *bk_jpeg_reader_open(FILE *file, int scale_denom, int *width, int
 int bk_jpeg_reader_start(bk_jpeg_reader *r, char message[BK_JPEG_MESSAGE_SIZE]) {
     message[0] = 0;
     r->err.message = message;
-    if (setjmp(r->err.jump)) return 1;
+    r->stopped = 0;
+    if (setjmp(r->err.jump)) return r->stopped ? r->stopped : 1;
     jpeg_start_decompress(&r->cinfo);
     r->started = 1;
     if (r->cmyk) {
@@ -263,7 +295,8 @@ int bk_jpeg_reader_start(bk_jpeg_reader *r, char message[BK_JPEG_MESSAGE_SIZE]) 
 int bk_jpeg_reader_read(bk_jpeg_reader *r, uint8_t *rgba, size_t stride, int count, char message[BK_JPEG_MESSAGE_SIZE]) {
     message[0] = 0;
     r->err.message = message;
-    if (setjmp(r->err.jump)) return 1;
+    r->stopped = 0;
+    if (setjmp(r->err.jump)) return r->stopped ? r->stopped : 1;
     int width = (int)r->cinfo.output_width;
     for (int i = 0; i < count; i++) {
         if (r->cinfo.output_scanline >= r->cinfo.output_height) {

@@ -5,13 +5,15 @@ import CJPEGShim
 import Testing
 
 @Suite struct JPEGCodecTests {
-    /// Encodes raw samples through libjpeg directly (gray or CMYK, which BlurKit does not write).
-    static func rawJPEG(_ samples: [UInt8], width: Int, height: Int, components: Int) throws -> [UInt8] {
+    /// Encodes raw samples through libjpeg directly (gray or CMYK, which BlurKit does not write;
+    /// `progressive` in libjpeg's standard progression).
+    static func rawJPEG(_ samples: [UInt8], width: Int, height: Int, components: Int, progressive: Bool = false) throws -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
         let rc = samples.withUnsafeBufferPointer {
-            bk_jpeg_encode($0.baseAddress, Int32(width), Int32(height), width * components, Int32(components), 95, &output, &size, &message)
+            bk_jpeg_encode(
+                $0.baseAddress, Int32(width), Int32(height), width * components, Int32(components), 95, progressive ? 1 : 0, &output, &size, &message)
         }
         try #require(rc == 0 && output != nil)
         defer { bk_jpeg_free(output) }

@@ -20,6 +20,13 @@ public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Decoding a `width × height` image would take `needed` bytes, more than the
     /// `ImageLimits/memoryBudget` of `budget` (checked from the header, before the pixels exist).
     case overBudget(format: ImageFormat, width: Int, height: Int, needed: Int, budget: Int)
+    /// The image's ICC profile declares tables that would take lcms2 `needed` bytes to read, over
+    /// `limit` (`ColorProfile/byteLimit`); checked before lcms2 sees the profile.
+    case profileTooLarge(format: ImageFormat, needed: Int, limit: Int)
+    /// Decoding would take about `seconds`, more than the `secondsLeft` before the caller's
+    /// deadline, by a decoder that cannot be stopped once it has begun (libheif's); estimated
+    /// from the header, before anything is decoded.
+    case tooSlow(format: ImageFormat, width: Int, height: Int, seconds: Double, secondsLeft: Double)
 
     /// A one-line message for people.
     public var description: String {
@@ -36,6 +43,11 @@ public enum DecodingError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .overBudget(format, w, h, needed, budget):
             return
                 "decoding the \(w)×\(h) \(format.name) image needs about \(BudgetError.megabytes(needed)) MB, over the memory budget of \(BudgetError.megabytes(budget)) MB"
+        case let .profileTooLarge(format, needed, limit):
+            return
+                "the \(format.name) image's ICC profile declares tables that need about \(BudgetError.megabytes(needed)) MB to read, over the limit of \(BudgetError.megabytes(limit)) MB"
+        case let .tooSlow(format, w, h, seconds, left):
+            return "decoding the \(w)×\(h) \(format.name) image would take about \(wholeSeconds(seconds)) s, over the \(secondsLeft(left))"
         }
     }
 }
@@ -47,12 +59,17 @@ public enum EncodingError: Error, Equatable, Sendable, CustomStringConvertible {
     case failed(format: ImageFormat, message: String)
     /// A JPEG or WebP quality outside 1…100; carries the value given.
     case invalidQuality(Int)
+    /// Encoding would take about `seconds` even at the encoder's fastest setting, more than the
+    /// `secondsLeft` before the caller's deadline (libheif's encoders cannot be stopped once begun).
+    case tooSlow(format: ImageFormat, width: Int, height: Int, seconds: Double, secondsLeft: Double)
 
     /// A one-line message for people.
     public var description: String {
         switch self {
         case let .failed(format, message): return "could not encode \(format.name): \(message)"
         case let .invalidQuality(q): return "quality must be between 1 and 100, got \(q)"
+        case let .tooSlow(format, w, h, seconds, left):
+            return "encoding the \(w)×\(h) image as \(format.name) would take about \(wholeSeconds(seconds)) s, over the \(secondsLeft(left))"
         }
     }
 }
@@ -80,3 +97,11 @@ extension DecodingError {
 
 /// `1 pixel`, `268435456 pixels`.
 func pixels(_ count: Int) -> String { count == 1 ? "1 pixel" : "\(count) pixels" }
+
+/// Seconds rounded up, at least 1: `42`.
+func wholeSeconds(_ seconds: Double) -> Int { seconds.isFinite ? max(1, Int(seconds.rounded(.up))) : Int.max }
+
+/// `12 s left before the deadline`, `time left (none: the deadline has passed)`.
+func secondsLeft(_ seconds: Double) -> String {
+    seconds > 0 ? "\(Int(seconds.rounded(.down))) s left before the deadline" : "time left (none: the deadline has passed)"
+}

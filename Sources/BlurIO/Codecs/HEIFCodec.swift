@@ -11,6 +11,14 @@ import Foundation
 /// returned beside the image for the caller to convert. The size is checked from the header
 /// (`ispe`) before anything is decoded; libheif decodes the whole image at once, which takes
 /// ``Header/decodingBytes`` (12 bytes a pixel at 8 bits, 20 above) against `ImageLimits/memoryBudget`.
+/// The primary image's `ispe` size is checked against the pixel limit before libheif parses the
+/// file, and libheif's own size limit is set from the pixel limit and the budget.
+///
+/// libheif cannot be interrupted: under a deadline, a decode is refused up front
+/// (``DecodingError/tooSlow(format:width:height:seconds:secondsLeft:)``) when its coded pixels at
+/// ``decodingRate(_:)`` would take longer than the time left, and an encode runs at the best
+/// setting that fits the time left (``encoderSettings(_:)``) or is refused
+/// (``EncodingError/tooSlow(format:width:height:seconds:secondsLeft:)``).
 public enum HEIFCodec {
     /// What the primary image's header declares, read without decoding.
     public struct Header: Sendable, Equatable {
@@ -20,6 +28,11 @@ public enum HEIFCodec {
         public let hasAlpha: Bool
         /// Bits a sample: 8, 10 or 12.
         public let bitDepth: Int
+        /// The pixels of every coded image (a grid's tiles, alpha, thumbnails) at the largest size
+        /// its bitstream declares: what decoding costs in time.
+        public let codedPixels: Int
+        /// How many coded images there are (a grid's tiles, alpha, thumbnails).
+        public let codedImages: Int
 
         /// The most bytes decoding takes besides the file: libheif's planes (up to 4:4:4 and alpha),
         /// its interleaved RGBA at the stored depth, and the bitmap.
@@ -39,13 +52,38 @@ public enum HEIFCodec {
         try withPrimaryImage(bytes) { _, header in header }
     }
 
+    /// libheif's decoding speed assumed under a deadline, pixels a second: HEVC (libde265) 3 MP/s,
+    /// AV1 (dav1d) 6 MP/s. Measured on the 2-core VM that builds BlurKit, with a build running
+    /// beside it: a noisy 3-MP photo decoded at 4.0 MP/s (HEIC, 2.4 MB) and 9.7 MP/s (AVIF); a grid
+    /// of 22 × 22 flat 512-px HEVC tiles (127 MP) at 6.3 MP/s. Taken lower, to refuse rather than overrun.
+    public static func decodingRate(_ format: ImageFormat) -> Double { format == .avif ? 6e6 : 3e6 }
+
+    /// Seconds decoding the image `header` describes is assumed to take: its coded pixels at
+    /// ``decodingRate(_:)``.
+    public static func decodingSeconds(_ header: Header, format: ImageFormat) -> Double {
+        Double(header.codedPixels) / decodingRate(format)
+    }
+
     /// The primary image, premultiplied, converted to sRGB from its profile (straight, before it
     /// is premultiplied; the profile returned is nil) or, `keepingProfile`, as stored with its
     /// profile: the embedded ICC profile, or one made from the `nclx` box's primaries and curve
     /// when they are not sRGB's (nil for sRGB).
     public static func decode(_ bytes: [UInt8], keepingProfile: Bool = false) throws(DecodingError) -> (image: Bitmap, profile: ColorProfile?) {
+        try decode(bytes, keepingProfile: keepingProfile, cancellation: .never)
+    }
+
+    /// The same, refused before libheif decodes anything when ``decodingSeconds(_:format:)`` is
+    /// more than `cancellation`'s time left (libheif cannot be stopped once it has begun).
+    package static func decode(
+        _ bytes: [UInt8], keepingProfile: Bool, cancellation: Cancellation
+    ) throws(DecodingError) -> (image: Bitmap, profile: ColorProfile?) {
         try withPrimaryImage(bytes) { handle, header throws(DecodingError) in
+            let seconds = decodingSeconds(header, format: format(of: bytes)), left = cancellation.secondsLeft
+            if seconds > left {
+                throw .tooSlow(format: format(of: bytes), width: header.width, height: header.height, seconds: seconds, secondsLeft: left)
+            }
             let profile = profile(of: handle)
+            try profile?.check(in: format(of: bytes))
             let conversion = keepingProfile ? nil : profile.flatMap { ColorConversion(from: $0) }
             let options = heif_decoding_options_alloc()
             defer { heif_decoding_options_free(options) }
@@ -120,8 +158,15 @@ public enum HEIFCodec {
         guard let context = heif_context_alloc() else { throw .corrupt(format: format, message: "out of memory") }
         defer { heif_context_free(context) }
         heif_context_set_max_decoding_threads(context, Int32(ProcessInfo.processInfo.activeProcessorCount))
+        // libheif refuses a side of this many pixels or more: none can be longer than the pixel
+        // limit, or than the budget's pixels at `decodingBytes`' 12 bytes each.
+        let longest = min(ImageLimits.maximumPixelCount, ImageLimits.memoryBudget / 12)
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: longest + 1))
         let result: Result<T, DecodingError> = bytes.withUnsafeBytes { data in
             do throws(DecodingError) {
+                if let size = (try? HEIFItems(bytes))?.primarySize {
+                    try DecodingError.checkSize(format, width: size.width, height: size.height)
+                }
                 try check(heif_context_read_from_memory_without_copy(context, data.baseAddress, data.count, nil), format)
                 var handle: OpaquePointer?
                 try check(heif_context_get_primary_image_handle(context, &handle), format)
@@ -129,11 +174,12 @@ public enum HEIFCodec {
                 defer { heif_image_handle_release(handle) }
                 let width = Int(heif_image_handle_get_width(handle)), height = Int(heif_image_handle_get_height(handle))
                 let depth = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
-                let header = Header(
-                    width: width, height: height, hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0, bitDepth: max(8, depth))
                 try DecodingError.checkSize(format, width: width, height: height)
+                let coded = try HEIFItems.check(bytes, within: width, height, format: format)
+                let header = Header(
+                    width: width, height: height, hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0, bitDepth: max(8, depth),
+                    codedPixels: coded.pixels, codedImages: coded.images)
                 try DecodingError.checkBudget(format, width: width, height: height, bytes: header.decodingBytes)
-                try HEIFItems.check(bytes, within: width, height, format: format)
                 return .success(try body(handle, header))
             } catch {
                 return .failure(error)
@@ -199,14 +245,62 @@ public enum HEIFCodec {
 }
 
 extension HEIFCodec {
+    /// An encoder setting (a libheif parameter and its value) and the speed it was measured at.
+    public struct EncoderSetting: Sendable, Equatable {
+        /// libheif's parameter: `speed` (aom, 0…9) or `preset` (x265).
+        public let parameter: String
+        /// Its value: `6`, `slow`.
+        public let value: String
+        /// Pixels a second this setting encodes at, measured (see ``encoderSettings(_:)``).
+        public let rate: Double
+    }
+
+    /// The settings an encode under a deadline picks from, best (slowest) first; the first is
+    /// libheif's default, used whenever there is time. Rates measured on the 2-core VM that builds
+    /// BlurKit (a build running beside it) encoding two 3-MP images at quality 90, a smooth photo
+    /// and one with ±20 levels of noise on every pixel (as the `material` effect's grain), the
+    /// slower of the two: AVIF (aom) speed 6 0.43 MP/s (smooth 1.65), speed 8 2.3 MP/s (2.3);
+    /// HEIC (x265) `slow` 0.066 MP/s (0.11), `medium` 0.20 MP/s (0.19), `ultrafast` 0.32 MP/s (0.98).
+    /// x265's `fast` measured no faster than `medium` and is left out.
+    public static func encoderSettings(_ format: ImageFormat) -> [EncoderSetting] {
+        if format == .avif {
+            return [.init(parameter: "speed", value: "6", rate: 0.4e6), .init(parameter: "speed", value: "8", rate: 2e6)]
+        }
+        return [
+            .init(parameter: "preset", value: "slow", rate: 0.06e6), .init(parameter: "preset", value: "medium", rate: 0.18e6),
+            .init(parameter: "preset", value: "ultrafast", rate: 0.3e6),
+        ]
+    }
+
+    /// The best of ``encoderSettings(_:)`` that encodes `pixels` within `secondsLeft`.
+    /// - Throws: ``EncodingError/tooSlow(format:width:height:seconds:secondsLeft:)`` when even the
+    ///   fastest would not.
+    public static func encoderSetting(
+        _ format: ImageFormat, width: Int, height: Int, secondsLeft: Double
+    ) throws(EncodingError) -> EncoderSetting {
+        let settings = encoderSettings(format), pixels = Double(width * height)
+        if let fitting = settings.first(where: { pixels / $0.rate <= secondsLeft }) { return fitting }
+        let fastest = settings[settings.count - 1]
+        throw .tooSlow(format: format, width: width, height: height, seconds: pixels / fastest.rate, secondsLeft: secondsLeft)
+    }
+
     /// AVIF (AV1, through libheif's aom encoder) or HEIC (HEVC, through x265) at `quality`
     /// 1…100, 4:2:0, alpha kept; `profile` written as the `colr` ICC box, else `nclx` sRGB
     /// (BT.709 primaries, the sRGB curve, full range).
     public static func encode(
         _ bitmap: Bitmap, as format: ImageFormat = .avif, quality: Int, profile: ColorProfile? = nil
     ) throws(EncodingError) -> [UInt8] {
+        try encode(bitmap, as: format, quality: quality, profile: profile, cancellation: .never)
+    }
+
+    /// The same at the best setting that fits `cancellation`'s time left (``encoderSetting(_:width:height:secondsLeft:)``),
+    /// refused before anything is encoded when none does.
+    package static func encode(
+        _ bitmap: Bitmap, as format: ImageFormat, quality: Int, profile: ColorProfile?, cancellation: Cancellation
+    ) throws(EncodingError) -> [UInt8] {
         guard (1...100).contains(quality) else { throw .invalidQuality(quality) }
         guard format == .avif || format == .heic else { throw .failed(format: format, message: "not a HEIF format") }
+        let setting = try encoderSetting(format, width: bitmap.width, height: bitmap.height, secondsLeft: cancellation.secondsLeft)
         guard let context = heif_context_alloc() else { throw .failed(format: format, message: "out of memory") }
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
@@ -216,6 +310,7 @@ extension HEIFCodec {
         }
         defer { heif_encoder_release(encoder) }
         try checkWrite(heif_encoder_set_lossy_quality(encoder, Int32(quality)), format)
+        try checkWrite(heif_encoder_set_parameter(encoder, setting.parameter, setting.value), format)
         if format == .avif {
             _ = heif_encoder_set_parameter_integer(encoder, "threads", Int32(ProcessInfo.processInfo.activeProcessorCount))
         }

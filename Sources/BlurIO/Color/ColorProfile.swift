@@ -1,3 +1,4 @@
+import BlurCore
 import CLCMS2
 
 /// An ICC colour profile as an image file embeds it: its bytes, read and written unchanged.
@@ -48,9 +49,40 @@ public struct ColorProfile: Sendable, Hashable {
         } ?? nil
     }
 
-    /// `body` with the profile open in lcms2, or nil when the bytes are not a profile.
+    /// The most memory lcms2 may take to read a profile, whatever the memory budget: 256 MB. A
+    /// print profile's largest tables (CMYK in, a 33⁴-point CLUT for each of three intents) take
+    /// about 45 MB; BlurKit converts only RGB, gray and CMYK profiles.
+    public static let maximumBytes = 256 << 20
+
+    /// The most memory lcms2 may take to read a profile now: the smaller of
+    /// `ImageLimits/memoryBudget` (a render's share, under `blurkit serve`) and ``maximumBytes``.
+    public static var byteLimit: Int { min(ImageLimits.memoryBudget, maximumBytes) }
+
+    /// Checks the profile before lcms2 ever opens it: its tag table must lie inside it and what
+    /// lcms2 would allocate to read its tags, from the sizes they declare (CLUT grids, curve
+    /// lengths, record counts: `ICCProfileSize`), must be within ``byteLimit``. Costs one pass
+    /// over the tag table, no allocation.
+    ///
+    /// Every decoder calls it on the profile a file embeds and refuses the image when it throws,
+    /// rather than ignoring the profile: an image shown without its profile has the wrong colours
+    /// and no one is told, and a profile built to exhaust memory marks the file as hostile.
+    /// - Throws: ``DecodingError/profileTooLarge(format:needed:limit:)`` over the limit,
+    ///   ``DecodingError/corrupt(format:message:)`` for a malformed profile; `format` names the file.
+    public func check(in format: ImageFormat) throws(DecodingError) {
+        let needed: Int
+        do {
+            needed = try ICCProfileSize(data).bytes
+        } catch {
+            throw .corrupt(format: format, message: "its ICC profile is malformed: \(error.reason)")
+        }
+        let limit = ColorProfile.byteLimit
+        if needed > limit { throw .profileTooLarge(format: format, needed: needed, limit: limit) }
+    }
+
+    /// `body` with the profile open in lcms2, or nil when the bytes are not a profile or fail
+    /// ``check(in:)`` (nothing reaches lcms2 unchecked).
     func withHandle<T>(_ body: (cmsHPROFILE) -> T) -> T? {
-        guard !data.isEmpty, data.count < Int(UInt32.max),
+        guard !data.isEmpty, data.count < Int(UInt32.max), (try? check(in: .png)) != nil,
             let profile = data.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) })
         else { return nil }
         defer { cmsCloseProfile(profile) }

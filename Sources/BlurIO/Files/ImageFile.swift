@@ -33,6 +33,14 @@ public enum ImageFile {
     /// profile is nil; true keeps the file's values and returns its embedded profile, if any (a
     /// CMYK JPEG is converted all the same). GIF, PAM and PPM carry no profile.
     public static func decode(_ bytes: [UInt8], keepingProfile: Bool) throws(DecodingError) -> (image: Bitmap, profile: ColorProfile?) {
+        try decode(bytes, keepingProfile: keepingProfile, cancellation: .never)
+    }
+
+    /// The same, under `cancellation`: AVIF and HEIC are refused up front when they cannot be
+    /// decoded in the time left (``HEIFCodec/decodingSeconds(_:format:)``).
+    package static func decode(
+        _ bytes: [UInt8], keepingProfile: Bool, cancellation: Cancellation
+    ) throws(DecodingError) -> (image: Bitmap, profile: ColorProfile?) {
         guard !bytes.isEmpty else { throw .empty }
         switch ImageFormat(sniffing: Array(bytes.prefix(64))) {
         case .png: return try PNGCodec.decode(bytes, keepingProfile: keepingProfile)
@@ -40,11 +48,12 @@ public enum ImageFile {
         case .pam, .ppm: return (try NetpbmCodec.decode(bytes), nil)
         case .webp:
             let profile = WebPCodec.profile(of: bytes)
+            try profile?.check(in: .webp)
             let conversion = keepingProfile ? nil : profile.flatMap { ColorConversion(from: $0) }
             let image = try WebPCodec.decodeAnimation(bytes, firstFrameOnly: true, conversion: conversion).frames[0].image
             return (image, keepingProfile ? profile : nil)
         case .gif: return (try GIFCodec.decodeAnimation(bytes, firstFrameOnly: true).frames[0].image, nil)
-        case .avif, .heic: return try HEIFCodec.decode(bytes, keepingProfile: keepingProfile)
+        case .avif, .heic: return try HEIFCodec.decode(bytes, keepingProfile: keepingProfile, cancellation: cancellation)
         case nil: throw .unknownFormat
         }
     }
@@ -56,6 +65,14 @@ public enum ImageFile {
         _ bitmap: Bitmap, as format: ImageFormat, quality: Int = JPEGCodec.defaultQuality, compression: Int = defaultCompression,
         profile: ColorProfile? = nil
     ) throws(EncodingError) -> [UInt8] {
+        try encode(bitmap, as: format, quality: quality, compression: compression, profile: profile, cancellation: .never)
+    }
+
+    /// The same, under `cancellation`: AVIF and HEIC at the encoder setting that fits the time
+    /// left, or refused up front (``HEIFCodec/encoderSetting(_:width:height:secondsLeft:)``).
+    package static func encode(
+        _ bitmap: Bitmap, as format: ImageFormat, quality: Int, compression: Int, profile: ColorProfile?, cancellation: Cancellation
+    ) throws(EncodingError) -> [UInt8] {
         switch format {
         case .png: return try PNGCodec.encode(bitmap, level: compression, profile: profile)
         case .jpeg: return try JPEGCodec.encode(bitmap, quality: quality, profile: profile)
@@ -63,7 +80,7 @@ public enum ImageFile {
         case .ppm: return NetpbmCodec.encodePPM(bitmap)
         case .webp: return try WebPCodec.encode(bitmap, quality: quality, profile: profile)
         case .gif: return try GIFCodec.encode(AnimatedImage(frames: [.init(image: bitmap, duration: 0)]))
-        case .avif, .heic: return try HEIFCodec.encode(bitmap, as: format, quality: quality, profile: profile)
+        case .avif, .heic: return try HEIFCodec.encode(bitmap, as: format, quality: quality, profile: profile, cancellation: cancellation)
         }
     }
 

@@ -18,6 +18,9 @@ package final class InputFile {
     package let stream: UnsafeMutablePointer<FILE>
     /// The format, from the first bytes.
     package let format: ImageFormat
+    /// When decoding must stop (a render's deadline and cancellation), asked inside the decoders'
+    /// long calls; by default never. Set before the decoder is opened.
+    package var cancellation = Cancellation.never
     /// The bytes of a stream that could not be rewound, kept alive under `stream`.
     private var held: UnsafeMutableRawBufferPointer?
 

@@ -13,6 +13,8 @@ package enum ImagePipeline {
         package var compression: Int
         /// The ICC profile to embed (the input's, under `keep-profile`); nil writes none (sRGB).
         package var profile: ColorProfile?
+        /// The render's deadline: AVIF and HEIC pick their encoder's speed from the time left.
+        package var cancellation = Cancellation.never
 
         package init(
             format: ImageFormat, quality: Int = JPEGCodec.defaultQuality, compression: Int = ImageFile.defaultCompression,
@@ -55,7 +57,7 @@ package enum ImagePipeline {
                 let source = try NetpbmRowSource(input: input)
                 return (source, source.isOpaque, nil)
             case .webp, .gif, .avif, .heic:
-                let (image, profile) = try ImageFile.decode(try input.readAll(), keepingProfile: keepProfile)
+                let (image, profile) = try ImageFile.decode(try input.readAll(), keepingProfile: keepProfile, cancellation: input.cancellation)
                 return (BitmapSource(image), image.isOpaque, profile)
             }
         } catch let error as DecodingError {
@@ -78,11 +80,14 @@ package enum ImagePipeline {
         case .pam, .ppm:
             return try NetpbmRowSink(pam: encoding.format == .pam, width: width, height: height, output: write)
         case .webp, .gif, .avif, .heic:
-            let quality = encoding.quality, format = encoding.format, profile = encoding.profile
+            let quality = encoding.quality, format = encoding.format, profile = encoding.profile, cancellation = encoding.cancellation
             let encoderBytes = format == .avif || format == .heic ? HEIFCodec.encodingBytes(width: width, height: height) : 0
             return try WholeImageSink(
                 width: width, height: height, encoderBytes: encoderBytes,
-                encode: { try ImageFile.encode($0, as: format, quality: quality, profile: profile) }, output: write)
+                encode: {
+                    try ImageFile.encode(
+                        $0, as: format, quality: quality, compression: ImageFile.defaultCompression, profile: profile, cancellation: cancellation)
+                }, output: write)
         }
     }
 

@@ -10,6 +10,12 @@ import Glibc
 ///
 /// The EXIF orientation is read from the header; ``orientation`` tells the caller, which must
 /// turn the image (a whole-image step) when it is not ``ImageOrientation/up``.
+///
+/// A file of more than `BK_JPEG_MAXIMUM_SCANS` (1000) scans is refused as soon as the decoder
+/// reaches the next one (``DecodingError/unsupported(format:feature:)``); an input file's
+/// ``InputFile/cancellation`` is asked by libjpeg's progress monitor for every row of blocks of
+/// every scan, so a progressive file (all of whose scans are read before the first row comes
+/// out) stops within a row of blocks of its deadline, with `PipelineError.cancelled`.
 package final class JPEGRowSource: RowSource {
     private let reader: OpaquePointer
     package let width: Int
@@ -27,11 +33,19 @@ package final class JPEGRowSource: RowSource {
     /// What the reader reads, kept alive as long as it is: an input file, or bytes in memory.
     private let owner: AnyObject?
     private let memory: UnsafeMutablePointer<FILE>?
+    /// The input's cancellation, which libjpeg's progress monitor asks through the shim.
+    private var stop: CancellationBox?
 
-    /// A source over an input file, from its current position.
+    /// A source over an input file, from its current position, stopping when the input's
+    /// ``InputFile/cancellation`` says so.
     /// - Parameter reduction: 1, 2, 4 or 8.
     package convenience init(input: InputFile, reduction: Int = 1) throws(DecodingError) {
         try self.init(stream: input.stream, reduction: reduction, owner: input, memory: nil)
+        let box = CancellationBox(input.cancellation)
+        stop = box
+        bk_jpeg_reader_set_stop(
+            reader, { context in Unmanaged<CancellationBox>.fromOpaque(context!).takeUnretainedValue().value.isOver ? 1 : 0 },
+            Unmanaged.passUnretained(box).toOpaque())
     }
 
     /// A source over bytes in memory, which must stay valid while rows are read.
@@ -64,6 +78,7 @@ package final class JPEGRowSource: RowSource {
         self.memory = memory
         // The object is whole: a throw closes the reader in `deinit`.
         try DecodingError.checkSize(.jpeg, width: width, height: height)
+        try profile?.check(in: .jpeg)
     }
 
     deinit {
@@ -92,12 +107,12 @@ package final class JPEGRowSource: RowSource {
     package func read(into rows: MutablePixelView) throws {
         var message = [CChar](repeating: 0, count: Int(BK_JPEG_MESSAGE_SIZE))
         if !started {
-            guard bk_jpeg_reader_start(reader, &message) == 0 else { throw JPEGRowSource.failure(message) }
+            let status = bk_jpeg_reader_start(reader, &message)
+            guard status == 0 else { throw JPEGRowSource.failure(status, message) }
             started = true
         }
-        guard bk_jpeg_reader_read(reader, rows.base, rows.bytesPerRow, Int32(rows.height), &message) == 0 else {
-            throw JPEGRowSource.failure(message)
-        }
+        let status = bk_jpeg_reader_read(reader, rows.base, rows.bytesPerRow, Int32(rows.height), &message)
+        guard status == 0 else { throw JPEGRowSource.failure(status, message) }
         guard let conversion else { return }
         if case .rgba = conversion.input { return conversion.convert(rows) }
         // The inks as stored, then through the profile into the same row.
@@ -110,9 +125,26 @@ package final class JPEGRowSource: RowSource {
         }
     }
 
+    /// What a start or read that returned `status` throws: the caller's stop, the scan limit, or the decoder's error.
+    static func failure(_ status: Int32, _ message: [CChar]) -> any Error {
+        switch Int(status) {
+        case BK_JPEG_STOPPED: return PipelineError.cancelled
+        case BK_JPEG_TOO_MANY_SCANS:
+            return DecodingError.unsupported(
+                format: .jpeg, feature: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        default: return failure(message)
+        }
+    }
+
     static func failure(_ message: [CChar]) -> DecodingError {
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if text.contains("Premature end") { return .truncated(format: .jpeg) }
         return .corrupt(format: .jpeg, message: text)
     }
+}
+
+/// A cancellation kept at a fixed address for the C shim's callback.
+private final class CancellationBox {
+    let value: Cancellation
+    init(_ value: Cancellation) { self.value = value }
 }

@@ -60,6 +60,7 @@ package final class PNGRowSource: RowSource {
         self.memory = memory
         // From here on the object is whole: a throw closes the reader in `deinit`.
         try DecodingError.checkSize(.png, width: width, height: height)
+        try profile?.check(in: .png)
     }
 
     deinit {

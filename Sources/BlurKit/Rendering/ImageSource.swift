@@ -13,12 +13,15 @@ public enum ImageSource: Sendable {
         }
     }
 
-    /// Opened for streaming.
-    func open() throws -> InputFile {
+    /// Opened for streaming; its decoder stops when `cancellation` says so.
+    func open(_ cancellation: Cancellation = .never) throws -> InputFile {
+        let file: InputFile
         switch self {
-        case let .file(path): return try InputFile(path: path)
-        case let .bytes(bytes, name): return try InputFile(bytes: bytes, name: name)
+        case let .file(path): file = try InputFile(path: path)
+        case let .bytes(bytes, name): file = try InputFile(bytes: bytes, name: name)
         }
+        file.cancellation = cancellation
+        return file
     }
 }
 

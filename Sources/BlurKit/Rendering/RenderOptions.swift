@@ -1,10 +1,18 @@
+import Foundation
+
 /// How an operation runs, beside its parameters: threads, a way to stop it, and (for a caller that
 /// must clean up after a signal) the temporary file it is writing.
 public struct RenderOptions: Sendable {
     /// Parts the work is split into; nil: all cores. The output is the same for any value.
     public var threads: Int?
-    /// Asked between bands and frames: true stops the work with ``RenderError/cancelled(framesWritten:)``.
+    /// Asked between bands and frames, and inside the JPEG decoder's long calls: true stops the work
+    /// with ``RenderError/cancelled(framesWritten:)``.
     public var cancelled: @Sendable () -> Bool
+    /// When the work must be done (nil: no time limit). `cancelled` should say true from then on;
+    /// the deadline itself lets the codecs that cannot be interrupted (libheif's decoders and
+    /// encoders) refuse up front, with an error saying how long they would take, what cannot
+    /// finish in the time left.
+    public var deadline: Date?
     /// Told the temporary file an output is being written to (nil when done), for a process that
     /// may have to remove it on a second signal.
     public var temporaryFile: (@Sendable (String?) -> Void)?
@@ -19,12 +27,18 @@ public struct RenderOptions: Sendable {
     /// Options as given; by default all cores, never cancelled.
     public init(
         threads: Int? = nil, cancelled: @escaping @Sendable () -> Bool = { false }, temporaryFile: (@Sendable (String?) -> Void)? = nil,
-        progress: (@Sendable (Int, Int) -> Void)? = nil, maximumOutputBytes: Int? = nil
+        progress: (@Sendable (Int, Int) -> Void)? = nil, maximumOutputBytes: Int? = nil, deadline: Date? = nil
     ) {
+        self.deadline = deadline
         self.maximumOutputBytes = maximumOutputBytes
         self.threads = threads
         self.cancelled = cancelled
         self.temporaryFile = temporaryFile
         self.progress = progress
     }
+}
+
+extension RenderOptions {
+    /// The deadline and `cancelled`, as the codecs ask them.
+    var cancellation: Cancellation { Cancellation(deadline: deadline, cancelled: cancelled) }
 }

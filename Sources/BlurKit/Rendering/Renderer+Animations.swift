@@ -19,7 +19,7 @@ extension Renderer {
         let longest = Int(try arguments.requiredNumber("previewSize")), blur = try arguments.requiredNumber("blurRadius")
         let quality = Int(try arguments.requiredNumber("quality"))
 
-        let image = try decode(source)
+        let image = try decode(source, options: options)
         let placeholder = Placeholder.placeholder(of: image, longestSide: longest, thumbHash: false)
         let (w, h) = size ?? (300.0, max(1, (300 * Double(image.height) / Double(image.width)).rounded()))
         let view = BlurUpImage(
@@ -105,12 +105,15 @@ extension Renderer {
         }
     }
 
-    /// The whole image at `source`, decoded as a stream.
-    public static func decode(_ source: ImageSource) throws -> Bitmap {
+    /// The whole image at `source`, decoded as a stream, stopping (``RenderError/cancelled(framesWritten:)``)
+    /// when `options` say so.
+    public static func decode(_ source: ImageSource, options: RenderOptions = RenderOptions()) throws -> Bitmap {
         do {
-            return try ImagePipeline.open(try source.open()).source.collect()
+            return try ImagePipeline.open(try source.open(options.cancellation)).source.collect()
         } catch let PipelineError.input(_, error) {
             throw RenderError.input(name: source.name, error)
+        } catch PipelineError.cancelled {
+            throw RenderError.cancelled(framesWritten: 0)
         } catch let error as DecodingError {
             throw RenderError.input(name: source.name, error)
         }

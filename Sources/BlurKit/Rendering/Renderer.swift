@@ -20,9 +20,11 @@ public enum Renderer {
         let name = source.name
         let (input, opaque, profile): (any RowSource, Bool, ColorProfile?)
         do {
-            (input, opaque, profile) = try ImagePipeline.open(try source.open(), keepProfile: arguments.flag("keepProfile"))
+            (input, opaque, profile) = try ImagePipeline.open(try source.open(options.cancellation), keepProfile: arguments.flag("keepProfile"))
         } catch let PipelineError.input(_, error) {
             throw RenderError.input(name: name, error)
+        } catch PipelineError.cancelled {
+            throw RenderError.cancelled(framesWritten: 0)
         } catch let error as DecodingError {
             throw RenderError.input(name: name, error)
         }
@@ -31,9 +33,10 @@ public enum Renderer {
         // A stage that needs the whole image works through its first band: it asks this between steps.
         let checkpoint = { if options.cancelled() { throw PipelineError.cancelled } }
         for step in steps { chain = StagedSource(step, over: chain, parts: options.threads, checkpoint: checkpoint) }
-        let encoding = ImagePipeline.Encoding(
+        var encoding = ImagePipeline.Encoding(
             format: format, quality: arguments.integer("quality") ?? JPEGCodec.defaultQuality,
             compression: arguments.integer("compression") ?? ImageFile.defaultCompression, profile: profile)
+        encoding.cancellation = options.cancellation
         let file: OutputFile
         switch destination {
         case let .file(path): file = try OutputFile(path: path)

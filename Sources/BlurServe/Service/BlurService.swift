@@ -400,7 +400,9 @@ public final class BlurService: Sendable {
             do {
                 let cancelled: @Sendable () -> Bool = { Date() >= deadline || abandoned() }
                 let body = try withExtendedLifetime(input) {
-                    try run(route, given, source: source, format: format, name: name, relative: relative, cancelled: cancelled)
+                    try run(
+                        route, given, source: source, format: format, name: name, relative: relative, deadline: deadline,
+                        cancelled: cancelled)
                 }
                 settings.cache?.put(key, contentType: contentType, body: body)
                 return HTTPResponse(status: 200, contentType: contentType, body: body, headers: finalHeaders)
@@ -555,18 +557,18 @@ public final class BlurService: Sendable {
     private static func status(of error: DecodingError, name: String) -> ServeError {
         switch error {
         case .empty, .unknownFormat: return .unsupportedMediaType("\(name): \(error)")
-        case .tooLarge, .animationTooLarge, .overBudget: return .tooLarge("\(name): \(error)")
+        case .tooLarge, .animationTooLarge, .overBudget, .profileTooLarge, .tooSlow: return .tooLarge("\(name): \(error)")
         default: return .unprocessable("\(name): \(error)")
         }
     }
 
-    /// Renders the route's operation from `source` within the time limit and returns its bytes.
+    /// Renders the route's operation from `source` by `deadline` and returns its bytes.
     private func run(
         _ route: ServiceRoute, _ given: OperationArguments, source: ImageSource, format: String?, name: String, relative: String?,
-        cancelled: @escaping @Sendable () -> Bool
+        deadline: Date, cancelled: @escaping @Sendable () -> Bool
     ) throws(ServeError) -> [UInt8] {
         let limit = settings.maximumOutputBytes
-        let options = RenderOptions(threads: nil, cancelled: cancelled, maximumOutputBytes: limit)
+        let options = RenderOptions(threads: nil, cancelled: cancelled, maximumOutputBytes: limit, deadline: deadline)
         /// An animation is sized when it is done (its frames were budgeted before it began).
         func limited(_ bytes: [UInt8]) throws -> [UInt8] {
             guard bytes.count <= limit else { throw RenderError.outputTooLarge(bytes: bytes.count, limit: limit) }
@@ -626,6 +628,9 @@ public final class BlurService: Sendable {
             throw BlurService.status(of: error, name: name)
         } catch let error as SceneFileError {
             throw .unprocessable(shown(error.description, source: source, name: name))
+        } catch let error as EncodingError {
+            if case .tooSlow = error { throw .tooLarge(error.description) }
+            throw .internalError(shown(error.description, source: source, name: name))
         } catch let error as FileError {
             throw .unprocessable(shown(error.description, source: source, name: name))
         } catch {

@@ -16,6 +16,8 @@ struct HEIFItems {
 
     private let file: ArraySlice<UInt8>
     private var items: [Int: Item] = [:]
+    /// The primary item's id (`pitm`); nil when the file names none.
+    private var primary: Int?
     /// `ipco`'s boxes in order (`ipma` counts them from 1): type and payload.
     private var properties: [(type: String, payload: ArraySlice<UInt8>)] = []
     private var itemData: ArraySlice<UInt8> = []
@@ -28,9 +30,29 @@ struct HEIFItems {
         }
     }
 
+    /// The size the primary item's `ispe` property declares (before any rotation), or nil when
+    /// there is none: read before libheif parses the file, so that an image over the pixel limit
+    /// is refused as such (libheif's own size limit would call it corrupt).
+    var primarySize: (width: Int, height: Int)? {
+        guard let primary, let item = items[primary] else { return nil }
+        for index in item.properties where index >= 1 && index <= properties.count && properties[index - 1].type == "ispe" {
+            var reader = BitReader(properties[index - 1].payload)
+            guard (try? reader.skip(32)) != nil, let width = try? reader.int(32), let height = try? reader.int(32) else { return nil }
+            return (width, height)
+        }
+        return nil
+    }
+
     /// Refuses a coded image larger than `width × height` (the size shown; either orientation),
     /// with 64 pixels a side for the coding block rounding, or one whose size cannot be read.
-    static func check(_ bytes: [UInt8], within width: Int, _ height: Int, format: ImageFormat) throws(DecodingError) {
+    /// - Returns: what decoding every coded image would cost: the pixels of each at the largest
+    ///   size its headers declare (a grid's tiles, alpha, thumbnails), and how many images there are.
+    @discardableResult
+    static func check(
+        _ bytes: [UInt8], within width: Int, _ height: Int, format: ImageFormat
+    ) throws(DecodingError) -> (
+        pixels: Int, images: Int
+    ) {
         let sizes: [(item: Int, sizes: [CodedFrameSize])]
         do {
             sizes = try HEIFItems(bytes).codedSizes()
@@ -38,13 +60,16 @@ struct HEIFItems {
             throw .corrupt(format: format, message: "a coded image's header cannot be read")
         }
         let side = max(width, height) + 64, area = (width + 64) * (height + 64)
+        var pixels = 0
         for (item, found) in sizes {
             guard !found.isEmpty else { throw .corrupt(format: format, message: "item \(item) has no readable sequence header") }
             for size in found where size.width > side || size.height > side || size.width * size.height > area {
                 throw .corrupt(
                     format: format, message: "item \(item) is coded at \(size.width)×\(size.height), larger than the \(width)×\(height) image")
             }
+            pixels += found.map { $0.width * $0.height }.max() ?? 0
         }
+        return (pixels, sizes.count)
     }
 
     /// Every `hvc1` and `av01` item with the sizes of the sequence headers in its configuration
@@ -104,6 +129,11 @@ struct HEIFItems {
             case "iinf": try read(itemInfo: payload)
             case "iloc": try read(itemLocations: payload)
             case "idat": itemData = payload
+            case "pitm":
+                var reader = BitReader(payload)
+                let version = try reader.int(8)
+                try reader.skip(24)
+                primary = try reader.int(version == 0 ? 16 : 32)
             case "iprp":
                 for (inner, content) in try HEIFItems.boxes(payload) {
                     if inner == "ipco" { properties = try HEIFItems.boxes(content) }
