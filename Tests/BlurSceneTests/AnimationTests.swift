@@ -138,6 +138,27 @@ import Testing
         #expect(dot.presentation(at: 9).frame.x == 200)
     }
 
+    // Before: the scene took neither mass, stiffness and damping nor an initial velocity.
+    @Test func massStiffnessDampingAndAnInitialVelocityFollowTheClosedForm() throws {
+        // CASpringAnimation's defaults, mass 1, stiffness 100, damping 10: ω = 10 rad/s, ζ = 0.5.
+        let dot = try Self.sceneMovingX(to: 200, curve: #"{"spring": {"mass": 1, "stiffness": 100, "damping": 10, "initialVelocity": 3}}"#)
+        for t in stride(from: 0.0, through: 1.2, by: 0.05) {
+            let expected = 200 * Self.spring(t, response: 2 * Double.pi / 10, dampingFraction: 0.5, velocity: 3)
+            #expect(abs(dot.presentation(at: 1 + t).frame.x - expected) < 0.3, "t = \(t)")
+        }
+        #expect(throws: SceneFileError.self) { try Self.sceneMovingX(to: 200, curve: #"{"spring": {"mass": 1, "response": 0.5}}"#) }
+    }
+
+    // Before: an overdamped spring was taken as settled after (ln 1000 + 2) / ζω — 0.24 s for
+    // ζ = 3 — and jumped to its target while its slow root still had far to go.
+    @Test func anOverdampedSpringIsFollowedUntilItSettles() throws {
+        let dot = try Self.sceneMovingX(to: 200, curve: #"{"spring": {"response": 0.5, "dampingFraction": 3, "initialVelocity": -2}}"#)
+        for t in [0.05, 0.1, 0.3, 0.6, 1, 2, 3] {
+            let expected = 200 * Self.spring(t, response: 0.5, dampingFraction: 3, velocity: -2)
+            #expect(abs(dot.presentation(at: 1 + t).frame.x - expected) < 0.3, "t = \(t)")
+        }
+    }
+
     @Test func aBezierWithAControlPointAboveOneOvershoots() throws {
         let dot = try Self.sceneMovingX(to: 200, curve: "[0.3, 2.0, 0.7, 1.0]", duration: 1)
         var highest = 0.0
