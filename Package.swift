@@ -59,7 +59,7 @@ let package = Package(
 
         .target(name: "BlurCore"),
         .target(
-            name: "BlurIO", dependencies: ["BlurCore", "CPNGShim", "CZlib", "CJPEGShim", "CFreeType", "CWebP", "CGIF", "CLCMS2", "CHeif"]),
+            name: "BlurIO", dependencies: ["BlurCore", "CPNGShim", "CZlib", "CJPEGShim", "CFreeType", "CWebP", "CGIF", "CLCMS2", "CHeif", "CGnuTLS"]),
         .target(name: "BlurScene", dependencies: ["BlurCore", "BlurIO"]),
         .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO", "BlurScene"]),
         // The command line's scanner, help and errors: a library so that the fuzzer can reach it.

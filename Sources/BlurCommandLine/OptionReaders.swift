@@ -2,20 +2,17 @@ import BlurCore
 import BlurIO
 
 extension ParsedArguments {
-    /// The format of a still output: `--format`, else OUT's suffix. Checked before any work,
-    /// together with OUT's folder, so that a mistake costs nothing.
-    public func stillFormat(for output: String) throws -> ImageFormat {
-        if let format = try choice(ImageFormat.spec) {
-            if output != "-" { try OutputPath.checkFolder(of: output) }
-            return format
-        }
-        guard output != "-" else {
-            throw CLIError.usage("writing to standard output needs --format (\(ImageFormat.spec.words.joined(separator: ", ")))")
-        }
+    /// The format of a still output: `--format`, else OUT's suffix, else nil — standard output or
+    /// OUT without a suffix, for the input's format (`Renderer.defaultFormat(for:)`). A suffix that
+    /// names no format is refused. Checked before any work, together with OUT's folder, so that a
+    /// mistake costs nothing.
+    public func stillFormat(for output: String) throws -> ImageFormat? {
+        if output != "-" { try OutputPath.checkFolder(of: output) }
+        if let format = try choice(ImageFormat.spec) { return format }
+        guard output != "-", ImageFormat.suffix(of: output) != nil else { return nil }
         guard let format = ImageFormat(path: output) else {
             throw CLIError.usage(FileError.unknownOutputFormat(path: output).description)
         }
-        try OutputPath.checkFolder(of: output)
         return format
     }
 

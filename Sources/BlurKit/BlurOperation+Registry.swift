@@ -14,7 +14,8 @@ extension BlurOperation {
     /// What every operation that writes one image takes: format, quality, compression, keep-profile.
     public static let stillOutput: [Parameter] = [
         Parameter(
-            "format", kind: .choice(ImageFormat.spec.choices.map(\.words)), default: .absent("from OUT's suffix, or the input's format"),
+            "format", kind: .choice(ImageFormat.spec.choices.map(\.words)),
+            default: .absent("OUT's suffix (HTTP: Accept), else the input's format if PNG, JPEG, WebP or AVIF, else PNG"),
             summary: ImageFormat.spec.summary, placeholder: "FMT", in: [.commandLine, .http]),
         Parameter("quality", number: ImageFile.qualitySpec, placeholder: "Q", in: [.commandLine, .http]),
         Parameter("compression", number: ImageFile.compressionSpec, placeholder: "L", in: [.commandLine, .http]),

@@ -10,11 +10,11 @@ public struct ServeRoot: Sendable {
     /// - Throws: ``ServeError/notFound(_:)`` when `folder` is not a readable folder.
     public init(_ folder: String) throws(ServeError) {
         var isFolder: ObjCBool = false
-        guard let real = realpath(folder, nil) else { throw .notFound("--root \(folder): no such folder") }
+        guard let real = realpath(folder, nil) else { throw .notFound("\(folder): no such folder") }
         defer { free(real) }
         path = String(cString: real)
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw .notFound("--root \(folder) is not a folder")
+            throw .notFound("\(folder) is not a folder")
         }
     }
 

@@ -1,5 +1,6 @@
 import BlurCore
 import BlurIO
+import BlurServe
 import Foundation
 import Testing
 
@@ -147,7 +148,37 @@ struct Workspace {
         let r = try CLI.run(["blur", "-", "-", "--sigma", "2", "--format", "ppm"], stdin: Data(try AtomicFile.read(input)))
         #expect(r.status == 0)
         #expect(try NetpbmCodec.decode([UInt8](r.stdout)) == GaussianBlur(sigma: 2).apply(to: photo))
-        expectFailure(try CLI.run(["blur", input, "-", "--sigma", "2"]), status: 2, mentioning: ["--format"])
+    }
+
+    // Before: --format's help promised the input's format when OUT's suffix says none, but the
+    // command line refused standard output and OUT without a suffix; only HTTP fell back.
+    @Test func withoutFormatOrSuffixTheInputsFormatIsWritten() throws {
+        var r = try CLI.run(["blur", input, "-", "--sigma", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(ImageFormat(sniffing: [UInt8](r.stdout)) == .png)
+        try ImageFile.write(photo, to: folder + "/in.jpg")
+        r = try CLI.run(["blur", folder + "/in.jpg", folder + "/out", "--sigma", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(ImageFormat(sniffing: try AtomicFile.read(folder + "/out")) == .jpeg)
+        // A GIF in gives PNG out, as over HTTP; from standard input too.
+        try ImageFile.write(photo, to: folder + "/in.gif")
+        r = try CLI.run(["blur", "-", "-", "--sigma", "2"], stdin: Data(try AtomicFile.read(folder + "/in.gif")))
+        #expect(r.status == 0 && ImageFormat(sniffing: [UInt8](r.stdout)) == .png, "\(r.stderr)")
+        // A suffix that names no format is still a mistake, and the help says the rule.
+        expectFailure(try CLI.run(["blur", input, folder + "/o.tiff", "--sigma", "2"]), status: 2, mentioning: ["format"])
+        let help = String(decoding: try CLI.run(["blur", "--help"]).stdout, as: UTF8.self)
+        #expect(help.contains("else the input's format if PNG, JPEG, WebP or AVIF, else PNG"), "\(help)")
+    }
+
+    // Before: a key that is not one and a host name were taken as failures (exit status 1).
+    @Test func serveMistakesAreUsageErrors() throws {
+        expectFailure(try CLI.run(["serve", "--root", folder, "--port", "0", "--key", "abc"]), status: 2, mentioning: ["--key"])
+        expectFailure(try CLI.run(["serve", "--root", folder, "--port", "0", "--host", "localhost"]), status: 2, mentioning: ["--host localhost"])
+        // The root's message names --root once: the command line adds it, the library does not.
+        let r = try CLI.run(["serve", "--root", folder + "/nothing", "--port", "0"])
+        expectFailure(r, status: 1, mentioning: ["--root \(folder)/nothing: no such folder"])
+        #expect(r.stderr.components(separatedBy: "--root").count == 2, "\(r.stderr)")
+        #expect(throws: ServeError.notFound("/nonexistent: no such folder")) { try ServeRoot("/nonexistent") }
     }
 
     @Test func theReferenceSwitchAgreesWithTheFastPath() throws {

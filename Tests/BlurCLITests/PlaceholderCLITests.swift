@@ -64,9 +64,8 @@ import Testing
         result = try CLI.run(["placeholder", inputs, "--out", out])
         #expect(result.status == 1 && result.stderr.contains("0 made, 4 up to date, 1 failed"))
         #expect(try manifest(out).count == 4)
-        // A touched input is made again; --force remakes all.
-        // Touched: rewritten, and dated after its preview (whatever the file system's clock steps).
-        try ImageFile.write(try ImageFile.read(inputs + "/cat.jpg"), to: inputs + "/cat.jpg")
+        // A changed input is made again; --force remakes all.
+        try ImageFile.write(try ImageFile.read(inputs + "/cat.jpg").cropped(x: 0, y: 0, width: 200, height: 200), to: inputs + "/cat.jpg")
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: inputs + "/cat.jpg")
         try FileManager.default.removeItem(atPath: inputs + "/broken.jpg")
         result = try CLI.run(["placeholder", inputs, "--out", out])
@@ -153,12 +152,12 @@ import Testing
     @Test func aFailedInputLosesItsOldEntry() throws {
         let out = folder + "/o"
         #expect(try CLI.run(["placeholder", inputs, "--out", out]).status == 1)
-        #expect(try manifest(out).contains { ($0["file"] as! String).hasSuffix("/cat.jpg") })
+        #expect(try manifest(out).contains { $0["file"] as! String == "cat.jpg" })
         try Data("now broken".utf8).write(to: URL(fileURLWithPath: inputs + "/cat.jpg"))
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: inputs + "/cat.jpg")
         let r = try CLI.run(["placeholder", inputs, "--out", out])
         #expect(r.status == 1 && r.stderr.contains("2 failed"))
-        #expect(try !manifest(out).contains { ($0["file"] as! String).hasSuffix("/cat.jpg") })
+        #expect(try !manifest(out).contains { $0["file"] as! String == "cat.jpg" })
         #expect(try manifest(out).count == 3)
     }
 
@@ -175,6 +174,74 @@ import Testing
         #expect(message.contains("4 made, 0 up to date, 1 failed") && message.contains("broken.jpg: "), "\(message)")
         let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/full")) ?? []
         #expect(!leftovers.contains { $0.contains(".tmp-") || $0 == "manifest.json" }, "\(leftovers)")
+    }
+
+    /// The previews under `out`, as paths relative to it, and the manifest's preview files.
+    func previewFiles(_ out: String) throws -> (onDisk: Set<String>, listed: Set<String>) {
+        let all = FileManager.default.enumerator(atPath: out)?.allObjects as? [String] ?? []
+        return (Set(all.filter { $0.hasSuffix(".png") }), Set(try manifest(out).map { ($0["preview"] as! [String: Any])["file"] as! String }))
+    }
+
+    /// `blurkit placeholder ARGUMENTS` run in the test's folder: the status and the summary line.
+    func placeholder(_ arguments: String) throws -> (status: Int32, text: String) {
+        let r = try CLI.shell("\"$B\" placeholder \(arguments) 1>&2", in: folder)
+        return (r.status, r.stderr)
+    }
+
+    // Before: the work was keyed by the path as typed, so `photos`, `./photos`, `photos/` and the
+    // absolute path each remade every preview, and the manifest's `file` was the path as typed.
+    @Test func everySpellingOfTheFolderIsOneBatch() throws {
+        try FileManager.default.removeItem(atPath: inputs + "/broken.jpg")
+        var r = try placeholder("photos --out out")
+        #expect(r.status == 0 && r.text.contains("4 made, 0 up to date"), "\(r.text)")
+        for spelling in ["./photos", "photos/", "'\(inputs)'", "photos/../photos//"] {
+            r = try placeholder("\(spelling) --out out")
+            #expect(r.status == 0 && r.text.contains("0 made, 4 up to date"), "\(spelling): \(r.text)")
+        }
+        #expect(Set(try manifest(folder + "/out").map { $0["file"] as! String }) == ["cat.jpg", "tall.jpg", "more/cat.png", "more/strip.png"])
+    }
+
+    // Before: two inputs with one file name took hashed preview names; when one went, the other was
+    // renamed and both old previews stayed.
+    @Test func previewNamesAreStableAndStalePreviewsGo() throws {
+        try FileManager.default.removeItem(atPath: inputs + "/broken.jpg")
+        try FileManager.default.copyItem(atPath: inputs + "/tall.jpg", toPath: inputs + "/more/tall.jpg")
+        let out = folder + "/out"
+        #expect(try placeholder("photos --out out").status == 0)
+        let first = try previewFiles(out)
+        #expect(first.onDisk == first.listed && first.listed.count == 5, "\(first)")
+        let tall = try manifest(out).first { $0["file"] as! String == "tall.jpg" }.map { ($0["preview"] as! [String: Any])["file"] as! String }
+        try FileManager.default.removeItem(atPath: inputs + "/more/tall.jpg")
+        try FileManager.default.removeItem(atPath: inputs + "/more/strip.png")
+        let r = try placeholder("photos --out out")
+        #expect(r.status == 0 && r.text.contains("0 made, 3 up to date"), "\(r.text)")
+        let second = try previewFiles(out)
+        #expect(second.onDisk == second.listed && second.listed.count == 3, "\(second)")
+        #expect(try manifest(out).first { $0["file"] as! String == "tall.jpg" }.map { ($0["preview"] as! [String: Any])["file"] as! String } == tall)
+    }
+
+    // Before: an input replaced by another image dated earlier than its preview (`cp -p`,
+    // `rsync -t`) was kept as up to date; one touched but unchanged was made again.
+    @Test func upToDateMeansTheSameBytes() throws {
+        try FileManager.default.removeItem(atPath: inputs + "/broken.jpg")
+        // A PPM: another picture of the same dimensions has the same size in bytes.
+        let photo = try ImageFile.read(inputs + "/cat.jpg")
+        try ImageFile.write(try photo.cropped(x: 0, y: 0, width: 60, height: 40), to: inputs + "/same.ppm")
+        #expect(try placeholder("photos --out out").status == 0)
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        try ImageFile.write(try ImageFile.read(inputs + "/more/strip.png"), to: folder + "/other.png")
+        try ImageFile.write(try photo.cropped(x: 200, y: 100, width: 60, height: 40), to: folder + "/other.ppm")
+        for file in ["other.png", "other.ppm"] { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder + "/" + file) }
+        #expect(try CLI.shell("cp -p other.png photos/more/cat.png && cp -p other.ppm photos/same.ppm", in: folder).status == 0)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: inputs + "/tall.jpg")
+        let r = try placeholder("photos --out out")
+        #expect(r.status == 0 && r.text.contains("2 made, 3 up to date"), "\(r.text)")
+        let entries = try manifest(folder + "/out")
+        let cat = try #require(entries.first { $0["file"] as! String == "more/cat.png" })
+        #expect(cat["width"] as! Int == 120 && cat["height"] as! Int == 40)
+        let same = try #require(entries.first { $0["file"] as! String == "same.ppm" })
+        let preview = try AtomicFile.read(folder + "/out/" + ((same["preview"] as! [String: Any])["file"] as! String))
+        #expect(try preview == PNGCodec.encode(Placeholder.make(fromFile: folder + "/other.ppm", longestSide: 32, thumbHash: false).preview))
     }
 
     @Test func mistakes() throws {

@@ -42,6 +42,19 @@ import Testing
         return root
     }
 
+    // Before: a blur without sigma or radius named "sigma (pixels)" as its parameter, and one whose
+    // radius × scale left σ's range named "radius × scale".
+    @Test func anErrorNamesTheParameterAsTheQuerySpellsIt() throws {
+        let service = BlurService(.init(root: try ServeRoot(try Self.makeRoot())))
+        for (target, parameter) in [
+            ("/blur/small.png", "sigma"), ("/blur/small.png?radius=1500&scale=3", "radius"), ("/blur/small.png?sigma=-1", "sigma"),
+        ] {
+            let reply = Self.get(service, target)
+            let body = try JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: Any]
+            #expect(reply.status == 400 && body?["parameter"] as? String == parameter, "\(target): \(body ?? [:])")
+        }
+    }
+
     @Test func signedURLsExpireOnEveryRoute() throws {
         let root = try Self.makeRoot()
         let signer = try URLSigner(hexKey: Self.key)

@@ -98,3 +98,77 @@ import Testing
         #expect(Animation(duration: .nan, delay: -1).duration == 0 && Animation(duration: 1, delay: -1).delay == 0)
     }
 }
+
+/// Springs and overshooting Béziers pass their target as UIKit's do (`UISpringTimingParameters`,
+/// `CAMediaTimingFunction` with control points outside 0…1): a scene's value follows the closed form,
+/// computed here on its own, at every time until the animation ends.
+@Suite struct OvershootTests {
+    /// The unit step response of m·x″ + c·x′ + k·(x − 1) = 0 from x(0) = 0, x′(0) = `velocity`,
+    /// written with ω = 2π / response and ζ = the damping fraction.
+    static func spring(_ t: Double, response: Double, dampingFraction zeta: Double, velocity: Double = 0) -> Double {
+        let omega = 2 * Double.pi / response
+        if zeta < 1 {
+            let wd = omega * (1 - zeta * zeta).squareRoot()
+            return 1 - exp(-zeta * omega * t) * (cos(wd * t) + (zeta * omega - velocity) / wd * sin(wd * t))
+        }
+        if zeta == 1 { return 1 - exp(-omega * t) * (1 + (omega - velocity) * t) }
+        let root = omega * (zeta * zeta - 1).squareRoot()
+        let (r1, r2) = (-zeta * omega + root, -zeta * omega - root)
+        return 1 + ((velocity + r2) * exp(r1 * t) - (velocity + r1) * exp(r2 * t)) / (r1 - r2)
+    }
+
+    static func sceneMovingX(to x: Double, curve: String, duration: Double = 0) throws -> Layer {
+        let file = try SceneFile.parse(
+            Array(
+                """
+                { "width": 300, "height": 40, "layers": [ { "name": "dot", "frame": [0, 0, 10, 10], "backgroundColor": "white" } ],
+                  "animations": [ { "at": 1, "duration": \(duration), "curve": \(curve), "layer": "dot", "set": { "frame": [\(x), 0, 10, 10] } } ] }
+                """.utf8))
+        return try #require(file.layers["dot"])
+    }
+
+    @Test func aSpringOfDampingFractionPointSixPassesTwoHundred() throws {
+        let dot = try Self.sceneMovingX(to: 200, curve: #"{"spring": {"response": 0.4, "dampingFraction": 0.6}}"#)
+        #expect(abs(dot.presentation(at: 1.2).frame.x - 211.2) < 0.1)
+        #expect(abs(dot.presentation(at: 1.25).frame.x - 219.0) < 0.1)
+        for t in stride(from: 0.0, through: 1.5, by: 0.05) {
+            let expected = 200 * Self.spring(t, response: 0.4, dampingFraction: 0.6)
+            #expect(abs(dot.presentation(at: 1 + t).frame.x - expected) < 0.3, "t = \(t)")
+        }
+        #expect(dot.presentation(at: 9).frame.x == 200)
+    }
+
+    // Before: the scene took neither mass, stiffness and damping nor an initial velocity.
+    @Test func massStiffnessDampingAndAnInitialVelocityFollowTheClosedForm() throws {
+        // CASpringAnimation's defaults, mass 1, stiffness 100, damping 10: ω = 10 rad/s, ζ = 0.5.
+        let dot = try Self.sceneMovingX(to: 200, curve: #"{"spring": {"mass": 1, "stiffness": 100, "damping": 10, "initialVelocity": 3}}"#)
+        for t in stride(from: 0.0, through: 1.2, by: 0.05) {
+            let expected = 200 * Self.spring(t, response: 2 * Double.pi / 10, dampingFraction: 0.5, velocity: 3)
+            #expect(abs(dot.presentation(at: 1 + t).frame.x - expected) < 0.3, "t = \(t)")
+        }
+        #expect(throws: SceneFileError.self) { try Self.sceneMovingX(to: 200, curve: #"{"spring": {"mass": 1, "response": 0.5}}"#) }
+    }
+
+    // Before: an overdamped spring was taken as settled after (ln 1000 + 2) / ζω — 0.24 s for
+    // ζ = 3 — and jumped to its target while its slow root still had far to go.
+    @Test func anOverdampedSpringIsFollowedUntilItSettles() throws {
+        let dot = try Self.sceneMovingX(to: 200, curve: #"{"spring": {"response": 0.5, "dampingFraction": 3, "initialVelocity": -2}}"#)
+        for t in [0.05, 0.1, 0.3, 0.6, 1, 2, 3] {
+            let expected = 200 * Self.spring(t, response: 0.5, dampingFraction: 3, velocity: -2)
+            #expect(abs(dot.presentation(at: 1 + t).frame.x - expected) < 0.3, "t = \(t)")
+        }
+    }
+
+    @Test func aBezierWithAControlPointAboveOneOvershoots() throws {
+        let dot = try Self.sceneMovingX(to: 200, curve: "[0.3, 2.0, 0.7, 1.0]", duration: 1)
+        var highest = 0.0
+        for t in stride(from: 0.05, through: 0.95, by: 0.05) {
+            let expected = 200 * TimingCurveTests.sampled(t, 0.3, 2.0, 0.7, 1.0)
+            let x = dot.presentation(at: 1 + t).frame.x
+            #expect(abs(x - expected) < 0.05, "t = \(t)")
+            highest = max(highest, x)
+        }
+        #expect(highest > 240)
+        #expect(dot.presentation(at: 2).frame.x == 200)
+    }
+}

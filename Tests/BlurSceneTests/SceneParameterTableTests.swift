@@ -17,6 +17,9 @@ import Testing
         #"{"width": 10, "height": 10, "layers": [{"name": "a", "frame": [0, 0, 10, 10], \#(members)}]}"#
     }
     static func progressive(_ members: String) -> String { layer(#""backdrop": {"progressive": {\#(members)}}"#) }
+    static func spring(_ members: String) -> String {
+        #"{"width": 10, "height": 10, "layers": [{"name": "a", "frame": [0, 0, 10, 10]}], "animations": [{"at": 0, "curve": {"spring": {\#(members)}}, "layer": "a", "set": {"opacity": 0}}]}"#
+    }
 
     static let keys: [Key] = [
         Key(template: layer(#""opacity": $"#), spec: Layer.opacitySpec),
@@ -36,6 +39,12 @@ import Testing
         Key(template: #"{"width": 10, "height": 10, "fps": $}"#, spec: SceneRecording.frameRateSpec),
         Key(template: #"{"width": 10, "height": 10, "duration": $}"#, spec: SceneRecording.durationSpec),
         Key(template: #"{"width": $, "height": 10}"#, spec: Scene.sizeSpec),
+        Key(template: spring(#""response": $"#), spec: TimingCurve.springResponseSpec),
+        Key(template: spring(#""dampingFraction": $"#), spec: TimingCurve.springDampingSpec),
+        Key(template: spring(#""initialVelocity": $"#), spec: TimingCurve.springVelocitySpec),
+        Key(template: spring(#""mass": $"#), spec: TimingCurve.springMassSpec),
+        Key(template: spring(#""stiffness": $"#), spec: TimingCurve.springStiffnessSpec),
+        Key(template: spring(#""damping": $"#), spec: TimingCurve.springDampingForceSpec),
     ]
 
     @Test(arguments: keys)

@@ -146,16 +146,20 @@ public enum ParameterError: Error, Equatable, Sendable, CustomStringConvertible 
     /// A parameter that only goes with `other`, given with `instead`.
     case requires(name: String, other: String, instead: String)
 
-    /// The parameter the error is about.
+    /// The parameter the error is about, bare, as the front end spells it (`sigma`, `--sigma`):
+    /// without what a message adds after a space — a unit (`sigma (pixels)`) or the factor a value
+    /// was multiplied by (`radius × scale`).
     public var parameter: String {
+        let named: String
         switch self {
         case let .notFinite(name, _), let .outOfRange(name, _, _, _), let .notWhole(name, _), let .notANumber(name, _, _),
             let .invalidChoice(name, _, _), let .invalidForm(name, _, _), let .unknown(name, _, _), let .repeated(name),
             let .requires(name, _, _):
-            return name
+            named = name
         case let .conflict(names), let .missing(names, _):
-            return names.first ?? ""
+            named = names.first ?? ""
         }
+        return String(named.prefix { $0 != " " })
     }
 
     /// The error as one line of text: the parameter, what it takes and what it got.

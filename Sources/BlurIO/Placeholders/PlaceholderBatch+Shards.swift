@@ -2,13 +2,13 @@ import Foundation
 
 extension PlaceholderBatch {
     /// Shard `index` (1…`count`) of this batch, for batches larger than one machine: the jobs whose
-    /// path (as given) hashes to it — a stable partition, the same on every host that lists the same
+    /// name (``Job/name``, however the folder is spelt) hashes to it — a stable partition, the same on every host that lists the same
     /// inputs — writing `manifest.shard-K-of-N.json`. Preview names are the whole batch's, so
     /// merged shards name files as one run does.
     public func shard(_ index: Int, of count: Int) -> PlaceholderBatch {
         precondition(count >= 1 && (1...count).contains(index), "a shard from 1 to its count")
         var part = self
-        part.jobs = jobs.filter { Int(PlaceholderBatch.shardHash($0.input) % UInt64(count)) == index - 1 }
+        part.jobs = jobs.filter { Int(PlaceholderBatch.shardHash($0.name) % UInt64(count)) == index - 1 }
         part.manifestName = "manifest.shard-\(index)-of-\(count).json"
         return part
     }
@@ -45,12 +45,12 @@ extension PlaceholderBatch {
         if let missing = (1...count).first(where: { shards[$0] == nil }) { throw .shardMissing(missing, count) }
         var byInput: [String: PlaceholderManifest.Entry] = [:]
         for manifest in shards.values { byInput.merge(manifest.byInput) { a, _ in a } }
-        let entries = jobs.compactMap { byInput[$0.input] }
+        let entries = jobs.compactMap { byInput[$0.name] }
         let merged = PlaceholderManifest(size: settings.size, thumbHash: settings.thumbHash, images: entries)
         do { try AtomicFile.write(try merged.encoded(), to: (output as NSString).appendingPathComponent("manifest.json")) } catch {
             throw .notWritten("\(error)")
         }
-        return (entries.count, jobs.map(\.input).filter { byInput[$0] == nil })
+        return (entries.count, jobs.filter { byInput[$0.name] == nil }.map(\.input))
     }
 }
 

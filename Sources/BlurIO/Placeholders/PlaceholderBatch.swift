@@ -5,10 +5,15 @@ import Foundation
 /// The placeholders of many images at once, with a manifest, resumable: what `blurkit placeholder`
 /// runs.
 ///
-/// Each input gets a PNG preview in the output folder named after its file name (`p.jpg` →
-/// `p.jpg.png`, so `p.jpg` and `p.png` never share one; two inputs with the same file name in
-/// different folders add a hash of their paths), and an entry in `manifest.json`. A preview newer
-/// than its input, listed in a manifest made with the same settings, is up to date and skipped.
+/// Each input is known by its path relative to the folder given, however that folder is spelt
+/// (`photos`, `./photos/` and `/home/me/photos` list `2024/p.jpg` alike; a file given alone by its
+/// name; several operands by their paths relative to the folder they share). It gets an entry of
+/// that name in `manifest.json` and a PNG preview of that name with `.png` added (`2024/p.jpg.png`,
+/// so `p.jpg` and `p.png` never share one, and a name never depends on the other inputs). An input
+/// whose bytes are those its entry records (size and SHA-256; the digest is not read again while
+/// size, modification time and inode are all unchanged), listed in a manifest made with the same
+/// settings, is up to date and skipped. Previews the earlier manifest listed that the new one does
+/// not are removed.
 public struct PlaceholderBatch: Sendable {
     /// What a run makes: previews at most `size` pixels on their longer side, with or without ThumbHashes.
     public struct Settings: Sendable, Hashable {
@@ -28,9 +33,11 @@ public struct PlaceholderBatch: Sendable {
 
     /// One input and the preview it becomes.
     public struct Job: Sendable, Hashable {
-        /// The input's path: an operand as given, or a file found under a folder operand.
+        /// The input's path, to open: an operand as given, or a file found under a folder operand.
         public let input: String
-        /// The preview's file name in the output folder.
+        /// The input's name in the manifest: its path relative to the folder given (see the type).
+        public let name: String
+        /// The preview's path in the output folder: ``name`` and `.png`.
         public let preview: String
     }
 
@@ -38,7 +45,7 @@ public struct PlaceholderBatch: Sendable {
     public enum Outcome: Sendable {
         /// The preview was written: its manifest entry.
         case made(PlaceholderManifest.Entry)
-        /// Skipped: the preview is no older than its input and in the earlier manifest; that entry.
+        /// Skipped: the input's bytes are those the earlier manifest's entry records; that entry.
         case upToDate(PlaceholderManifest.Entry)
         /// The job failed (the input unreadable or not an image, or the preview not written): the message.
         case failed(String)
@@ -79,12 +86,28 @@ public struct PlaceholderBatch: Sendable {
         self.output = output
         self.settings = settings
         let inputs = try PlaceholderBatch.collect(operands, skipping: output)
-        let fileNames = inputs.map { ($0 as NSString).lastPathComponent }
-        var counts: [String: Int] = [:]
-        for name in fileNames { counts[name, default: 0] += 1 }
-        jobs = zip(inputs, fileNames).map { input, name in
-            Job(input: input, preview: counts[name]! > 1 ? "\(name)-\(PlaceholderBatch.pathHash(input)).png" : name + ".png")
+        // The folder every operand lies in (a folder operand itself, a file operand's folder).
+        let folders = operands.map { operand in
+            let path = PlaceholderBatch.absolute(operand)
+            return AtomicFile.isFolder(operand) ? path : Array(path.dropLast())
         }
+        var base = folders.first ?? []
+        for folder in folders.dropFirst() { base = Array(zip(base, folder).prefix { $0 == $1 }.map(\.0)) }
+        jobs = inputs.map { input in
+            let name = PlaceholderBatch.absolute(input).dropFirst(base.count).joined(separator: "/")
+            return Job(input: input, name: name, preview: name + ".png")
+        }
+    }
+
+    /// `path`'s components from the root, `.` and `..` taken as they read (not through links), so
+    /// that every spelling of one folder gives the same.
+    static func absolute(_ path: String) -> [String] {
+        var components: [String] = []
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        for part in full.split(separator: "/") where part != "." {
+            if part == ".." { _ = components.popLast() } else { components.append(String(part)) }
+        }
+        return components
     }
 
     /// Runs every job, `parallel` at a time, then writes the manifest (atomically) — also when
@@ -99,7 +122,9 @@ public struct PlaceholderBatch: Sendable {
         do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
             throw FileError.cannotWrite(path: output, reason: "cannot create the folder")
         }
-        let previous = settings.force ? [:] : PlaceholderManifest.read(manifestPath, matching: settings)?.byInput ?? [:]
+        let earlier = PlaceholderManifest.read(manifestPath)
+        let matching = earlier.map { $0.size == settings.size && $0.thumbHash == settings.thumbHash } ?? false
+        let previous = settings.force || !matching ? [:] : earlier?.byInput ?? [:]
         let state = Locked<(next: Int, done: Int, report: Report, entries: [Int: PlaceholderManifest.Entry], failed: Set<String>)>(
             (0, 0, Report(total: jobs.count), [:], []))
         let work = jobs, total = jobs.count
@@ -111,13 +136,13 @@ public struct PlaceholderBatch: Sendable {
                     return s.next - 1
                 }
                 guard let index else { return }
-                let outcome = process(work[index], previous: previous[work[index].input])
+                let outcome = process(work[index], previous: previous[work[index].name])
                 state.withLock { s in
                     s.done += 1
                     switch outcome {
                     case let .made(entry): s.report.made += 1; s.entries[index] = entry
                     case let .upToDate(entry): s.report.upToDate += 1; s.entries[index] = entry
-                    case let .failed(message): s.report.failures.append((work[index].input, message)); s.failed.insert(work[index].input)
+                    case let .failed(message): s.report.failures.append((work[index].input, message)); s.failed.insert(work[index].name)
                     }
                     progress(s.done, total, s.report)
                 }
@@ -133,7 +158,7 @@ public struct PlaceholderBatch: Sendable {
         for (index, job) in jobs.enumerated() {
             if let entry = final.entries[index] {
                 entries.append(entry)
-            } else if !final.failed.contains(job.input), let old = previous[job.input] {
+            } else if !final.failed.contains(job.name), let old = previous[job.name] {
                 entries.append(old)
             }
         }
@@ -141,37 +166,58 @@ public struct PlaceholderBatch: Sendable {
         do { try AtomicFile.write(try manifest.encoded(), to: manifestPath) } catch let error as FileError {
             throw PlaceholderBatchError.manifestNotWritten(error, report)
         }
+        removeStale(earlier, keeping: Set(entries.map(\.preview.file)))
         return report
     }
 
-    /// One job: skipped when up to date, else decoded, previewed and written.
+    /// Removes the previews `earlier` listed that are not `kept` (their inputs gone, renamed or
+    /// failed), and the folders that leaves empty; only names a preview can have (relative, no `.`
+    /// or `..` segment, ending in `.png`), so that an edited manifest cannot reach outside.
+    func removeStale(_ earlier: PlaceholderManifest?, keeping kept: Set<String>) {
+        for file in Set(earlier?.images.map(\.preview.file) ?? []) where !kept.contains(file) {
+            let parts = file.split(separator: "/", omittingEmptySubsequences: false)
+            guard file.hasSuffix(".png"), !file.hasPrefix("/"), parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else { continue }
+            unlink((output as NSString).appendingPathComponent(file))
+            for depth in stride(from: parts.count - 1, to: 0, by: -1) {
+                guard rmdir((output as NSString).appendingPathComponent(parts.prefix(depth).joined(separator: "/"))) == 0 else { break }
+            }
+        }
+    }
+
+    /// One job: skipped when the input's bytes are those `previous` records and its preview is
+    /// there, else decoded, previewed and written.
     func process(_ job: Job, previous: PlaceholderManifest.Entry?) -> Outcome {
         let previewPath = (output as NSString).appendingPathComponent(job.preview)
-        if let previous, previous.preview.file == job.preview,
-            let previewDate = PlaceholderBatch.modified(previewPath), let inputDate = PlaceholderBatch.modified(job.input), previewDate >= inputDate
-        {
-            return .upToDate(previous)
-        }
         do {
+            // Taken before the bytes are read: a change while they are is seen by the next run.
+            var source = try PlaceholderManifest.Source(statusOf: job.input)
+            if let previous, previous.preview.file == job.preview, let recorded = previous.source, recorded.bytes == source.bytes,
+                FileManager.default.fileExists(atPath: previewPath)
+            {
+                if recorded.modified == source.modified, recorded.inode == source.inode { return .upToDate(previous) }
+                if try FileDigest.sha256(file: job.input) == recorded.sha256 {
+                    var entry = previous
+                    entry.source = PlaceholderManifest.Source(source, sha256: recorded.sha256)
+                    return .upToDate(entry)
+                }
+            }
+            source.sha256 = try FileDigest.sha256(file: job.input)
             if AtomicFile.sameFile(job.input, previewPath) { throw FileError.wouldOverwriteInput(path: previewPath) }
             let placeholder = try Placeholder.make(fromFile: job.input, longestSide: settings.size, thumbHash: settings.thumbHash)
             let png = try PNGCodec.encode(placeholder.preview)
+            let folder = (previewPath as NSString).deletingLastPathComponent
+            if !AtomicFile.isFolder(folder) {
+                do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                    throw FileError.cannotWrite(path: previewPath, reason: "cannot create the folder")
+                }
+            }
             try AtomicFile.write(png, to: previewPath)
-            return .made(PlaceholderManifest.Entry(job, placeholder, png: png))
+            var entry = PlaceholderManifest.Entry(file: job.name, previewFile: job.preview, placeholder: placeholder, png: png)
+            entry.source = source
+            return .made(entry)
         } catch {
             return .failed("\(error)")
         }
-    }
-
-    /// A short, stable hash of a path (FNV-1a, 32 bits, hex).
-    static func pathHash(_ path: String) -> String {
-        var h: UInt32 = 0x811C_9DC5
-        for byte in path.utf8 { h = (h ^ UInt32(byte)) &* 0x0100_0193 }
-        return String(h, radix: 16)
-    }
-
-    static func modified(_ path: String) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
     }
 
     static func collect(_ operands: [String], skipping output: String) throws(FileError) -> [String] {
@@ -232,7 +278,7 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
     public struct Entry: Codable, Sendable, Equatable {
         /// `#RRGGBB`, or `#RRGGBBAA` when translucent.
         public var averageColor: String
-        /// The input's path as given.
+        /// The input's path relative to the folder given (see ``PlaceholderBatch``).
         public var file: String
         /// The input's width after EXIF orientation, pixels.
         public var width: Int
@@ -242,10 +288,8 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
         public var preview: Preview
         /// Base64, when asked for.
         public var thumbHash: String?
-
-        init(_ job: PlaceholderBatch.Job, _ p: Placeholder, png: [UInt8]) {
-            self.init(file: job.input, previewFile: job.preview, placeholder: p, png: png)
-        }
+        /// The input's bytes when the preview was made; nil outside a batch.
+        public var source: Source?
 
         /// The entry for `placeholder` of the image `file`, its preview `png` (the PNG bytes, for the
         /// data URI) written as `previewFile`.
@@ -263,6 +307,41 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
                 dataURI: "data:image/png;base64," + Data(png).base64EncodedString(), file: previewFile,
                 width: p.preview.width, height: p.preview.height)
             thumbHash = p.thumbHash.map { Data($0).base64EncodedString() }
+        }
+    }
+
+    /// What an input's bytes were when its preview was made: how a rerun tells an unchanged input.
+    public struct Source: Codable, Sendable, Equatable {
+        /// The file's size, bytes.
+        public var bytes: Int
+        /// SHA-256 of its bytes, lower-case hex.
+        public var sha256: String
+        /// Its modification time (nanoseconds since 1970) and inode: while these and ``bytes`` are
+        /// unchanged, ``sha256`` is taken as still true without reading the file.
+        public var modified: Int64
+        /// See ``modified``.
+        public var inode: UInt64
+
+        /// `path`'s size, modification time and inode (`sha256` empty).
+        /// - Throws: ``FileError/cannotRead(path:reason:)`` when it cannot be examined.
+        init(statusOf path: String) throws(FileError) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw .cannotRead(path: path, reason: String(cString: strerror(errno))) }
+            bytes = Int(info.st_size)
+            sha256 = ""
+            #if canImport(Darwin)
+            let time = info.st_mtimespec
+            #else
+            let time = info.st_mtim
+            #endif
+            modified = Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+            inode = UInt64(info.st_ino)
+        }
+
+        /// `status` with the digest `sha256`.
+        init(_ status: Source, sha256: String) {
+            self = status
+            self.sha256 = sha256
         }
     }
 
@@ -285,9 +364,13 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
 
     /// The manifest at `path` if it exists, parses, and was made with the same size and ThumbHash setting.
     public static func read(_ path: String, matching settings: PlaceholderBatch.Settings) -> PlaceholderManifest? {
-        guard let bytes = try? AtomicFile.read(path), let manifest = try? JSONDecoder().decode(PlaceholderManifest.self, from: Data(bytes)),
-            manifest.size == settings.size, manifest.thumbHash == settings.thumbHash
-        else { return nil }
+        guard let manifest = read(path), manifest.size == settings.size, manifest.thumbHash == settings.thumbHash else { return nil }
         return manifest
+    }
+
+    /// The manifest at `path` if it exists and parses, whatever its settings.
+    static func read(_ path: String) -> PlaceholderManifest? {
+        guard let bytes = try? AtomicFile.read(path) else { return nil }
+        return try? JSONDecoder().decode(PlaceholderManifest.self, from: Data(bytes))
     }
 }

@@ -10,17 +10,21 @@ import Foundation
 /// arguments' front end spells it), ``RenderError``, `FileError`, `BudgetError`.
 public enum Renderer {
     /// `blur`, `progressive` or `material` of `BlurOperation/all` (their own parameters and the
-    /// output's `quality` and `compression`) from `source` to `destination` as `format`.
+    /// output's `quality` and `compression`) from `source` to `destination` as `format`, or, when
+    /// nil, as ``defaultFormat(for:)`` of the input's format.
     /// - Returns: the bytes written for ``ImageDestination/memory``, else empty.
     @discardableResult
     public static func still(
-        _ arguments: OperationArguments, from source: ImageSource, to destination: ImageDestination, format: ImageFormat,
+        _ arguments: OperationArguments, from source: ImageSource, to destination: ImageDestination, format asked: ImageFormat?,
         options: RenderOptions = RenderOptions()
     ) throws -> [UInt8] {
         let name = source.name
         let (input, opaque, profile): (any RowSource, Bool, ColorProfile?)
+        let format: ImageFormat
         do {
-            (input, opaque, profile) = try ImagePipeline.open(try source.open(options.cancellation), keepProfile: arguments.flag("keepProfile"))
+            let file = try source.open(options.cancellation)
+            format = asked ?? defaultFormat(for: file.format)
+            (input, opaque, profile) = try ImagePipeline.open(file, keepProfile: arguments.flag("keepProfile"))
         } catch let PipelineError.input(_, error) {
             throw RenderError.input(name: name, error)
         } catch PipelineError.cancelled {
@@ -131,6 +135,12 @@ public enum Renderer {
 }
 
 extension Renderer {
+    /// The output format when none is asked for (no `--format`, no suffix on OUT, no `format=` or
+    /// `Accept` over HTTP): the input's, if PNG, JPEG, WebP or AVIF; else PNG.
+    public static func defaultFormat(for input: ImageFormat) -> ImageFormat {
+        [.png, .jpeg, .webp, .avif].contains(input) ? input : .png
+    }
+
     /// The format of the image at `source`, from its first bytes.
     public static func format(of source: ImageSource) throws -> ImageFormat {
         do { return try source.open().format } catch let error as DecodingError { throw RenderError.input(name: source.name, error) }

@@ -89,12 +89,15 @@ public struct Animated<Value: Interpolatable>: Sendable {
         changes.append(Change(time: when, from: self.value(at: when), to: value, animation: animation))
     }
 
-    /// What is shown at `time`.
+    /// What is shown at `time`: the curve's progress as it is until the animation ends — a spring or
+    /// a Bézier with a control point's y outside 0…1 passes the target, as UIKit's do — then exactly
+    /// the target.
     public func value(at time: Double) -> Value {
         guard let change = changes.last(where: { $0.time <= time }) else { return initial }
         guard let animation = change.animation else { return change.to }
-        let p = animation.progress(elapsed: time - change.time)
-        return p >= 1 ? change.to : change.from.interpolated(to: change.to, at: p)
+        let elapsed = time - change.time
+        if elapsed >= animation.delay + animation.activeDuration { return change.to }
+        return change.from.interpolated(to: change.to, at: animation.progress(elapsed: elapsed))
     }
 
     /// True when the value is still changing at `time`.

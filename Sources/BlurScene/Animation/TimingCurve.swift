@@ -24,9 +24,20 @@ public enum TimingCurve: Sendable, Hashable {
     /// are clamped to 0…1 so that time runs forward.
     case cubicBezier(x1: Double, y1: Double, x2: Double, y2: Double)
     /// A damped spring, SwiftUI's parameters: `response` (seconds, the period of the undamped
-    /// oscillation) and `dampingFraction` (1 = critically damped, < 1 overshoots). Its progress is
-    /// a function of time, not of the duration: it settles in about `settlingDuration`.
-    case spring(response: Double, dampingFraction: Double)
+    /// oscillation), `dampingFraction` (1 = critically damped, < 1 overshoots) and, as
+    /// `UISpringTimingParameters` takes it, `initialVelocity`: the speed at the start in changes a
+    /// second (1 = the whole change in a second; default 0). Its progress is a function of time, not
+    /// of the duration: it settles in about `settlingDuration`. For mass, stiffness and damping, see
+    /// ``spring(mass:stiffness:damping:initialVelocity:)``.
+    case spring(response: Double, dampingFraction: Double, initialVelocity: Double = 0)
+
+    /// The spring of `mass`, `stiffness` and `damping` (`UISpringTimingParameters(mass:stiffness:damping:initialVelocity:)`,
+    /// `CASpringAnimation`): response 2π·√(mass / stiffness), damping fraction damping / (2·√(stiffness · mass)).
+    public static func spring(mass: Double, stiffness: Double, damping: Double, initialVelocity: Double = 0) -> TimingCurve {
+        .spring(
+            response: 2 * Double.pi * (mass / stiffness).squareRoot(), dampingFraction: damping / (2 * (stiffness * mass).squareRoot()),
+            initialVelocity: initialVelocity)
+    }
 
     /// The control points, for the Bézier curves.
     public var controlPoints: (x1: Double, y1: Double, x2: Double, y2: Double)? {
@@ -49,20 +60,25 @@ public enum TimingCurve: Sendable, Hashable {
         if t >= 1 { return 1 }
         switch self {
         case .linear: return t
-        case let .spring(response, damping):
-            return TimingCurve.spring(time: t * duration, response: response, damping: damping)
+        case let .spring(response, damping, velocity):
+            return TimingCurve.spring(time: t * duration, response: response, damping: damping, velocity: velocity)
         default:
             let p = controlPoints!
             return TimingCurve.bezier(x: t, p.x1, p.y1, p.x2, p.y2)
         }
     }
 
-    /// How long a spring takes to come within 0.1 % of its target; other curves: 1 (their duration).
+    /// How long a spring takes to come within about 0.1 % of its target (at most 60 s); other
+    /// curves: 1 (their duration).
     public var settlingDuration: Double {
-        guard case let .spring(response, damping) = self else { return 1 }
+        guard case let .spring(response, damping, velocity) = self else { return 1 }
         let (omega, zeta) = TimingCurve.springParameters(response: response, damping: damping)
-        // The envelope e^(−ζωt) falls below 0.001 (with a margin for the critically damped t·e^(−ωt)).
-        return min(60, (log(1000.0) + 2) / max(zeta * omega, 1e-3))
+        // The slower decay, e^(−ζωt) (at most critically damped) or the overdamped spring's slow
+        // root, falls below 0.001, with a margin for the critically damped t·e^(−ωt) and for the
+        // amplitude an initial velocity adds.
+        let rate = zeta <= 1 ? zeta * omega : omega * (zeta - (zeta * zeta - 1).squareRoot())
+        let velocityMargin = log(1 + (velocity.isFinite ? abs(velocity) : 0) / omega)
+        return min(60, (log(1000.0) + 2 + velocityMargin) / max(rate, 1e-3))
     }
 
     // MARK: The curves
@@ -102,18 +118,20 @@ public enum TimingCurve: Sendable, Hashable {
         return (2 * Double.pi / r, zeta)
     }
 
-    /// A unit step response: a spring released at 0 with no velocity, heading for 1.
-    static func spring(time t: Double, response: Double, damping: Double) -> Double {
+    /// A unit step response: a spring released at 0 with `velocity` (changes a second; NaN and ±∞
+    /// count as 0), heading for 1.
+    static func spring(time t: Double, response: Double, damping: Double, velocity: Double = 0) -> Double {
         let (omega, zeta) = springParameters(response: response, damping: damping)
+        let v = velocity.isFinite ? velocity : 0
         if zeta < 1 {
             let wd = omega * (1 - zeta * zeta).squareRoot()
-            return 1 - exp(-zeta * omega * t) * (cos(wd * t) + zeta * omega / wd * sin(wd * t))
+            return 1 - exp(-zeta * omega * t) * (cos(wd * t) + (zeta * omega - v) / wd * sin(wd * t))
         }
         if zeta == 1 {
-            return 1 - exp(-omega * t) * (1 + omega * t)
+            return 1 - exp(-omega * t) * (1 + (omega - v) * t)
         }
         let root = (zeta * zeta - 1).squareRoot()
         let r1 = -omega * (zeta - root), r2 = -omega * (zeta + root)
-        return 1 - (r2 * exp(r1 * t) - r1 * exp(r2 * t)) / (r2 - r1)
+        return 1 + ((v + r2) * exp(r1 * t) - (v + r1) * exp(r2 * t)) / (r1 - r2)
     }
 }

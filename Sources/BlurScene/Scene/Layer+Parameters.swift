@@ -52,4 +52,15 @@ extension TimingCurve {
     /// A spring's `damping-fraction`: 0.01…10, default 0.825 (1 = critically damped, < 1 overshoots).
     public static let springDampingSpec = ParameterSpec(
         name: "damping-fraction", unit: "", range: 0.01...10, defaultValue: 0.825, summary: "the spring's damping: 1 settles without bouncing")
+    /// A spring's `initial-velocity`: −100…100 changes a second (1 = the whole change in a second), default 0.
+    public static let springVelocitySpec = ParameterSpec(
+        name: "initial-velocity", unit: "/s", range: -100...100, defaultValue: 0, summary: "the spring's speed at the start, in changes a second")
+    /// A spring's `mass` (with stiffness and damping, instead of response and damping fraction): 0.01…1,000, default 1.
+    public static let springMassSpec = ParameterSpec(name: "mass", unit: "", range: 0.01...1000, defaultValue: 1, summary: "the spring's mass")
+    /// A spring's `stiffness`: 0.01…100,000, default 100 (`CASpringAnimation`'s).
+    public static let springStiffnessSpec = ParameterSpec(
+        name: "stiffness", unit: "", range: 0.01...100_000, defaultValue: 100, summary: "the spring's stiffness")
+    /// A spring's `damping`: 0.01…10,000, default 10 (`CASpringAnimation`'s).
+    public static let springDampingForceSpec = ParameterSpec(
+        name: "damping", unit: "", range: 0.01...10_000, defaultValue: 10, summary: "the spring's damping force per unit of speed")
 }

@@ -407,8 +407,9 @@ private struct Reader {
         return at + Animation(duration: duration, delay: delay, curve: curve).activeDuration + delay
     }
 
-    /// A name (linear, easeIn, easeOut, easeInOut, default), `[x1, y1, x2, y2]`, or
-    /// `{"spring": {"response": s, "dampingFraction": d}}`.
+    /// A name (linear, easeIn, easeOut, easeInOut, default), `[x1, y1, x2, y2]`, or a spring:
+    /// `{"spring": {"response": s, "dampingFraction": d}}` or `{"spring": {"mass": m, "stiffness": k,
+    /// "damping": c}}`, either with an optional `"initialVelocity"`.
     func timingCurve(_ node: Node) throws(SceneFileError) -> TimingCurve {
         switch node.value {
         case .string:
@@ -421,11 +422,26 @@ private struct Reader {
                 x2: try items[2].number(TimingCurve.controlXSpec), y2: try items[3].number(TimingCurve.controlYSpec))
         default:
             let o = try node.object(["spring"])
-            let s = try o.required("spring").object(["response", "dampingFraction"])
+            let node = try o.required("spring")
+            let s = try node.object(["response", "dampingFraction", "mass", "stiffness", "damping", "initialVelocity"])
+            func number(_ key: String, _ spec: ParameterSpec) throws(SceneFileError) -> Double {
+                try s.optional(key)?.number(spec) ?? spec.defaultValue!
+            }
+            let velocity = try number("initialVelocity", TimingCurve.springVelocitySpec)
+            let physical = ["mass", "stiffness", "damping"].filter { s.optional($0) != nil }
+            guard !physical.isEmpty else {
+                return .spring(
+                    response: try number("response", TimingCurve.springResponseSpec),
+                    dampingFraction: try number("dampingFraction", TimingCurve.springDampingSpec), initialVelocity: velocity)
+            }
+            if let other = ["response", "dampingFraction"].first(where: { s.optional($0) != nil }) {
+                throw .invalid(
+                    path: node.path,
+                    message: "give \(other) or \(physical[0]), not both: response and dampingFraction, or mass, stiffness and damping")
+            }
             return .spring(
-                response: try s.optional("response")?.number(TimingCurve.springResponseSpec) ?? TimingCurve.springResponseSpec.defaultValue!,
-                dampingFraction: try s.optional("dampingFraction")?.number(TimingCurve.springDampingSpec) ?? TimingCurve.springDampingSpec
-                    .defaultValue!)
+                mass: try number("mass", TimingCurve.springMassSpec), stiffness: try number("stiffness", TimingCurve.springStiffnessSpec),
+                damping: try number("damping", TimingCurve.springDampingForceSpec), initialVelocity: velocity)
         }
     }
 }

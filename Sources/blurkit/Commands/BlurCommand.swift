@@ -9,7 +9,8 @@ enum BlurCommand: Command {
     static let details = """
         Blurs IN with a Gaussian and writes OUT. IN and OUT may be - for standard input and output.
         Reads PNG, JPEG, WebP, AVIF, HEIC (the primary image), GIF (first frame), PAM and PPM/PGM;
-        writes the format of OUT's suffix (\(ImageFormat.suffixes.map { "." + $0 }.joined(separator: " "))) or of --format.
+        writes the format of --format, else of OUT's suffix (\(ImageFormat.suffixes.map { "." + $0 }.joined(separator: " "))), else
+        (standard output, OUT without a suffix) IN's format if PNG, JPEG, WebP or AVIF, else PNG.
         Colours are converted to sRGB from IN's ICC profile and OUT carries none, unless
         --keep-profile keeps IN's values and embeds its profile (PNG, JPEG, WebP, AVIF, HEIC).
         """

@@ -31,13 +31,14 @@ enum PlaceholderCommand: Command {
 
     static let details = """
         Makes the blur-up preview of each image: a PNG whose longest side is at most --size pixels (aspect
-        kept, area-averaged), named after the input's file name (p.jpg → p.jpg.png; inputs in different
-        folders with one file name add a hash of their path), and DIR/manifest.json listing for each input
-        its size, the preview (file and data URI), its ThumbHash (base64) and average colour. INPUTs are
+        kept, area-averaged), named after the input's path relative to the folder given, however it is
+        spelt (photos/2024/p.jpg → DIR/2024/p.jpg.png), and DIR/manifest.json listing for each input that
+        relative path, its size, the preview (file and data URI), its ThumbHash (base64) and average colour. INPUTs are
         image files or folders (searched recursively for \(PlaceholderBatch.imageSuffixes.sorted().map { "." + $0 }.joined(separator: " "));
         DIR itself is skipped, and a file given twice is done once). JPEGs decode at reduced size
-        through libjpeg's DCT scaling. Previews and colours are sRGB, converted from each input's ICC profile. A preview newer than its input is up to date and skipped, so a
-        rerun resumes. Failures are listed at the end (exit status 1) and leave the manifest; every other
+        through libjpeg's DCT scaling. Previews and colours are sRGB, converted from each input's ICC profile. An input whose size and
+        SHA-256 are those the manifest records is up to date and skipped, so a rerun resumes (the digest is
+        read again only when size, modification time or inode changed); previews of inputs gone are removed. Failures are listed at the end (exit status 1) and leave the manifest; every other
         file is still done. Ctrl-C stops after the files in flight, keeping a valid manifest. For more than
         one machine, run --shard K/N on each (the same INPUTs) and then --merge once (docs/deploy.md).
         """

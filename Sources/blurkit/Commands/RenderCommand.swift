@@ -23,7 +23,9 @@ enum RenderCommand: Command {
         let still = arguments.has("time") && !arguments.has("duration") && !arguments.has("fps")
         let given = try arguments.arguments(for: operation)
         let threads = try arguments.integer(StandardOptions.threads)
+        // A scene has no input image to take the format from: OUT or --format must say it.
         let stillFormat = still ? try arguments.stillFormat(for: output) : nil
+        if still, stillFormat == nil { throw CLIError.usage(FileError.unknownOutputFormat(path: output).description) }
         let animationFormat = still ? nil : try arguments.animationFormat(for: output)
         let file: SceneFile
         do { file = try SceneFile.read(input) } catch let error as SceneFileError { throw CLIError.failure("\(input): \(error)") }

@@ -84,10 +84,18 @@ enum ServeCommand: Command {
         let maximumQueued = try arguments.integer(maximumQueued)!
         let timeout = try arguments.number(timeout)!
         let host = arguments.values["host"] ?? "127.0.0.1"
+        guard ServeCommand.isNumericAddress(host) else {
+            throw CLIError.usage("--host \(host): give a numeric address (127.0.0.1, ::1, 0.0.0.0), not a name")
+        }
         let quiet = arguments.has("quiet")
+        // Mistakes in the command line (exit status 2), before anything is opened.
+        let signer: URLSigner?
+        do { signer = try arguments.values["key"].map { (key: String) throws(ServeError) in try URLSigner(hexKey: key) } } catch {
+            throw CLIError.usage("\(error)")
+        }
         do {
-            let root = try ServeRoot(rootFolder)
-            let signer = try arguments.values["key"].map { (key: String) throws(ServeError) in try URLSigner(hexKey: key) }
+            let root: ServeRoot
+            do { root = try ServeRoot(rootFolder) } catch { throw CLIError.failure("--root \(error)") }
             let capacity = try arguments.integer(cacheSize)! << 20
             let cache = try arguments.values["cache"].map { (folder: String) throws(ServeError) in try DiskCache(folder: folder, capacity: capacity) }
             // A quarter of the memory budget for request bodies and finished responses held at once
@@ -147,5 +155,11 @@ enum ServeCommand: Command {
         } catch let error as ServeError {
             throw CLIError.failure(error.description)
         }
+    }
+
+    /// True for an IPv4 or IPv6 address in numeric form, the only kind the server listens on.
+    static func isNumericAddress(_ host: String) -> Bool {
+        var address = in6_addr()
+        return inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address) == 1
     }
 }
