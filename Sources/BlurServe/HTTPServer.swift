@@ -262,7 +262,8 @@ private let accessHandler:
             let announced = (declared ?? 0) > 0 || headers["transfer-encoding"] != nil
             if let malformed { return context.queue(malformed, on: connection, close: true) }
             if let declared, declared > configuration.maximumBodyBytes {
-                return context.queue(ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)
+                return context.queue(
+                    ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)
             }
             if let early = context.screen(method, exchange.rawTarget, headers) {
                 return context.queue(early, on: connection, close: announced)
@@ -315,7 +316,8 @@ private let accessHandler:
             return .YES
         }
         if exchange.bodyTooLarge {
-            return context.queue(ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)
+            return context.queue(
+                ServeError.tooLarge("the body is over \(configuration.maximumBodyBytes) bytes").response, on: connection, close: true)
         }
         if exchange.bodyOverBudget { return context.queue(uploadsBusy.response, on: connection, close: true) }
         if exchange.handedOver { return .YES }

@@ -41,7 +41,8 @@ public enum ServeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message: the JSON body's `error`.
     public var description: String {
         switch self {
-        case let .badRequest(text, _), let .forbidden(text), let .notFound(text), let .methodNotAllowed(text, _), let .notAcceptable(text), let .tooLarge(text),
+        case let .badRequest(text, _), let .forbidden(text), let .notFound(text), let .methodNotAllowed(text, _), let .notAcceptable(text),
+            let .tooLarge(text),
             let .unsupportedMediaType(text), let .unprocessable(text), let .busy(text, _), let .internalError(text):
             return text
         }

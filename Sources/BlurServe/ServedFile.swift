@@ -31,21 +31,21 @@ public final class ServedFile: Sendable {
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         #if os(Linux)
-            let link = "/proc/self/fd/\(descriptor)"
-            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(link, &target, target.count - 1)
-            guard count > 0 else {
-                close(descriptor)
-                throw .notFound("\(relative): cannot be read")
-            }
-            let opened = Array(target[..<count].map { UInt8(bitPattern: $0) })
-            guard opened.starts(with: Array((root + "/").utf8)) else {
-                close(descriptor)
-                throw .forbidden("\(relative) leads out of the root")
-            }
-            path = link
+        let link = "/proc/self/fd/\(descriptor)"
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(link, &target, target.count - 1)
+        guard count > 0 else {
+            close(descriptor)
+            throw .notFound("\(relative): cannot be read")
+        }
+        let opened = Array(target[..<count].map { UInt8(bitPattern: $0) })
+        guard opened.starts(with: Array((root + "/").utf8)) else {
+            close(descriptor)
+            throw .forbidden("\(relative) leads out of the root")
+        }
+        path = link
         #else
-            path = resolved
+        path = resolved
         #endif
         self.descriptor = descriptor
         stamp = [

@@ -85,6 +85,11 @@ import Testing
                 case let .number(spec):
                     #expect(schema["minimum"] as? Double == spec.range.lowerBound && schema["maximum"] as? Double == spec.range.upperBound)
                     if case let .value(.number(d)) = p.defaultValue { #expect(schema["default"] as? Double == d, "\(p.flag)") }
+                case .choice where p.flag == "format":
+                    // The words of the formats the route answers in: the registry's, less those it refuses.
+                    let listed = schema["enum"] as? [String] ?? []
+                    #expect(!listed.isEmpty && Set(listed).isSubset(of: p.allWords), "\(operation.name): \(listed)")
+                    if operation.name == "blurup" { #expect(!listed.contains("png") && !listed.contains("frames")) }
                 case .choice:
                     #expect(schema["enum"] as? [String] == p.allWords, "\(operation.name) \(p.flag): aliases")
                     if case let .value(.word(w)) = p.defaultValue { #expect(schema["default"] as? String == w) }
@@ -294,7 +299,8 @@ import Testing
         let service = try RegistryTests.service()
         let type = { (accept: String) in Self.answer(service, "/blur/photo.png?sigma=1", ["Accept": accept]).headers["Content-Type"] }
         #expect(type("image/png;q=0, image/jpeg") == "image/jpeg")
-        #expect(type("image/webpx") == "image/png", "not WebP: the photo's own format")
+        #expect(type("image/webpx, */*;q=0.1") == "image/png", "not WebP: the photo's own format")
+        #expect(Self.answer(service, "/blur/photo.png?sigma=1", ["Accept": "image/webpx"]).status == 406, "nothing it writes")
         #expect(type("image/jpeg;q=0.5, image/webp;q=0.9") == "image/webp")
         #expect(type("image/avif,image/webp,image/apng,image/*,*/*;q=0.8") == "image/webp")
     }

@@ -429,7 +429,8 @@ public final class BlurService: Sendable {
                 }
                 return (format.rawValue, BlurService.contentType(animation: format))
             }
-            let format = try BlurService.negotiate([AnimationFormat.webp, .gif, .apng], own: .webp, accepted, type: BlurService.contentType(animation:))
+            let format = try BlurService.negotiate(
+                [AnimationFormat.webp, .gif, .apng], own: .webp, accepted, type: BlurService.contentType(animation:))
             return (format.rawValue, BlurService.contentType(animation: format))
         }
         if let word {
@@ -445,7 +446,7 @@ public final class BlurService: Sendable {
         // WebP before AVIF among equals: a browser that takes both gets the one that encodes in a
         // fraction of the time; AVIF when `Accept` ranks it higher or names it alone.
         let found = (try? Renderer.format(of: source)) ?? .png
-        let own: ImageFormat = [.png, .jpeg, .webp, .avif].contains(found) ? found : .png
+        let own = Renderer.defaultFormat(for: found)
         let format = try BlurService.negotiate([ImageFormat.webp, .avif, .png, .jpeg, .gif], own: own, accepted, type: BlurService.contentType)
         return (format.rawValue, BlurService.contentType(format))
     }
