@@ -3,7 +3,10 @@
 public struct RenderOptions: Sendable {
     /// Parts the work is split into; nil: all cores. The output is the same for any value.
     public var threads: Int?
-    /// Asked between bands and frames: true stops the work with ``RenderError/cancelled(framesWritten:)``.
+    /// Asked between bands and frames, and inside them between the steps of any work that runs
+    /// long (a blur's batches of rows, a scene's layers and their effects, the rows of an input
+    /// decoded whole): true stops the work with ``RenderError/cancelled(framesWritten:)``, within
+    /// tens of milliseconds of turning true.
     public var cancelled: @Sendable () -> Bool
     /// Told the temporary file an output is being written to (nil when done), for a process that
     /// may have to remove it on a second signal.
@@ -26,5 +29,14 @@ public struct RenderOptions: Sendable {
         self.cancelled = cancelled
         self.temporaryFile = temporaryFile
         self.progress = progress
+    }
+}
+
+extension RenderOptions {
+    /// ``cancelled`` as the checkpoint the work asks: throws ``RenderError/cancelled(framesWritten:)``
+    /// (no frame written) once it says stop.
+    var checkpoint: () throws -> Void {
+        let cancelled = cancelled
+        return { if cancelled() { throw RenderError.cancelled(framesWritten: 0) } }
     }
 }
