@@ -87,8 +87,16 @@ extension Bitmap {
     /// This image with `frame` (points, at this image's scale) blurred by `radius` (σ, points) —
     /// edges clamped to the frame — and clipped to a rounded rectangle of `cornerRadius` points.
     public func blurring(_ frame: Rect, radius: Double, cornerRadius: Double = 0, threads: Int? = nil) -> Bitmap {
+        try! blurring(frame, radius: radius, cornerRadius: cornerRadius, threads: threads, checkpoint: {})
+    }
+
+    /// ``blurring(_:radius:cornerRadius:threads:)`` that stops when `checkpoint` throws, and throws
+    /// that (``GaussianBlur/apply(to:threads:checkpoint:)``).
+    package func blurring(
+        _ frame: Rect, radius: Double, cornerRadius: Double = 0, threads: Int?, checkpoint: @escaping () throws -> Void
+    ) throws -> Bitmap {
         guard let region = frame.pixelRect(scale: scale, clippedTo: width, height), radius.isFinite, radius > 0 else { return self }
-        let blurred = GaussianBlur(clampingSigma: radius * scale).apply(to: copying(region), threads: threads)
+        let blurred = try GaussianBlur(clampingSigma: radius * scale).apply(to: copying(region), threads: threads, checkpoint: checkpoint)
         let shape = RoundedRect.Shape(
             Rect(x: frame.x * scale, y: frame.y * scale, width: frame.width * scale, height: frame.height * scale),
             radius: cornerRadius * scale)

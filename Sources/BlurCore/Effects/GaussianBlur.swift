@@ -48,7 +48,16 @@ public struct GaussianBlur: Sendable, Hashable {
     ///   - threads: how many parts the work is split into; nil = as many as suit the cores. The bytes
     ///     do not depend on it.
     public func apply(to image: Bitmap, threads: Int? = nil) -> Bitmap {
-        KernelSwitch.useReference ? reference(image) : fastPath(image, threads: threads)
+        try! apply(to: image, threads: threads, checkpoint: {})
+    }
+
+    /// ``apply(to:threads:)`` that stops when `checkpoint` throws, and throws that: it is asked
+    /// before each band and each batch of the pyramid's coarse rows (every few tens of milliseconds,
+    /// whatever σ; the reference path is not stopped).
+    package func apply(to image: Bitmap, threads: Int?, checkpoint: @escaping () throws -> Void) throws -> Bitmap {
+        if KernelSwitch.useReference { return reference(image) }
+        if sigma <= GaussianBlur.identityThreshold { return image }
+        return try stage(width: image.width, height: image.height).run(image, parts: threads, checkpoint: checkpoint)
     }
 
     /// The fast path alone, whatever the environment says: what the tests hold to the reference.

@@ -39,6 +39,14 @@ public struct ReflectionEffect: Sendable, Hashable {
     /// `backdrop` with `content` (any size; scaled to fill the top half of `frame`, clipped) and its
     /// reflection drawn over it. `frame` is in points at the backdrop's scale.
     public func render(content: Bitmap, over backdrop: Bitmap, frame: Rect, appearance: Appearance = .light, threads: Int? = nil) -> Bitmap {
+        try! render(content: content, over: backdrop, frame: frame, appearance: appearance, threads: threads, checkpoint: {})
+    }
+
+    /// ``render(content:over:frame:appearance:threads:)`` that stops when `checkpoint` throws, and
+    /// throws that (inside the reflection's blur, ``VariableBlurEffect/render(over:frame:appearance:cache:threads:checkpoint:)``).
+    package func render(
+        content: Bitmap, over backdrop: Bitmap, frame: Rect, appearance: Appearance, threads: Int?, checkpoint: @escaping () throws -> Void
+    ) throws -> Bitmap {
         let scale = backdrop.scale
         let top = Rect(x: frame.x, y: frame.y, width: frame.width, height: frame.height / 2)
         let limit = Double(ImageLimits.maximumPixelCount)
@@ -55,7 +63,7 @@ public struct ReflectionEffect: Sendable, Hashable {
         let below = ReflectionEffect.reflectionFrame(of: frame)
         var reflection = out
         reflection.draw(half.oriented(.downMirrored), atPoint: below)
-        reflection = blur.render(over: reflection, frame: below, appearance: appearance, threads: threads)
+        reflection = try blur.render(over: reflection, frame: below, appearance: appearance, threads: threads, checkpoint: checkpoint)
         // Only the reflection half takes the mirrored image, at `alpha`.
         guard let region = below.pixelRect(scale: scale, clippedTo: out.width, out.height) else { return out }
         out.composite(

@@ -18,9 +18,20 @@ extension VariableBlurEffect {
         over backdrop: Bitmap, frame: Rect, appearance: Appearance = .light,
         cache: GradientMaskCache = .shared, threads: Int? = nil
     ) -> Bitmap {
+        try! render(over: backdrop, frame: frame, appearance: appearance, cache: cache, threads: threads, checkpoint: {})
+    }
+
+    /// ``render(over:frame:appearance:cache:threads:)`` that stops when `checkpoint` throws, and
+    /// throws that: it is asked before each band and, inside one, before each batch of the shared
+    /// decimation's and each level's coarse rows (the first band of the largest radius reaches
+    /// every row). The reference path is not stopped.
+    package func render(
+        over backdrop: Bitmap, frame: Rect, appearance: Appearance, cache: GradientMaskCache = .shared, threads: Int?,
+        checkpoint: @escaping () throws -> Void
+    ) throws -> Bitmap {
         guard layout(width: frame.width, height: frame.height) != nil, !frame.isEmpty else { return backdrop }
         if KernelSwitch.useReference { return reference(over: backdrop, frame: frame, appearance: appearance, cache: cache) }
         let stage = stage(width: backdrop.width, height: backdrop.height, scale: backdrop.scale, frame: frame, appearance: appearance, cache: cache)
-        return stage.run(backdrop, parts: threads)
+        return try stage.run(backdrop, parts: threads, checkpoint: checkpoint)
     }
 }

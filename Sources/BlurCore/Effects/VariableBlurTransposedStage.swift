@@ -6,7 +6,7 @@
 /// its own σ, its dimming drawn per column.
 ///
 /// A column's σ reaches every row, so the stage needs the whole image. Over an image in memory it
-/// writes the output where it lies (``produceWhole(from:into:parts:)``); in the streaming chain it
+/// writes the output where it lies (``produceWhole(from:into:parts:checkpoint:)``); in the streaming chain it
 /// gathers the input a band at a time into one image and writes the output over it (a column is
 /// read through the window before it is written), then hands out its rows. The first band does the
 /// work, asking the input window's ``RowWindow/checkpoint`` between its bands, so a deadline holds
@@ -46,18 +46,22 @@ final class VariableBlurTransposedStage: RowStage {
         result!.withPixels { output.copyRows(rows, from: $0) }
     }
 
-    func produceWhole(from input: PixelView, into output: MutablePixelView, parts: Int?) -> Bool {
-        // No checkpoint over an image in memory: nothing throws.
-        try? render(input, into: output, checkpoint: {}, parts: parts)
+    func produceWhole(
+        from input: PixelView, into output: MutablePixelView, parts: Int?, checkpoint: @escaping () throws -> Void
+    ) throws -> Bool {
+        try render(input, into: output, checkpoint: checkpoint, parts: parts)
         return true
     }
 
     /// The effect over `source` (the whole input, rows from 0) into `target`, which may be
     /// `source`'s own memory: the output's columns are written a band at a time, each after the
     /// window has read the input's columns up to its end (the vertical stage asks for a band's own
-    /// rows), and the window never reads back. `checkpoint` is asked before each band.
-    private func render(_ source: PixelView, into target: MutablePixelView, checkpoint: () throws -> Void, parts: Int?) throws {
+    /// rows), and the window never reads back. `checkpoint` is asked before each band and is the
+    /// turned window's, so the vertical stage asks it inside a band too: the first band of the
+    /// largest radius reaches every column.
+    private func render(_ source: PixelView, into target: MutablePixelView, checkpoint: @escaping () throws -> Void, parts: Int?) throws {
         let window = RowWindow(source: TurnedRows(source, parts: parts))
+        window.checkpoint = checkpoint
         var band = Bitmap(validatedWidth: height, height: bandColumns, scale: scale)
         try band.withMutablePixels { buffer in
             var x = 0

@@ -7,8 +7,7 @@ final class DecimatedRows {
     /// The pixels decimated, in the stage's input.
     let region: PixelRect
     private let rows: FloatRows
-    /// Sample rows decimated at a time from a streaming window (a streaming band's worth, at least
-    /// two); over an image in memory, every row a request lacks at once.
+    /// Sample rows decimated at a time from a streaming window (a streaming band's worth, at least two).
     let batch: Int
     /// No sample row before this one is asked for again (nil: the request's first row).
     var keepFrom: Int?
@@ -16,21 +15,29 @@ final class DecimatedRows {
     init(plan: DecimationPlan, region: PixelRect) {
         self.plan = plan
         self.region = region
-        rows = FloatRows(length: plan.x.count * 4)
+        rows = FloatRows(length: plan.x.count * 4, count: plan.y.count)
         batch = max(2, StreamingDefaults.bandRows(width: region.width) / plan.factor)
+        wholeBatch = max(2, StreamingDefaults.wholeImageBandRows(width: region.width) / plan.factor)
     }
+
+    /// Sample rows decimated at a time over an image in memory: a whole-image band's worth (at
+    /// least two), so that the checkpoint between batches comes often even when a band reaches
+    /// every row.
+    private let wholeBatch: Int
 
     /// Floats a sample row.
     var length: Int { rows.length }
 
     /// Makes sample rows `wanted` available (and those from ``keepFrom`` on, if earlier), reading the
-    /// region from `input`, which must still hold the rows from ``nextInputRow`` on.
+    /// region from `input`, which must still hold the rows from ``nextInputRow`` on; a batch at a
+    /// time, `input`'s ``RowWindow/checkpoint`` asked before each.
     func ensure(_ wanted: Range<Int>, from input: RowWindow, parts: Int?) throws {
         let plan = plan, region = region, length = rows.length
-        let batchRows = input.isWhole ? Int.max : batch
+        let batchRows = input.isWhole ? wholeBatch : batch
         try rows.ensure(wanted, keepingFrom: keepFrom) { new, into in
             var j = new.lowerBound
             while j < new.upperBound {
+                try input.checkpoint()
                 let part = j..<(new.upperBound - j > batchRows ? j + batchRows : new.upperBound)
                 let inputs = plan.y.inputs(for: part)
                 let source = try input.rows((region.y + inputs.lowerBound)..<(region.y + inputs.upperBound))!

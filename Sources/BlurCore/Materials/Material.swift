@@ -72,14 +72,25 @@ public struct Material: Sendable, Hashable {
 
     /// The backdrop with the material drawn over `frame` (points, at the backdrop's scale).
     public func render(over backdrop: Bitmap, frame: Rect, appearance: Appearance = .light, threads: Int? = nil) -> Bitmap {
+        try! render(over: backdrop, frame: frame, appearance: appearance, threads: threads, checkpoint: {})
+    }
+
+    /// ``render(over:frame:appearance:threads:)`` that stops when `checkpoint` throws, and throws
+    /// that: it is asked inside the blur (``GaussianBlur/apply(to:threads:checkpoint:)``) and before
+    /// the tint and the way back up, each one pass over the region.
+    package func render(
+        over backdrop: Bitmap, frame: Rect, appearance: Appearance, threads: Int?, checkpoint: @escaping () throws -> Void
+    ) throws -> Bitmap {
         guard let plan = plan(width: backdrop.width, height: backdrop.height, scale: backdrop.scale, frame: frame, appearance: appearance)
         else { return backdrop }
         let region = plan.region
         let shape = plan.shape
         // `region` comes from `pixelRect(clippedTo:)`: non-empty and inside the backdrop.
         guard var small = try? backdrop.reduced(region, by: plan.factor) else { return backdrop }
-        small = GaussianBlur(clampingSigma: plan.smallSigma).apply(to: small, threads: threads)
+        small = try GaussianBlur(clampingSigma: plan.smallSigma).apply(to: small, threads: threads, checkpoint: checkpoint)
+        try checkpoint()
         Material.tint(&small, saturation: plan.tint.saturation, layers: plan.tint.layers)
+        try checkpoint()
         return backdrop.drawingUpsampled(small, factor: plan.factor, into: region) { shape.coverage(x: $0, y: $1) }
     }
 

@@ -11,12 +11,19 @@ final class WorkRows<Element> {
     var first: Int { store.first }
     var end: Int { store.end }
 
-    init(length: Int) { store = RowStore(length: length) }
+    /// Rows there are, when known: room grows by doubling up to them (``RowStore/reserve(upTo:limit:)``).
+    private let count: Int?
+
+    /// Rows of `length` elements, `count` of them in all when known.
+    init(length: Int, count: Int? = nil) {
+        store = RowStore(length: length)
+        self.count = count
+    }
 
     deinit { store.deallocate() }
 
     /// The most bytes held at once so far.
-    var heldBytes: Int { store.capacity * length * MemoryLayout<Element>.stride }
+    var heldBytes: Int { store.mostHeld * length * MemoryLayout<Element>.stride }
 
     /// The rows of `wanted` not held yet: what ``ensure(_:compute:)`` would compute.
     func missing(_ wanted: Range<Int>) -> Range<Int> {
@@ -33,7 +40,7 @@ final class WorkRows<Element> {
         let from = min(wanted.lowerBound, keep ?? wanted.lowerBound)
         precondition(from >= store.first, "rows \(wanted) of a window at \(store.first)")
         store.release(before: from, upTo: wanted.upperBound)
-        store.reserve(upTo: wanted.upperBound)
+        store.reserve(upTo: wanted.upperBound, limit: count)
         let new = missing(from..<wanted.upperBound)
         guard !new.isEmpty else { return }
         try compute(new, store.row(new.lowerBound))

@@ -43,35 +43,47 @@ package protocol RowStage: AnyObject {
     /// The most bytes of input rows it asks its window for at once, for bands of `bandRows` rows.
     func inputBytes(bandRows: Int) -> Int
     /// Over an image in memory, writes the whole output into `output` at once and returns true; or
-    /// returns false (the default), and ``run(_:parts:bandRows:)`` asks for it band by band. For a
-    /// stage that needs its whole input before its first row anyway: it writes the output where it
-    /// lies rather than holding a copy.
-    func produceWhole(from input: PixelView, into output: MutablePixelView, parts: Int?) -> Bool
+    /// returns false (the default), and ``run(_:parts:bandRows:checkpoint:)`` asks for it band by
+    /// band. For a stage that needs its whole input before its first row anyway: it writes the
+    /// output where it lies rather than holding a copy. It asks `checkpoint` between its steps and
+    /// throws what that throws.
+    func produceWhole(from input: PixelView, into output: MutablePixelView, parts: Int?, checkpoint: @escaping () throws -> Void) throws -> Bool
 }
 
 extension RowStage {
-    package func produceWhole(from input: PixelView, into output: MutablePixelView, parts: Int?) -> Bool { false }
+    package func produceWhole(
+        from input: PixelView, into output: MutablePixelView, parts: Int?, checkpoint: @escaping () throws -> Void
+    ) throws -> Bool { false }
 
     /// The stage over a whole image in memory: the driver of the whole-image API. Bands of
     /// ``StreamingDefaults/wholeImageBandRows(width:)`` rows, each produced from the image itself, no copy.
     /// The result's scale keeps the point size (it changes with the width, for a resizing stage).
-    package func run(_ image: Bitmap, parts: Int?, bandRows: Int? = nil) -> Bitmap {
+    /// `checkpoint` is asked before each band and by the stage inside one (``RowWindow/checkpoint``);
+    /// what it throws stops the work and is thrown. Nothing else throws.
+    package func run(_ image: Bitmap, parts: Int?, bandRows: Int? = nil, checkpoint: @escaping () throws -> Void) throws -> Bitmap {
         var out = Bitmap(validatedWidth: width, height: height, scale: image.scale * Double(width) / Double(image.width))
         let band = bandRows ?? StreamingDefaults.wholeImageBandRows(width: width)
-        image.withPixels { source in
+        try image.withPixels { source in
             let input = RowWindow(whole: source)
-            out.withMutablePixels { target in
-                if produceWhole(from: source, into: target, parts: parts) { return }
+            input.checkpoint = checkpoint
+            try out.withMutablePixels { target in
+                if try produceWhole(from: source, into: target, parts: parts, checkpoint: checkpoint) { return }
                 var y = 0
                 while y < height {
+                    try checkpoint()
                     let rows = y..<min(height, y + band)
-                    // A window over memory never throws.
-                    try? produce(rows, from: input, into: target.band(rows), parts: parts)
+                    try produce(rows, from: input, into: target.band(rows), parts: parts)
                     y = rows.upperBound
                 }
             }
         }
         return out
+    }
+
+    /// ``run(_:parts:bandRows:checkpoint:)`` never stopped: for the whole-image API that has no
+    /// way to be cancelled (a window over memory throws nothing else).
+    package func run(_ image: Bitmap, parts: Int?, bandRows: Int? = nil) -> Bitmap {
+        try! run(image, parts: parts, bandRows: bandRows, checkpoint: {})
     }
 }
 

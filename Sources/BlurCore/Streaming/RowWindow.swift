@@ -27,11 +27,13 @@ package final class RowWindow {
     package var isWhole: Bool { whole != nil }
 
     /// The most bytes held at once so far.
-    package var heldBytes: Int { store.capacity * store.length }
+    package var heldBytes: Int { store.mostHeld * store.length }
 
-    /// Asked by a stage between the steps of work that runs long inside one band (one that needs
-    /// the whole image before its first row): throws to stop it. The chain's driver sets it
-    /// (``StagedSource``'s `checkpoint`); over an image in memory it never throws.
+    /// Asked before every read from the source, and by a stage between the steps of work that runs
+    /// long inside one band (a band that reaches far, or needs the whole image, before its first
+    /// row): throws to stop the work, and what it throws comes out of the stage. The driver sets it:
+    /// ``StagedSource``'s `checkpoint` in the streaming chain, ``RowStage/run(_:parts:bandRows:checkpoint:)``'s
+    /// over an image in memory. The one way a long render is stopped from outside.
     package var checkpoint: () throws -> Void = {}
 
     /// The first `height` rows gathered into one bitmap at `scale`, a streaming band at a time
@@ -74,8 +76,9 @@ package final class RowWindow {
         // Rows nobody will ask for again: skip what was never read, let go of what was.
         if keep > store.end { try skip(to: keep, of: source) }
         store.release(before: keep, upTo: wanted.upperBound)
-        store.reserve(upTo: wanted.upperBound)
+        store.reserve(upTo: wanted.upperBound, limit: source.height)
         if wanted.upperBound > store.end {
+            try checkpoint()  // before each read from the source
             let band = MutablePixelView(
                 base: store.row(store.end), width: source.width, height: wanted.upperBound - store.end,
                 bytesPerRow: store.length, firstRow: store.end)
@@ -95,6 +98,7 @@ package final class RowWindow {
         }
         let band = StreamingDefaults.bandRows(width: source.width)
         while store.end < row {
+            try checkpoint()
             let n = min(band, row - store.end)
             store.reserve(upTo: store.end + n)
             try source.read(

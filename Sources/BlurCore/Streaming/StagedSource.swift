@@ -55,12 +55,14 @@ extension RowSource {
     /// Every remaining row, pulled in bands of `bandRows`, as a bitmap — checked against
     /// `ImageLimits/memoryBudget` before it is allocated (``BudgetError``): a whole image held in
     /// memory (a turned JPEG, a scene's image, a blur-up's input) is budgeted like any job.
-    package func collect(bandRows: Int? = nil, scale: Double = 1) throws -> Bitmap {
+    /// `checkpoint` is asked before each band; what it throws stops the reading and is thrown.
+    package func collect(bandRows: Int? = nil, scale: Double = 1, checkpoint: () throws -> Void = {}) throws -> Bitmap {
         try ImageLimits.checkBudget(width * height * 4, for: "holding a \(width)×\(height) image whole")
         let band = bandRows ?? StreamingDefaults.bandRows(width: width)
         return try Bitmap.filled(width: width, height: height, scale: scale) { pixels in
             var y = 0
             while y < height {
+                try checkpoint()
                 let rows = y..<min(height, y + band)
                 try read(into: pixels.band(rows))
                 y = rows.upperBound

@@ -55,7 +55,11 @@ public struct Placeholder: Sendable {
         try make(from: InputFile(path: path), longestSide: longestSide, thumbHash: thumbHash)
     }
 
-    static func make(from input: InputFile, longestSide: Int, thumbHash: Bool) throws -> Placeholder {
+    /// The placeholder of `input`, `checkpoint` asked before each band of rows it reads (what it
+    /// throws stops the work and is thrown; WebP, GIF and HEIF are decoded whole, between two asks).
+    package static func make(
+        from input: InputFile, longestSide: Int, thumbHash: Bool, checkpoint: @escaping () throws -> Void = {}
+    ) throws -> Placeholder {
         let needed = max(longestSide, thumbHash ? ThumbHash.maximumSide : 0)
         switch input.format {
         case .jpeg:
@@ -70,7 +74,7 @@ public struct Placeholder: Sendable {
             let source = try JPEGRowSource(input: input, reduction: reduction)
             // Always sRGB: what a browser or UIImage draws the preview and its colour as.
             source.convertToSRGB()
-            let image = try source.collect().oriented(source.orientation)
+            let image = try source.collect(checkpoint: checkpoint).oriented(source.orientation)
             let swaps = source.orientation.swapsAxes
             return placeholder(of: image, sourceSize: swaps ? (h, w) : (w, h), longestSide: longestSide, thumbHash: thumbHash)
         case .png, .pam, .ppm:
@@ -84,14 +88,16 @@ public struct Placeholder: Sendable {
             let fit = Bitmap.sizeFitting(width: w, height: h, longestSide: needed)
             let small: Bitmap
             if fit == (w, h) {
-                small = try source.collect()
+                small = try source.collect(checkpoint: checkpoint)
             } else {
                 let shrink = AreaAverageStage(sourceWidth: w, sourceHeight: h, width: fit.0, height: fit.1)
-                small = try StagedSource(shrink, over: source, parts: 1).collect(scale: Double(fit.0) / Double(w))
+                small = try StagedSource(shrink, over: source, parts: 1, checkpoint: checkpoint).collect(
+                    scale: Double(fit.0) / Double(w), checkpoint: checkpoint)
             }
             return placeholder(of: small, sourceSize: (w, h), longestSide: longestSide, thumbHash: thumbHash)
         case .webp, .gif, .avif, .heic:
             let image = try ImageFile.decode(try input.readAll())
+            try checkpoint()
             return placeholder(of: image, sourceSize: (image.width, image.height), longestSide: longestSide, thumbHash: thumbHash)
         }
     }

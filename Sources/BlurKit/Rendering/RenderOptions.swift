@@ -5,8 +5,10 @@ import Foundation
 public struct RenderOptions: Sendable {
     /// Parts the work is split into; nil: all cores. The output is the same for any value.
     public var threads: Int?
-    /// Asked between bands and frames, and inside the JPEG decoder's long calls: true stops the work
-    /// with ``RenderError/cancelled(framesWritten:)``.
+    /// Asked between bands and frames, and inside them between the steps of any work that runs
+    /// long (a blur's batches of rows, a scene's layers and their effects, the rows of an input
+    /// decoded whole, the JPEG decoder's long calls): true stops the work with
+    /// ``RenderError/cancelled(framesWritten:)``, within tens of milliseconds of turning true.
     public var cancelled: @Sendable () -> Bool
     /// When the work must be done (nil: no time limit). `cancelled` should say true from then on;
     /// the deadline itself lets the codecs that cannot be interrupted (libheif's decoders and
@@ -41,4 +43,11 @@ public struct RenderOptions: Sendable {
 extension RenderOptions {
     /// The deadline and `cancelled`, as the codecs ask them.
     var cancellation: Cancellation { Cancellation(deadline: deadline, cancelled: cancelled) }
+
+    /// ``cancelled`` as the checkpoint the work asks: throws ``RenderError/cancelled(framesWritten:)``
+    /// (no frame written) once it says stop.
+    var checkpoint: () throws -> Void {
+        let cancelled = cancelled
+        return { if cancelled() { throw RenderError.cancelled(framesWritten: 0) } }
+    }
 }

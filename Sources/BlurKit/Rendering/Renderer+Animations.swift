@@ -20,7 +20,9 @@ extension Renderer {
         let quality = Int(try arguments.requiredNumber("quality"))
 
         let image = try decode(source, options: options)
+        try options.checkpoint()
         let placeholder = Placeholder.placeholder(of: image, longestSide: longest, thumbHash: false)
+        try options.checkpoint()
         let (w, h) = size ?? (300.0, max(1, (300 * Double(image.height) / Double(image.width)).rounded()))
         let view = BlurUpImage(
             preview: placeholder.preview, label: label ?? (source.name as NSString).lastPathComponent, blurRadius: blur,
@@ -92,24 +94,25 @@ extension Renderer {
         return writer.bytes
     }
 
-    /// `placeholder` of `BlurOperation/all` for the image at `source`.
-    public static func placeholder(_ arguments: OperationArguments, from source: ImageSource) throws -> Placeholder {
+    /// `placeholder` of `BlurOperation/all` for the image at `source`; `options`' `cancelled` is
+    /// asked before each band of rows read (``RenderError/cancelled(framesWritten:)``).
+    public static func placeholder(
+        _ arguments: OperationArguments, from source: ImageSource, options: RenderOptions = RenderOptions()
+    ) throws -> Placeholder {
         let size = Int(try arguments.requiredNumber("size"))
         do {
-            switch source {
-            case let .file(path): return try Placeholder.make(fromFile: path, longestSide: size, thumbHash: !arguments.flag("noThumbHash"))
-            case let .bytes(bytes, _): return try Placeholder.make(from: bytes, longestSide: size, thumbHash: !arguments.flag("noThumbHash"))
-            }
+            return try Placeholder.make(
+                from: try source.open(), longestSide: size, thumbHash: !arguments.flag("noThumbHash"), checkpoint: options.checkpoint)
         } catch let error as DecodingError {
             throw RenderError.input(name: source.name, error)
         }
     }
 
-    /// The whole image at `source`, decoded as a stream, stopping (``RenderError/cancelled(framesWritten:)``)
-    /// when `options` say so.
+    /// The whole image at `source`, decoded as a stream; `options`' `cancelled` is asked before
+    /// each band and inside the decoder's long calls (``RenderError/cancelled(framesWritten:)``).
     public static func decode(_ source: ImageSource, options: RenderOptions = RenderOptions()) throws -> Bitmap {
         do {
-            return try ImagePipeline.open(try source.open(options.cancellation)).source.collect()
+            return try ImagePipeline.open(try source.open(options.cancellation)).source.collect(checkpoint: options.checkpoint)
         } catch let PipelineError.input(_, error) {
             throw RenderError.input(name: source.name, error)
         } catch PipelineError.cancelled {

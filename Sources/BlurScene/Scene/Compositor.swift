@@ -12,8 +12,15 @@ struct Compositor {
     let scale: Double
     let appearance: Appearance
     let threads: Int?
-    /// Asked before each layer is drawn: true stops the frame with `RecordingError/cancelled`.
+    /// Asked before each layer is drawn and inside its effects (between their bands and batches of
+    /// rows, ``checkpoint``): true stops the frame with `RecordingError/cancelled`.
     var cancelled: @Sendable () -> Bool = { false }
+
+    /// ``cancelled`` as the effects' checkpoint: throws `RecordingError/cancelled` once it says stop.
+    var checkpoint: () throws -> Void {
+        let cancelled = cancelled
+        return { if cancelled() { throw RecordingError.cancelled(framesWritten: 0) } }
+    }
     /// Layers drawn and layers skipped because they lay outside what was being drawn.
     final class Statistics {
         var drawn = 0, culled = 0
@@ -31,7 +38,7 @@ struct Compositor {
     /// - Parameter backdrop: false draws the layer without its own backdrop filter (a mask layer,
     ///   which never applies one).
     func draw(_ layer: Layer, into surface: inout Surface, originX: Double, originY: Double, backdrop applyBackdrop: Bool = true) throws {
-        if cancelled() { throw RecordingError.cancelled(framesWritten: 0) }
+        try checkpoint()
         let f = layer.frameValue.value(at: time)
         let frame = Rect(x: originX + f.x, y: originY + f.y, width: f.width, height: f.height)
         let rawOpacity = layer.opacityValue.value(at: time)
@@ -47,7 +54,7 @@ struct Compositor {
 
         if applyBackdrop, let filter = layer.backdropFilter {
             let local = surface.local(frame, scale: scale)
-            let filtered = backdrop(filter, of: layer, over: surface.bitmap, frame: local, corner: corner)
+            let filtered = try backdrop(filter, of: layer, over: surface.bitmap, frame: local, corner: corner)
             surface.bitmap = opacity < 1 ? Compositor.mix(surface.bitmap, filtered, by: Float(opacity)) : filtered
         }
 
@@ -77,7 +84,8 @@ struct Compositor {
             own.bitmap.multiply(by: alpha.bitmap.alphaCoverage)
         }
         if blurs {
-            own.bitmap = GaussianBlur(clampingSigma: blur, edges: layer.blurIsOpaque ? .clamp : .transparent).apply(to: own.bitmap, threads: threads)
+            own.bitmap = try GaussianBlur(clampingSigma: blur, edges: layer.blurIsOpaque ? .clamp : .transparent).apply(
+                to: own.bitmap, threads: threads, checkpoint: checkpoint)
             if layer.masksToBounds || layer.blurIsOpaque { own.clip(to: frame, corner: corner, scale: scale) }
         }
         guard let target = window.intersection(surface.window) else { return }
@@ -107,18 +115,18 @@ struct Compositor {
         return box.outerPixelRect
     }
 
-    private func backdrop(_ filter: Layer.BackdropFilter, of layer: Layer, over canvas: Bitmap, frame: Rect, corner: Double) -> Bitmap {
+    private func backdrop(_ filter: Layer.BackdropFilter, of layer: Layer, over canvas: Bitmap, frame: Rect, corner: Double) throws -> Bitmap {
         switch filter {
         case let .blur(radius):
             let r = layer.backdropRadiusValue?.value(at: time) ?? radius
-            return canvas.blurring(frame, radius: r, cornerRadius: corner, threads: threads)
+            return try canvas.blurring(frame, radius: r, cornerRadius: corner, threads: threads, checkpoint: checkpoint)
         case var .material(material):
             material.blurEffectRadius = layer.backdropRadiusValue?.value(at: time) ?? material.blurEffectRadius
             material.dimmingAlpha = layer.dimmingAlphaValue.value(at: time)
             material.cornerRadius = corner
-            return material.render(over: canvas, frame: frame, appearance: appearance, threads: threads)
+            return try material.render(over: canvas, frame: frame, appearance: appearance, threads: threads, checkpoint: checkpoint)
         case let .progressive(effect):
-            return effect.render(over: canvas, frame: frame, appearance: appearance, threads: threads)
+            return try effect.render(over: canvas, frame: frame, appearance: appearance, threads: threads, checkpoint: checkpoint)
         }
     }
 
@@ -139,8 +147,9 @@ struct Compositor {
         case let .shape(path, fill): drawShape(path, fill: fill, clipped: layer.masksToBounds, content, into: &surface.bitmap)
         case let .reflection(image, effect):
             guard content.region != nil else { return }
-            surface.bitmap = effect.render(
-                content: image, over: surface.bitmap, frame: surface.local(frame, scale: scale), appearance: appearance, threads: threads)
+            surface.bitmap = try effect.render(
+                content: image, over: surface.bitmap, frame: surface.local(frame, scale: scale), appearance: appearance, threads: threads,
+                checkpoint: checkpoint)
         case let .color(color):
             guard let region = content.region else { return }
             surface.bitmap.composite(color, mode: .normal, in: region, coverage: content.coverage(region, scale: scale))

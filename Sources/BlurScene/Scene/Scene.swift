@@ -45,7 +45,8 @@ public final class Scene {
     /// - Throws: `ParameterError` for a scale or size that is not a positive finite number;
     ///   `BitmapError/tooLarge(width:height:limit:)` when the canvas, or an offscreen surface that a
     ///   blur's reach widens beyond it, would pass `ImageLimits/maximumPixelCount`;
-    ///   `RecordingError/cancelled(framesWritten:)` when `cancelled`, asked before each layer, says stop.
+    ///   `RecordingError/cancelled(framesWritten:)` when `cancelled`, asked before each layer and
+    ///   inside its effects (between their bands and batches of rows), says stop.
     public func render(
         at time: Double, scale: Double = 1, threads: Int? = nil, cancelled: @escaping @Sendable () -> Bool = { false }
     ) throws

@@ -1,0 +1,123 @@
+import BlurCore
+import BlurIO
+import BlurKit
+import BlurScene
+import Foundation
+import Testing
+
+/// Issue 41: a render stops within a second of its `cancelled` turning true, in every phase, on
+/// inputs whose work runs for seconds: the progressive blur's plan, levels and first band (every
+/// direction, the largest radius), a large σ, a material, a scene's layer, a blur-up's frames, a
+/// placeholder. Each test turns `cancelled` true 0.3 s in and expects the cancellation error
+/// within 0.3 + 1 s (generous: the checks come every few tens of milliseconds). Serialized: two at
+/// once would share the cores and each take longer than it does alone.
+@Suite(.serialized) struct CancellationTests {
+    /// When `cancelled` turns true, and how long after that the render may still run, seconds.
+    static let delay = 0.3, grace = 1.0
+
+    /// An opaque square of gradients and noise, `side` pixels, as `format` bytes (PNG stored
+    /// uncompressed: quick to make).
+    static func input(side: Int, format: ImageFormat) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 255, count: side * side * 4)
+        var state: UInt32 = 12345
+        for y in 0..<side {
+            for x in 0..<side {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let i = (y * side + x) * 4
+                bytes[i] = UInt8(x * 255 / side) ^ UInt8(truncatingIfNeeded: state >> 27)
+                bytes[i + 1] = UInt8(y * 255 / side)
+                bytes[i + 2] = UInt8(truncatingIfNeeded: (x + y) * 7)
+            }
+        }
+        return try ImageFile.encode(try Bitmap(width: side, height: side, premultipliedRGBA: bytes), as: format, compression: 0)
+    }
+
+    /// The input of every phase that reads a file: 8000 px square, a PNG, which decodes in about
+    /// 1.5 s: before the fix the first band of a blur that reaches every row, a blur-up's input and a
+    /// placeholder's each decoded it with no check between its rows.
+    static let large = Result { try input(side: 8000, format: .png) }
+
+    /// A scene's image: 2400 px square.
+    static let square = Result { try input(side: 2400, format: .pam) }
+
+    /// Runs `body` with `cancelled` turning true after ``delay``; expects it to throw the
+    /// cancellation error (`isCancellation` says which) within ``delay`` + ``grace``.
+    func expectStops(
+        _ what: String, threads: Int? = nil, isCancellation: (any Error) -> Bool = CancellationTests.isRenderCancellation,
+        _ body: (RenderOptions) throws -> Void
+    ) {
+        let clock = ContinuousClock(), start = clock.now
+        let options = RenderOptions(threads: threads, cancelled: { clock.now - start > .seconds(CancellationTests.delay) })
+        var thrown: (any Error)?
+        do { try body(options) } catch { thrown = error }
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        print("\(what): \(thrown.map { "\($0)" } ?? "finished") after \(String(format: "%.2f", seconds)) s")
+        #expect(thrown.map(isCancellation) == true, "\(what): \(thrown.map { "\($0)" } ?? "finished") rather than cancelled")
+        #expect(seconds < CancellationTests.delay + CancellationTests.grace, "\(what): stopped after \(seconds) s")
+    }
+
+    static func isRenderCancellation(_ error: any Error) -> Bool {
+        if case RenderError.cancelled = error { return true }
+        return false
+    }
+
+    /// `operation` with `pairs` (as a query spells them) over ``large`` into memory, as PAM.
+    func still(_ operation: String, _ pairs: [(String, String)], threads: Int? = nil) throws {
+        let arguments = try BlurOperation.named(operation)!.read(pairs.map { (name: $0.0, value: $0.1) }, as: .query, in: .http)
+        let bytes = try Self.large.get()
+        let label = "\(operation) " + pairs.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+        expectStops(label, threads: threads) { options in
+            _ = try Renderer.still(arguments, from: .bytes(bytes, name: "the square"), to: .memory, format: .pam, options: options)
+        }
+    }
+
+    @Test(arguments: ["down", "up", "left", "right"])
+    func theProgressiveBlurAtTheLargestRadiusStops(direction: String) throws {
+        // σ 1000…2000 px over every line: the first band of every direction reaches every row.
+        try still("progressive", [("max-radius", "1000"), ("min-radius", "500"), ("direction", direction)])
+    }
+
+    @Test func aBlurOfTheLargestSigmaStops() throws {
+        try still("blur", [("sigma", "2000")], threads: 1)
+    }
+
+    @Test func aMaterialOfTheLargestRadiusStops() throws {
+        // σ 368 px at full size (below the default radius: no reduction), reaching 4000 rows ahead.
+        try still("material", [("radius", "23"), ("scale", "16")], threads: 1)
+    }
+
+    /// A scene over a 2400-point image with one layer whose effect runs for seconds: the
+    /// compositor's check between layers cannot stop it, the effect's own must.
+    @Test(arguments: [
+        #"{ "frame": [0, 0, 2400, 2400], "backdrop": { "progressive": { "maximumBlurRadius": 1000 } } }"#,
+        #"{ "frame": [0, 0, 2400, 2400], "content": { "image": "square" }, "blurRadius": 1000 }"#,
+    ])
+    func aSceneLayersEffectStops(layer: String) throws {
+        let image = try ImageFile.decode(try Self.square.get())
+        let json = #"{ "width": 2400, "height": 2400, "layers": [ { "frame": [0, 0, 2400, 2400], "content": { "image": "square" } }, "#
+        let file = try SceneFile.parse(Array((json + layer + "] }").utf8)) { _ in image }
+        let arguments = try BlurOperation.render.read([], as: .query, in: .http)
+        expectStops("scene \(layer)") { options in
+            _ = try Renderer.scene(arguments, file, to: nil, still: .pam, animation: nil, options: options)
+        }
+    }
+
+    /// A blur-up of a large image: decoding it, its placeholder, and its frames.
+    @Test func aBlurUpStops() throws {
+        let bytes = try Self.large.get()
+        let arguments = try BlurOperation.named("blurup")!.read([], as: .query, in: .http)
+        expectStops("blurup") { options in
+            _ = try Renderer.blurUp(arguments, from: .bytes(bytes, name: "the square"), to: nil, format: .webp, options: options)
+        }
+    }
+
+    /// A placeholder of a large PNG: decoding and shrinking it.
+    @Test func aPlaceholderStops() throws {
+        let bytes = try Self.large.get()
+        let arguments = try BlurOperation.named("placeholder")!.read([], as: .query, in: .http)
+        expectStops("placeholder") { options in
+            _ = try Renderer.placeholder(arguments, from: .bytes(bytes, name: "the square"), options: options)
+        }
+    }
+}
