@@ -77,13 +77,15 @@ package final class RowWindow {
         if keep > store.end { try skip(to: keep, of: source) }
         store.release(before: keep, upTo: wanted.upperBound)
         store.reserve(upTo: wanted.upperBound, limit: source.height)
-        if wanted.upperBound > store.end {
+        // A streaming band at a time, the checkpoint asked before each: a request may reach
+        // thousands of rows ahead (a blur of σ 2000), which a decoder takes a second to make.
+        let bandRows = StreamingDefaults.bandRows(width: source.width)
+        while store.end < wanted.upperBound {
             try checkpoint()  // before each read from the source
-            let band = MutablePixelView(
-                base: store.row(store.end), width: source.width, height: wanted.upperBound - store.end,
-                bytesPerRow: store.length, firstRow: store.end)
+            let n = min(bandRows, wanted.upperBound - store.end)
+            let band = MutablePixelView(base: store.row(store.end), width: source.width, height: n, bytesPerRow: store.length, firstRow: store.end)
             try source.read(into: band)
-            store.extend(to: wanted.upperBound)
+            store.extend(to: store.end + n)
         }
         return PixelView(base: store.buffer!, width: source.width, height: store.end - store.first, bytesPerRow: store.length, firstRow: store.first)
     }
