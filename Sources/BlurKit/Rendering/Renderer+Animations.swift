@@ -102,7 +102,10 @@ extension Renderer {
         let size = Int(try arguments.requiredNumber("size"))
         do {
             return try Placeholder.make(
-                from: try source.open(), longestSide: size, thumbHash: !arguments.flag("noThumbHash"), checkpoint: options.checkpoint)
+                from: try source.open(options.cancellation), longestSide: size, thumbHash: !arguments.flag("noThumbHash"),
+                checkpoint: options.checkpoint)
+        } catch PipelineError.cancelled {
+            throw RenderError.cancelled(framesWritten: 0)
         } catch let error as DecodingError {
             throw RenderError.input(name: source.name, error)
         }

@@ -599,7 +599,7 @@ public final class BlurService: Sendable {
                 let animation = still == nil ? try AnimationFormat.spec.parse(format ?? "webp") : nil
                 return try limited(Renderer.scene(given, file, to: nil, still: still, animation: animation, options: options))
             case .placeholder:
-                let placeholder = try Renderer.placeholder(given, from: source)
+                let placeholder = try Renderer.placeholder(given, from: source, options: options)
                 if let format { return try ImageFile.encode(placeholder.preview, as: try ImageFormat.spec.parse(format)) }
                 let png = try ImageFile.encode(placeholder.preview, as: .png)
                 let entry = PlaceholderManifest.Entry(file: relative ?? "body", previewFile: "", placeholder: placeholder, png: png)
