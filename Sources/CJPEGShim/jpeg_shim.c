@@ -409,3 +409,17 @@ void bk_jpeg_writer_close(bk_jpeg_writer *w) {
     jpeg_destroy_compress(&w->cinfo);
     free(w);
 }
+
+size_t bk_jpeg_reader_buffered_bytes(bk_jpeg_reader *r) {
+    /* A file of several scans (progressive, or a multi-scan baseline) is decoded into whole-image
+       coefficient arrays, one JCOEF per coefficient of every block of every component. */
+    if (!jpeg_has_multiple_scans(&r->cinfo)) return 0;
+    size_t total = 0;
+    for (int c = 0; c < r->cinfo.num_components; c++) {
+        const jpeg_component_info *info = &r->cinfo.comp_info[c];
+        size_t rows = ((size_t)info->height_in_blocks + (size_t)info->v_samp_factor - 1) / (size_t)info->v_samp_factor *
+                      (size_t)info->v_samp_factor;
+        total += (size_t)info->width_in_blocks * rows * DCTSIZE2 * sizeof(JCOEF);
+    }
+    return total;
+}

@@ -25,7 +25,11 @@ public enum ImageLimits {
 
     /// Throws when `bytes` exceeds ``memoryBudget``; `job` names the work in the message.
     public static func checkBudget(_ bytes: Int, for job: String) throws(BudgetError) {
-        let limit = memoryBudget
+        try checkBudget(bytes, within: memoryBudget, for: job)
+    }
+
+    /// Throws when `bytes` exceeds `limit` (a share of the budget).
+    package static func checkBudget(_ bytes: Int, within limit: Int, for job: String) throws(BudgetError) {
         if bytes > limit { throw BudgetError(job: job, needed: bytes, budget: limit) }
     }
 

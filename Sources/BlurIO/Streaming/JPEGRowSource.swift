@@ -78,6 +78,9 @@ package final class JPEGRowSource: RowSource {
         self.memory = memory
         // The object is whole: a throw closes the reader in `deinit`.
         try DecodingError.checkSize(.jpeg, width: width, height: height)
+        // A progressive file is decoded whole into coefficients before its first row: counted.
+        bufferedBytes = bk_jpeg_reader_buffered_bytes(reader)
+        try DecodingError.checkBudget(.jpeg, width: width, height: height, bytes: heldBytes)
         try profile?.check(in: .jpeg)
     }
 
@@ -86,7 +89,10 @@ package final class JPEGRowSource: RowSource {
         if let memory { fclose(memory) }
     }
 
-    package var heldBytes: Int { width * 4 }
+    /// Bytes libjpeg holds for the whole image's coefficients (a file of several scans), else 0.
+    private var bufferedBytes = 0
+
+    package var heldBytes: Int { width * 4 + bufferedBytes }
 
     /// Has the rows converted from the file's profile to sRGB as they are read: an RGB image through
     /// lcms2 in place (nothing when its profile is sRGB's); a CMYK one from its stored inks

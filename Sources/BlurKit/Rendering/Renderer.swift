@@ -58,6 +58,12 @@ public enum Renderer {
         }
         let overLimit = { limit.map { file.position > $0 } ?? false }
         do {
+            // An encoder that cannot be interrupted (libheif's) is refused before the render when
+            // even its fastest setting could not finish in the time left.
+            if let deadline = options.deadline, format == .avif || format == .heic {
+                _ = try HEIFCodec.encoderSetting(
+                    format, width: chain.width, height: chain.height, secondsLeft: deadline.timeIntervalSinceNow)
+            }
             let sink = try ImagePipeline.sink(
                 for: encoding, width: chain.width, height: chain.height, alpha: !stillOpaque, output: file, parts: options.threads)
             try ImageLimits.checkBudget(

@@ -75,8 +75,11 @@ public struct SceneRecording: Sendable {
             DispatchQueue.concurrentPerform(iterations: range.count) { k in
                 let n = first + k
                 let result = Result { () throws -> AnimationWriter.Prepared in
-                    let frame = try shared.scene.render(
-                        at: recording.time(ofFrame: n), scale: recording.scale, threads: range.count > 1 ? 1 : nil, cancelled: cancelled)
+                    // Frames in flight share the memory budget's surfaces.
+                    let frame = try shared.scene.renderReporting(
+                        at: recording.time(ofFrame: n), scale: recording.scale, threads: range.count > 1 ? 1 : nil, cancelled: cancelled,
+                        surfaceBudget: ImageLimits.memoryBudget / batch
+                    ).image
                     return try writer.prepare(frame)
                 }
                 results.withLock { $0[n] = result }

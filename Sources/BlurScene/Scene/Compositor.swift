@@ -27,6 +27,16 @@ struct Compositor {
     }
     let statistics = Statistics()
 
+    /// The most bytes the offscreen surfaces held at once may take (a group's surface is held
+    /// while its sublayers draw theirs, so nesting adds up): default the memory budget; a
+    /// recording that renders several frames at once gives each its share.
+    var surfaceBudget = ImageLimits.memoryBudget
+    /// Bytes of offscreen surfaces (and their masks and blur buffers) held now.
+    final class SurfaceMemory {
+        var held = 0
+    }
+    let surfaces = SurfaceMemory()
+
     /// A bitmap that holds the canvas pixels of `window`.
     struct Surface {
         var bitmap: Bitmap
@@ -74,6 +84,11 @@ struct Compositor {
         let reach = blurs && !layer.blurIsOpaque ? Int((GaussianBlur.reach(sigma: blur)).rounded(.up)) : 0
         let bounds = layer.blurIsOpaque ? frame.scaled(by: scale).outerPixelRect ?? extent : extent
         guard let window = bounds.intersection(surface.window.insetBy(-reach)) else { return }
+        // The surface, a mask's, and a blur's output and work rows, counted before they exist.
+        let bytes = window.width * window.height * 4 * (1 + (layer.mask != nil ? 1 : 0) + (blurs ? 2 : 0))
+        try ImageLimits.checkBudget(surfaces.held + bytes, within: surfaceBudget, for: "the scene's offscreen surfaces (groups nested in groups)")
+        surfaces.held += bytes
+        defer { surfaces.held -= bytes }
         var own = Surface(bitmap: try Bitmap(width: window.width, height: window.height, scale: scale), window: window)
         try drawContent(layer, into: &own, frame: frame, corner: corner, opacity: 1)
         for sublayer in layer.sublayers { try draw(sublayer, into: &own, originX: frame.x, originY: frame.y) }

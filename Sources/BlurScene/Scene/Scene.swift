@@ -57,8 +57,11 @@ public final class Scene {
 
     /// ``render(at:scale:threads:cancelled:)`` and how many layers were drawn and how many culled (outside
     /// the canvas or the offscreen surface they would draw into).
+    /// `surfaceBudget`: the most bytes its offscreen surfaces may hold at once (default the memory
+    /// budget); over it, `BudgetError`.
     package func renderReporting(
-        at time: Double, scale: Double = 1, threads: Int? = nil, cancelled: @escaping @Sendable () -> Bool = { false }
+        at time: Double, scale: Double = 1, threads: Int? = nil, cancelled: @escaping @Sendable () -> Bool = { false },
+        surfaceBudget: Int? = nil
     ) throws -> (image: Bitmap, drawn: Int, culled: Int) {
         let scale = try Scene.scaleSpec.validate(scale)
         guard width.isFinite, width > 0 else { throw ParameterError.notFinite(name: "width", value: width) }
@@ -67,6 +70,7 @@ public final class Scene {
         let canvas = try Bitmap(width: w, height: h, filledWith: backgroundColor, scale: scale)
         var compositor = Compositor(time: time, scale: scale, appearance: appearance, threads: threads)
         compositor.cancelled = cancelled
+        if let surfaceBudget { compositor.surfaceBudget = surfaceBudget }
         var surface = Compositor.Surface(bitmap: canvas, window: PixelRect(x: 0, y: 0, width: w, height: h))
         for layer in root.sublayers { try compositor.draw(layer, into: &surface, originX: 0, originY: 0) }
         return (surface.bitmap, compositor.statistics.drawn, compositor.statistics.culled)

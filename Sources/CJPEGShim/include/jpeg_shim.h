@@ -72,6 +72,10 @@ void bk_jpeg_reader_set_stop(bk_jpeg_reader *reader, bk_jpeg_should_stop should_
 /// changes), 1 for plain values, 2 for values an Adobe marker says are inverted (255 − ink).
 int bk_jpeg_reader_raw_cmyk(bk_jpeg_reader *reader, int raw);
 
+/// Bytes libjpeg will hold for the whole image's coefficients before the first row comes out: for
+/// a file of several scans (progressive), every block of every component; 0 for one scan.
+size_t bk_jpeg_reader_buffered_bytes(bk_jpeg_reader *reader);
+
 /// Starts decompression, once, after the caller has checked the size (a progressive file's scans are
 /// all read here). Returns 0, 1 and a message, `BK_JPEG_STOPPED` or `BK_JPEG_TOO_MANY_SCANS`.
 int bk_jpeg_reader_start(bk_jpeg_reader *reader, char message[BK_JPEG_MESSAGE_SIZE]);
