@@ -218,6 +218,30 @@ def folder_with():
     return folder
 
 
+@contextmanager
+def trickling(sockets, every):
+    """Sends a byte on each of `sockets` every `every` seconds while the block runs; closes them after."""
+    stopping = threading.Event()
+
+    def trickle():
+        while not stopping.wait(every):
+            for s in sockets:
+                try:
+                    s.send(b"\0")
+                except OSError:
+                    pass
+
+    trickler = threading.Thread(target=trickle)
+    trickler.start()
+    try:
+        yield
+    finally:
+        stopping.set()
+        trickler.join()
+        for s in sockets:
+            s.close()
+
+
 # 1. No lockout -------------------------------------------------------------------------------------
 
 def lockout():
@@ -417,31 +441,15 @@ def early_checks():
             took = time.time() - started
             check(status_of(reply) == wanted and closed and took <= 1.2,
                   f"unsigned POST {target} announcing 64 MB, nothing sent: {wanted} at once and closed ({reply[:30]!r}, {'closed' if closed else 'open'} after {took:.1f} s)")
-        trickles, stopping = [], threading.Event()
+        trickles = []
         for _ in range(2):
             s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
             s.sendall(b"POST /%62lur?sigma=2 HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 67108864\r\n\r\n")
             trickles.append(s)
-
-        def trickle():
-            while not stopping.wait(2):
-                for s in trickles:
-                    try:
-                        s.send(b"\0")
-                    except OSError:
-                        pass
-
-        trickler = threading.Thread(target=trickle)
-        trickler.start()
-        try:
+        with trickling(trickles, 2):
             time.sleep(0.5)
             status, _, body = fetch(server, signed("/blur?sigma=2"), method="POST", body=small, timeout=10)
             check(status == 200, f"while two such trickle a byte every 2 s, a signed small POST /blur: 200 ({status} {body[:90]!r})")
-        finally:
-            stopping.set()
-            trickler.join()
-            for s in trickles:
-                s.close()
 
 
 # 5. Slow bodies -------------------------------------------------------------------------------------
@@ -451,34 +459,17 @@ def slow_bodies():
     folder = folder_with()
     root = os.path.join(folder, "root")
     with serving(root, "--max-connections", "50", "--timeout", "10") as server:
-        uploads, stopping = [], threading.Event()
-        try:
-            for _ in range(60):
-                try:
-                    s = socket.create_connection(("127.0.0.1", server.port), timeout=2)
-                    s.sendall(b"POST /blur?sigma=2 HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 100000\r\n\r\n\x89")
-                    uploads.append(s)
-                except OSError:
-                    pass
-
-            def trickle():
-                while not stopping.wait(1):
-                    for s in uploads:
-                        try:
-                            s.send(b"\0")
-                        except OSError:
-                            pass
-
-            trickler = threading.Thread(target=trickle)
-            trickler.start()
+        uploads = []
+        for _ in range(60):
+            try:
+                s = socket.create_connection(("127.0.0.1", server.port), timeout=2)
+                s.sendall(b"POST /blur?sigma=2 HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 100000\r\n\r\n\x89")
+                uploads.append(s)
+            except OSError:
+                pass
+        with trickling(uploads, 1):
             (status, _, body), took = until(server, "/healthz", 200, 6)
             check(status == 200 and took <= 6, f"/healthz past 60 uploads trickling a byte a second under --max-connections 50: 200 within 6 s ({status} after {took:.1f} s)")
-            stopping.set()
-            trickler.join()
-        finally:
-            stopping.set()
-            for s in uploads:
-                s.close()
 
 
 # 6. HTTP framing (RFC 9112) --------------------------------------------------------------------------
