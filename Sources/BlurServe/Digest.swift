@@ -12,25 +12,6 @@ public enum Digest {
         return digest
     }
 
-    /// SHA-256 of the file at `path`, read 1 MiB at a time; nil when it cannot be read.
-    public static func sha256(file path: String) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var state: gnutls_hash_hd_t?
-        guard gnutls_hash_init(&state, GNUTLS_DIG_SHA256) == 0, let state else { return nil }
-        do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                _ = chunk.withUnsafeBytes { gnutls_hash(state, $0.baseAddress, $0.count) }
-            }
-        } catch {
-            gnutls_hash_deinit(state, nil)
-            return nil
-        }
-        var digest = [UInt8](repeating: 0, count: 32)
-        gnutls_hash_deinit(state, &digest)
-        return digest
-    }
-
     /// HMAC-SHA256 of `message` under `key`.
     public static func hmacSHA256(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)

@@ -429,9 +429,12 @@ private final class HeldBody {
     deinit { free(buffer) }
 }
 
-/// The 503 for a response that does not fit the budget for responses held.
-private let responsesBusy = ServeError.busy(
-    "the server holds as many finished responses for clients still reading them as its memory allows; try again shortly", retryAfter: 2)
+extension ServeError {
+    /// The 503 for a response that does not fit the budget for responses held (the server's, or a
+    /// cache hit's before it is read).
+    static let responsesHeld = ServeError.busy(
+        "the server holds as many finished responses for clients still reading them as its memory allows; try again shortly", retryAfter: 2)
+}
 
 /// Queues `response`, closing the connection afterwards when `close` is set. A body over
 /// ``HTTPServer/unreservedResponseBytes`` keeps its room in `held` (its own reservation or one made
@@ -442,7 +445,7 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer?, clos
     let count = response.body.count
     if count > HTTPServer.unreservedResponseBytes, (reservation?.bytes ?? 0) < count {
         reservation = held.reserve(count)
-        if reservation == nil { response = responsesBusy.response }
+        if reservation == nil { response = ServeError.responsesHeld.response }
     }
     let body = response.body
     guard let buffer = malloc(max(1, body.count)) else { return .NO }

@@ -116,7 +116,7 @@ public final class BlurService: Sendable {
             case "images": try authorize(request)
             default: break
             }
-            let allowed = render.map { $0.takesBody ? ["GET", "HEAD", "POST"] : ["GET", "HEAD"] } ?? ["GET", "HEAD"]
+            let allowed = render?.methods ?? ["GET", "HEAD"]
             guard allowed.contains(method) else { throw .methodNotAllowed("\(method) is not allowed here", allowed: allowed) }
             guard render != nil else { return nil }
             if settings.signer != nil { try authorize(request) }
@@ -251,7 +251,7 @@ public final class BlurService: Sendable {
             guard let route = ServiceRoute.all.first(where: { $0.name == target.route }) else {
                 throw .notFound("no route /\(target.route); see /openapi.json")
             }
-            try only(route.takesBody ? ["GET", "HEAD", "POST"] : ["GET", "HEAD"])
+            try only(route.methods)
             return try render(route, request, target)
         }
     }
@@ -348,9 +348,7 @@ public final class BlurService: Sendable {
             var room: ByteReservation?
             if let held = settings.held {
                 room = held.reserve(size)
-                guard room != nil else {
-                    throw .busy("the server holds as many finished responses for clients still reading them as its memory allows", retryAfter: 2)
-                }
+                guard room != nil else { throw .responsesHeld }
             }
             if let body = cache.get(key, contentType: contentType) {
                 metrics.cacheHit()
@@ -536,8 +534,7 @@ public final class BlurService: Sendable {
     private func digest(of file: ServedFile, named path: String) throws(ServeError) -> String {
         let stamp = file.stamp
         if let known = digests.withLock({ $0[path] }), known.stamp == stamp { return known.digest }
-        guard let digest = Digest.sha256(file: file.path) else { throw .notFound("\(path): cannot be read") }
-        let hex = Digest.hex(digest)
+        guard let hex = try? FileDigest.sha256(file: file.path) else { throw .notFound("\(path): cannot be read") }
         digests.withLock { known in
             // Bounded: a root of millions of files must not grow the server without limit.
             if known.count >= 100_000 { known.removeAll(keepingCapacity: true) }

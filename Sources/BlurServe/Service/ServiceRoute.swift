@@ -22,6 +22,8 @@ struct ServiceRoute: Sendable {
     let takesBody: Bool
 
     var name: String { operation.name }
+    /// The methods the route takes: POST too when a body can be the input.
+    var methods: [String] { takesBody ? ["GET", "HEAD", "POST"] : ["GET", "HEAD"] }
     var summary: String { operation.summary }
     /// The query parameters, from the registry.
     var parameters: [Parameter] { operation.parameters(in: .http) }
