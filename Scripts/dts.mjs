@@ -1,13 +1,22 @@
 // blurkit.d.ts from the module's own description of its operations (bk_describe: the registry),
 // so the types, ranges, defaults and aliases cannot differ from what the module takes:
-//   node Scripts/dts.mjs WEB_DIR   (writes WEB_DIR/blurkit.d.ts)
-import { writeFileSync } from 'node:fs';
+//   node Scripts/dts.mjs WEB_DIR                       (writes WEB_DIR/blurkit.d.ts)
+//   node Scripts/dts.mjs --describe FILE.json OUT.d.ts (from a description in the module's form:
+//                                                       what a test of a new operation writes)
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const web = resolve(process.argv[2] ?? 'demo-output/web');
-const { load } = await import(pathToFileURL(join(web, 'blurkit.mjs')));
-const kit = await load(pathToFileURL(join(web, 'blurkit.wasm')));
+let kit, target;
+if (process.argv[2] === '--describe') {
+  kit = { operations: JSON.parse(readFileSync(process.argv[3], 'utf8')) };
+  target = resolve(process.argv[4]);
+} else {
+  const web = resolve(process.argv[2] ?? 'demo-output/web');
+  const { load } = await import(pathToFileURL(join(web, 'blurkit.mjs')));
+  kit = await load(pathToFileURL(join(web, 'blurkit.wasm')));
+  target = join(web, 'blurkit.d.ts');
+}
 
 const pascal = (name) => name[0].toUpperCase() + name.slice(1);
 const literal = (word) => JSON.stringify(word);
@@ -23,7 +32,7 @@ function type(p) {
       const words = [...p.words, ...Object.keys(p.aliases)];
       return words.map(literal).join(' | ') + ' | (string & {})';
     }
-    case 'color': return "'none' | 'background' | 'white' | 'black' | `#${string}`";
+    case 'color': return [...p.words, ...Object.keys(p.aliases)].map(literal).join(' | ') + ' | `#${string}` | (string & {})';
     case 'length': return (p.allowsNone ? "'none' | " : '') + 'number | `${number}pt` | `${number}%`';
     default: return 'string';
   }
@@ -117,7 +126,7 @@ out += `
 export declare class BlurKit {
   /** The operations and their options, from the module itself. */
   readonly operations: OperationDescription[];
-${kit.operations.map((o) => `  /** ${pascal(o.summary)}. */\n  ${o.name}(image: Image, options${o.name === 'blur' ? '' : '?'}: ${pascal(o.name)}Options): Result;`).join('\n')}
+${kit.operations.map((o) => `  /** ${pascal(o.summary)}. */\n  ${o.name}(image: Image, options${(o.exclusive ?? []).length ? '' : '?'}: ${pascal(o.name)}Options): Result;`).join('\n')}
   /** The image's ThumbHash, as bytes. */
   thumbHash(image: Image): Uint8Array;
   /** The image a ThumbHash stands for (at most 32 pixels on its longer side). */
@@ -132,5 +141,5 @@ ${kit.operations.map((o) => `  /** ${pascal(o.summary)}. */\n  ${o.name}(image: 
  */
 export declare function load(source?: string | { readonly href: string } | { arrayBuffer(): Promise<ArrayBuffer> } | ArrayBuffer | ArrayBufferView): Promise<BlurKit>;
 `;
-writeFileSync(join(web, 'blurkit.d.ts'), out);
-console.log(`${join(web, 'blurkit.d.ts')}: ${kit.operations.length} operations`);
+writeFileSync(target, out);
+console.log(`${target}: ${kit.operations.length} operations`);

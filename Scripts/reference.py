@@ -79,7 +79,7 @@ def page(op):
     for p in op["parameters"]:
         cells = names(p) + [kind_text(p), default_text(p), p["help"]]
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    lines += ["", "Front ends: the command line `blurkit " + op["name"] + " IN OUT [options]`; HTTP `/" + op["name"]
+    lines += ["", "Front ends: the command line `blurkit " + op.get("flag", op["name"]) + " IN OUT [options]`; HTTP `/" + op.get("flag", op["name"])
               + "/PATH?…` ([http-api.md](../http-api.md)); JavaScript `blurkit.mjs` ([web.md](../web.md));"
               " scene files ([scene-format.md](../scene-format.md)).", ""]
     return "\n".join(lines)

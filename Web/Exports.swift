@@ -2,9 +2,10 @@
 // `make wasm` (Embedded Swift, wasm32). Pixels are the canvas's: straight-alpha RGBA bytes at
 // `pixels`, `width × height`, rewritten in place.
 //
-// The effects' parameters are not declared here: `bk_run` reads the options it is given through
-// the operation registry (`BlurOperation`), the same parsers the command line, the HTTP service and
-// the scene reader use, spelled as JavaScript options; `bk_describe` hands the registry to
+// No effect is named here: `bk_run` runs any of `BlurOperation.effects` (BlurCore's image
+// operations, each one type) and reads the options it is given through their parameters, with
+// the parsers the command line, the HTTP service and the scene reader use, spelled as JavaScript
+// options; `bk_describe` hands the registry to
 // blurkit.mjs, which builds its option checks, blurkit.d.ts and the page's controls from it. Every
 // function returns 0, or 1 with the message left for `bk_error`.
 
@@ -31,31 +32,6 @@ private func fail(_ message: String) -> Int32 {
 private func text(_ bytes: UnsafePointer<UInt8>, _ count: Int32) -> String {
     String(decoding: UnsafeBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
 }
-
-/// The operations the module runs, in the order `bk_describe` lists them, each with what it draws
-/// over an image: from its checked arguments, the image and the image's frame in points.
-private let operations: [(operation: BlurOperation, run: (OperationArguments, Bitmap) throws(ParameterError) -> Bitmap)] = [
-    (.blur, { arguments, image throws(ParameterError) in try GaussianBlur(arguments).apply(to: image) }),
-    (
-        .progressive,
-        { arguments, image throws(ParameterError) in
-            try VariableBlurEffect(arguments).render(over: image, frame: try frame(arguments, image), appearance: appearance(arguments))
-        }
-    ),
-    (
-        .material,
-        { arguments, image throws(ParameterError) in
-            try Material(arguments).render(over: image, frame: try frame(arguments, image), appearance: appearance(arguments))
-        }
-    ),
-]
-
-/// The `region` argument as a frame over `image`, the whole image when absent.
-private func frame(_ arguments: OperationArguments, _ image: Bitmap) throws(ParameterError) -> Rect {
-    try arguments.frame("region", width: image.width, height: image.height, scale: image.scale)
-}
-
-private func appearance(_ arguments: OperationArguments) -> Appearance { arguments.choice("appearance", Appearance.spec) ?? .light }
 
 /// The image at `pixels` as a bitmap (straight alpha → premultiplied), at `scale` pixels per point:
 /// one copy, premultiplied in place.
@@ -86,11 +62,11 @@ public func bkError() -> UnsafePointer<UInt8> { UnsafePointer(lastText.baseAddre
 /// module takes (name, kind, range, unit, words with aliases, default, help). Read with `bk_error`.
 @_cdecl("bk_describe")
 public func bkDescribe() -> Int32 {
-    keep("[" + operations.map { Describe.operation($0.operation, in: .javascript, spelling: .key) }.joined(separator: ",") + "]")
+    keep("[" + BlurOperation.effects.map { Describe.operation($0, in: .javascript, spelling: .key) }.joined(separator: ",") + "]")
     return 0
 }
 
-/// Runs operation `name` (`blur`, `progressive`, `material`) on the pixels with the options at
+/// Runs the effect called `name` (any of `BlurOperation.effects`) on the pixels with the options at
 /// `options`: UTF-8 `name NUL value NUL …`, names as JavaScript spells them.
 @_cdecl("bk_run")
 public func bkRun(
@@ -98,7 +74,9 @@ public func bkRun(
     _ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32
 ) -> Int32 {
     let name = text(nameBytes, nameLength)
-    guard let (operation, run) = operations.first(where: { $0.operation.name.sameBytes(as: name) }) else { return fail("no operation \(name)") }
+    guard let operation = BlurOperation.effects.first(where: { $0.name.sameBytes(as: name) }), let run = operation.image else {
+        return fail("no operation \(name)")
+    }
     let words = UnsafeBufferPointer(start: optionBytes, count: Int(optionLength)).split(separator: 0, omittingEmptySubsequences: false)
     var pairs: [(name: String, value: String)] = []
     var at = 0
@@ -106,14 +84,20 @@ public func bkRun(
         pairs.append((String(decoding: words[at], as: UTF8.self), String(decoding: words[at + 1], as: UTF8.self)))
         at += 2
     }
+    let effect: PreparedEffect, image: Bitmap, context: EffectContext
     do {
         let arguments = try operation.read(pairs, as: .key, in: .javascript)
-        let scale = arguments.number("scale") ?? 1
-        guard let image = bitmap(pixels, width, height, scale: scale) else { return fail("image: empty or too large") }
-        store(try run(arguments, image), pixels)
+        effect = try run.prepare(arguments)
+        let scale = arguments[BlurOperation.scale] ?? 1
+        guard let picture = bitmap(pixels, width, height, scale: scale) else { return fail("image: empty or too large") }
+        image = picture
+        context = try BlurOperation.context(arguments, width: image.width, height: image.height, scale: scale)
     } catch {
         return fail(error.description)
     }
+    // Checked arguments and no checkpoint: nothing is left to fail.
+    guard let drawn = try? effect.draw(image, context) else { return fail("\(name) could not draw") }
+    store(drawn, pixels)
     return 0
 }
 

@@ -52,16 +52,12 @@ export class BlurKit {
     this.#size = exports.bk_alloc(8);
     exports.bk_describe();
     this.operations = JSON.parse(this.#error());
+    // One method per operation the module describes (blur, progressive, material, …): no effect is
+    // named here. A region is { x, y, width, height } in points, or 'X,Y,W,H'.
+    for (const { name } of this.operations) {
+      Object.defineProperty(this, name, { value: (image, options = {}) => this.#apply(name, image, options), enumerable: false });
+    }
   }
-
-  /// The Gaussian blur: `sigma` in pixels, or `radius` in points at `scale`; `edges`.
-  blur(image, options = {}) { return this.#apply('blur', image, options); }
-
-  /// BlurUIKit's VariableBlurView: the progressive blur and its dimming gradient over `region`.
-  progressive(image, options = {}) { return this.#apply('progressive', image, options); }
-
-  /// A UIBlurEffect material over `region` ({ x, y, width, height } in points, or 'X,Y,W,H').
-  material(image, options = {}) { return this.#apply('material', image, options); }
 
   /// The image's ThumbHash, as bytes.
   thumbHash(image) {

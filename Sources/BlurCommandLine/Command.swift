@@ -33,28 +33,104 @@ extension Command {
     public static var help: String { helpText(usage: usage, summary: details, options: options) }
 }
 
+/// One subcommand as a value: what ``CommandLineTool`` dispatches to. A ``Command`` type becomes
+/// one with ``init(_:)``; an image operation of the registry with ``effect(_:run:)``, which makes
+/// its usage, summary, help and options from the operation alone.
+public struct CommandEntry: Sendable {
+    /// The word after `blurkit`.
+    public let name: String
+    /// One line for `blurkit --help`.
+    public let summary: String
+    /// The usage line, without `usage: `.
+    public let usage: String
+    /// The paragraph of `--help` under the usage line.
+    public let details: String
+    /// The options, in the order `--help` lists them.
+    public let options: [OptionSpec]
+    /// How many operands it takes.
+    public let operandCount: ClosedRange<Int>
+    /// True when operand 0 is read and operand 1 written.
+    public let readsFirstWritesSecond: Bool
+    /// Does the work; the text to print on success, if any.
+    public let run: @Sendable (ParsedArguments) throws -> String?
+
+    /// The `--help` text.
+    public var help: String { helpText(usage: usage, summary: details, options: options) }
+
+    /// The command `command` declares.
+    public init<C: Command>(_ command: C.Type) {
+        name = C.name
+        summary = C.summary
+        usage = C.usage
+        details = C.details
+        options = C.options
+        operandCount = C.operandCount
+        readsFirstWritesSecond = C.readsFirstWritesSecond
+        run = { try C.run($0) }
+    }
+
+    /// `blurkit NAME IN OUT [options]` for an image operation: its name, summary and paragraph, its
+    /// command-line parameters and ``StandardOptions/work`` as options, its exclusive sets in the
+    /// usage line. `run` draws it from IN to OUT with the arguments scanned.
+    public static func effect(_ operation: BlurOperation, run: @escaping @Sendable (ParsedArguments, BlurOperation) throws -> Void) -> CommandEntry {
+        let choices = operation.exclusive.map { set in
+            "(" + set.compactMap { operation.parameter($0) }.map { "--\($0.flag) \($0.placeholder)" }.joined(separator: " | ") + ")"
+        }
+        let usage = (["blurkit \(operation.flag) IN OUT"] + choices + ["[options]"]).joined(separator: " ")
+        let files = """
+            IN and OUT may be - for standard input and output. Reads PNG, JPEG, WebP, AVIF, HEIC (the
+            primary image), GIF (first frame), PAM and PPM/PGM; writes the format --format says (see its
+            line below; OUT's suffixes: \(ImageFormat.suffixes.map { "." + $0 }.joined(separator: " "))). Colours are
+            converted to sRGB from IN's ICC profile and OUT carries none, unless --keep-profile keeps
+            IN's values and embeds its profile.
+            """
+        return CommandEntry(
+            name: operation.flag, summary: operation.summary, usage: usage,
+            details: (operation.details.isEmpty ? "" : operation.details + "\n") + files,
+            options: OptionSpec.options(for: operation) + StandardOptions.work, operandCount: 2...2, readsFirstWritesSecond: true,
+            run: { arguments in
+                try run(arguments, operation)
+                return nil
+            })
+    }
+
+    /// A command as given.
+    public init(
+        name: String, summary: String, usage: String, details: String, options: [OptionSpec], operandCount: ClosedRange<Int>,
+        readsFirstWritesSecond: Bool, run: @escaping @Sendable (ParsedArguments) throws -> String?
+    ) {
+        self.name = name
+        self.summary = summary
+        self.usage = usage
+        self.details = details
+        self.options = options
+        self.operandCount = operandCount
+        self.readsFirstWritesSecond = readsFirstWritesSecond
+        self.run = run
+    }
+}
+
 /// The `blurkit` program: dispatches to its commands and maps every outcome to an exit status —
 /// 0 success, 1 failure, 2 usage error, 128 + signal when interrupted.
-public struct CommandLineTool {
+public struct CommandLineTool: Sendable {
     /// The subcommands, in the order the overview lists them.
-    public let commands: [any Command.Type]
+    public let commands: [CommandEntry]
+    /// The operations `--describe` prints (the registry).
+    public let operations: [BlurOperation]
     /// The text of `blurkit --help` and `blurkit help`: the usage, `about`, and one line per command.
     public let overview: String
 
     /// What `blurkit --version` prints after the program's name.
     public let version: String
 
-    /// A program with these commands; `about` is the overview's paragraph, `version` what `--version` prints.
-    public init(commands: [any Command.Type], about: String, version: String) {
+    /// A program with these commands; `about` is the overview's paragraph, `version` what
+    /// `--version` prints, `operations` what `--describe` prints as JSON.
+    public init(commands: [CommandEntry], operations: [BlurOperation], about: String, version: String) {
         self.commands = commands
+        self.operations = operations
         self.version = version
-        var names: [String] = [], summaries: [String] = []
-        for command in commands {
-            names.append(command.name)
-            summaries.append(command.summary)
-        }
-        let width = (names.map { $0.count }.max() ?? 0) + 2
-        let lines = zip(names, summaries).map { "  " + $0 + String(repeating: " ", count: width - $0.count) + $1 }
+        let width = (commands.map { $0.name.count }.max() ?? 0) + 2
+        let lines = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + $0.summary }
         self.overview = """
             usage: blurkit COMMAND [options] …
 
@@ -64,9 +140,16 @@ public struct CommandLineTool {
             \(lines.joined(separator: "\n"))
 
             Run blurkit COMMAND --help (or blurkit help COMMAND) for a command's options;
-            blurkit --version for the version.
+            blurkit --describe for every operation's parameters as JSON; blurkit --version for the version.
             Exit status: 0 success, 1 failure, 2 usage error.
             """
+    }
+
+    /// The registry as JSON (names, kinds, ranges, words, defaults, help, front ends): what
+    /// `blurkit --describe` prints, for tools, the reference pages and the test that holds the
+    /// WebAssembly module's description to the native one.
+    public var description: String {
+        "[" + operations.map { Describe.operation($0, in: .all, spelling: .key) }.joined(separator: ",") + "]"
     }
 
     /// Runs one command line (without the program name) and returns the exit status. Output goes
@@ -87,6 +170,7 @@ public struct CommandLineTool {
         guard let first = arguments.first else { throw CLIError.usage("no command given; try blurkit --help") }
         if first == "-h" || first == "--help" { return overview }
         if first == "--version" { return "blurkit \(version)" }
+        if first == "--describe" { return description }
         if first == "help" {
             guard let name = arguments.dropFirst().first else { return overview }
             return try command(named: name).help
@@ -100,7 +184,7 @@ public struct CommandLineTool {
         }
     }
 
-    private func respond(_ command: any Command.Type, _ arguments: ArraySlice<String>) throws -> String? {
+    private func respond(_ command: CommandEntry, _ arguments: ArraySlice<String>) throws -> String? {
         let parsed = try ParsedArguments(arguments, options: command.options)
         if parsed.wantsHelp { return command.help }
         guard command.operandCount.contains(parsed.operands.count) else {
@@ -125,7 +209,7 @@ public struct CommandLineTool {
         return try command.run(parsed)
     }
 
-    private func command(named name: String) throws(CLIError) -> any Command.Type {
+    private func command(named name: String) throws(CLIError) -> CommandEntry {
         guard let command = commands.first(where: { $0.name == name }) else {
             throw .usage("unknown command \"\(name)\"; try blurkit --help")
         }

@@ -2,13 +2,14 @@ import BlurCore
 import BlurIO
 
 extension ParsedArguments {
-    /// The format of a still output: `--format`, else OUT's suffix, else nil — standard output or
+    /// The format of a still output: `asked` (the operation's `--format`, read by the registry),
+    /// else OUT's suffix, else nil — standard output or
     /// OUT without a suffix, for the input's format (`Renderer.defaultFormat(for:)`). A suffix that
     /// names no format is refused. Checked before any work, together with OUT's folder, so that a
     /// mistake costs nothing.
-    public func stillFormat(for output: String) throws -> ImageFormat? {
+    public func stillFormat(for output: String, asked: ImageFormat?) throws -> ImageFormat? {
         if output != "-" { try OutputPath.checkFolder(of: output) }
-        if let format = try choice(ImageFormat.spec) { return format }
+        if let asked { return asked }
         guard output != "-", ImageFormat.suffix(of: output) != nil else { return nil }
         guard let format = ImageFormat(path: output) else {
             throw CLIError.usage(FileError.unknownOutputFormat(path: output).description)
@@ -16,14 +17,15 @@ extension ParsedArguments {
         return format
     }
 
-    /// The format of an animated output: `--format`, else OUT's suffix (a folder for PNG frames).
+    /// The format of an animated output: `asked` (the operation's `--format`, read by the
+    /// registry), else OUT's suffix (a folder for PNG frames).
     /// An animation cannot go to standard output.
-    public func animationFormat(for output: String) throws -> AnimationFormat {
+    public func animationFormat(for output: String, asked: AnimationFormat?) throws -> AnimationFormat {
         guard output != "-" else {
             throw CLIError.usage("an animation cannot be written to standard output; give a file (.webp .gif .png .apng) or a folder for PNG frames")
         }
         let format: AnimationFormat
-        if let named = try choice(AnimationFormat.spec) {
+        if let named = asked {
             format = named
         } else {
             guard let bySuffix = AnimationFormat(path: output) else {

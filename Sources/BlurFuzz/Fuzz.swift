@@ -100,12 +100,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard let parsed = try? ParsedArguments(words[...], options: FuzzTarget.options) else { return 0 }
         for operation in BlurOperation.all {
             guard let given = try? parsed.arguments(for: operation) else { continue }
-            _ = try? GaussianBlur(given)
-            _ = try? VariableBlurEffect(given)
-            _ = try? Material(given)
-            _ = try? given.frame("region", width: 64, height: 48, scale: given.number("scale") ?? 1)
+            _ = try? operation.image?.prepare(given)
+            _ = try? BlurOperation.context(given, width: 64, height: 48, scale: given[BlurOperation.scale] ?? 1)
+            if let output = parsed.operands.last { _ = try? parsed.stillFormat(for: output, asked: given[StillOutput.format]) }
         }
-        if let output = parsed.operands.last { _ = try? parsed.stillFormat(for: output) }
         _ = helpText(usage: "fuzz", summary: "", options: FuzzTarget.options)
     case .request:
         let raw = String(decoding: bytes, as: UTF8.self)

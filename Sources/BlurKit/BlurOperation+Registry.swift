@@ -1,105 +1,168 @@
-/// The registry: every operation of BlurKit, with the parameters of the front ends that write
-/// files (the output format and its settings). The command line's commands, the HTTP routes and
-/// `/openapi.json` are made from `BlurOperation/all`; the WebAssembly module and the scene reader
-/// take the effects' own parameters, which these include unchanged.
+/// The registry: every operation of BlurKit, each declared as one type, with the parameters of the
+/// front ends that write files (the output format and its settings). The command line's commands,
+/// the HTTP routes and `/openapi.json`, `blurkit --describe` and the reference pages are made from
+/// ``BlurOperation/all``; the WebAssembly module and the scene reader take BlurCore's
+/// `BlurOperation.effects`, which these include unchanged.
 extension BlurOperation {
-    /// Every operation, in the order help texts, routes and documents list them.
-    public static let all: [BlurOperation] = [
-        blur.adding(stillOutput), progressive.adding(stillOutput), material.adding(stillOutput), blurUp, placeholder, render,
-    ]
+    /// Every operation, in the order help texts, routes and documents list them: the image effects
+    /// with ``StillOutput``'s parameters, then the blur-up animation, placeholders and scenes.
+    public static let all: [BlurOperation] =
+        effects.map { $0.adding(StillOutput.parameters) } + [
+            BlurOperation(BlurUpOperation.self), BlurOperation(PlaceholderOperation.self), BlurOperation(RenderOperation.self),
+        ]
 
     /// The operation called `name` in ``all``.
     public static func named(_ name: String) -> BlurOperation? { all.first { $0.name == name } }
+}
 
-    /// What every operation that writes one image takes: format, quality, compression, keep-profile.
-    public static let stillOutput: [Parameter] = [
+/// What every operation that writes one image takes: format, quality, compression, keep-profile.
+public enum StillOutput {
+    /// The output format; absent, OUT's suffix (HTTP: `Accept`), else the input's format if the
+    /// service and the command line can write it, else PNG (``Renderer/defaultFormat(for:)``).
+    public static let format = OperationParameter<ImageFormat>(
         Parameter(
             "format", kind: .choice(ImageFormat.spec.choices.map(\.words)),
-            default: .absent("OUT's suffix (HTTP: Accept), else the input's format if PNG, JPEG, WebP or AVIF, else PNG"),
-            summary: ImageFormat.spec.summary, placeholder: "FMT", in: [.commandLine, .http]),
-        Parameter("quality", number: ImageFile.qualitySpec, placeholder: "Q", in: [.commandLine, .http]),
-        Parameter("compression", number: ImageFile.compressionSpec, placeholder: "L", in: [.commandLine, .http]),
+            default: .absent(
+                "OUT's suffix (HTTP: Accept), else the input's format if "
+                    + Renderer.keptFormats.dropLast().map(\.name).joined(separator: ", ") + " or " + Renderer.keptFormats.last!.name + ", else "
+                    + Renderer.fallbackFormat.name),
+            summary: ImageFormat.spec.summary, placeholder: "FMT", in: [.commandLine, .http])
+    ) { if case let .word(w) = $0 { try? ImageFormat.spec.parse(w) } else { nil } }
+    /// JPEG and WebP quality.
+    public static let quality = OperationParameter.integer("quality", ImageFile.qualitySpec, placeholder: "Q", in: [.commandLine, .http])
+    /// PNG zlib level.
+    public static let compression = OperationParameter.integer("compression", ImageFile.compressionSpec, placeholder: "L", in: [.commandLine, .http])
+    /// Keep the input's colour profile.
+    public static let keepProfile = OperationParameter.flag(
+        "keepProfile", flag: "keep-profile",
+        summary:
+            "keep the input's colour profile: work in its colours and embed it in OUT (PNG, JPEG, WebP, AVIF, HEIC) instead of converting to sRGB",
+        in: [.commandLine, .http])
+
+    /// The four, in order.
+    public static let parameters = [format.parameter, quality.parameter, compression.parameter, keepProfile.parameter]
+}
+
+/// `blurup`: BlurUpImage's whole sequence, from its blurred preview into focus, as an animation.
+public enum BlurUpOperation: OperationDefinition {
+    /// `blurup`.
+    public static let name = "blurup"
+    /// One line about it.
+    public static let summary = "an image coming into focus from its blurred preview, as an animation"
+    /// The view's width in points when no size is given (the height follows the image's aspect).
+    public static let defaultViewWidth = 300.0
+
+    /// The view's size in points.
+    public static let size = OperationParameter.size(
+        "size", ParameterSpec(name: "size", unit: "pt", range: 1...10_000, defaultValue: nil, summary: "the view's size"),
+        absent: "\(formatNumber(defaultViewWidth)) wide, the image's aspect", summary: "the view's size in points", in: [.commandLine, .http])
+    /// The preview's longest side.
+    public static let previewSize = OperationParameter.integer(
+        "previewSize", Placeholder.sizeSpec.named("preview-size", summary: "longest side of the tiny preview the sequence starts from"),
+        placeholder: "N", in: [.commandLine, .http])
+    /// `BlurUpImage.blurRadius`.
+    public static let blurRadius = OperationParameter.number(
+        "blurRadius", flag: "radius", BlurUpImage.radiusSpec, placeholder: "R", in: [.commandLine, .http])
+    /// Reduce Motion.
+    public static let reduceMotion = OperationParameter.flag(
+        "reduceMotion", summary: "Reduce Motion: a \(formatNumber(BlurUpImage.reducedMotionDuration)) s fade instead of the focus pull",
+        in: [.commandLine, .http])
+    /// Seconds before the image arrives.
+    public static let wait = OperationParameter.number(
+        "wait",
+        ParameterSpec(
+            name: "wait", unit: "s", range: 0...60, defaultValue: 1.3,
+            summary: "how long the preview shows before the image arrives (the Blur Up Image's demo: 1.3)"),
+        placeholder: "S", in: [.commandLine, .http])
+    /// Seconds the sharp image shows at the end.
+    public static let hold = OperationParameter.number(
+        "hold", ParameterSpec(name: "hold", unit: "s", range: 0...60, defaultValue: 1, summary: "how long the sharp image shows at the end"),
+        placeholder: "S", in: [.commandLine, .http])
+    /// Frames a second.
+    public static let fps = OperationParameter.number("fps", SceneRecording.frameRateSpec, placeholder: "F", in: [.commandLine, .http])
+    /// Pixels per point.
+    public static let scale = OperationParameter.number("scale", Scene.scaleSpec, placeholder: "K", in: [.commandLine, .http])
+    /// The animation's format.
+    public static let format = OperationParameter<AnimationFormat>(
         Parameter(
-            "keepProfile", flag: "keep-profile", kind: .flag, default: .value(.flag(false)),
-            summary:
-                "keep the input's colour profile: work in its colours and embed it in OUT (PNG, JPEG, WebP, AVIF, HEIC) instead of converting to sRGB",
-            placeholder: "", in: [.commandLine, .http]),
-    ]
+            "format", kind: .choice(AnimationFormat.spec.choices.map(\.words)), default: .absent("from OUT's suffix; webp over HTTP"),
+            summary: AnimationFormat.spec.summary, placeholder: "FMT", in: [.commandLine, .http])
+    ) { if case let .word(w) = $0 { try? AnimationFormat.spec.parse(w) } else { nil } }
+    /// WebP quality.
+    public static let quality = StillOutput.quality
 
-    /// `blurup`: BlurUpImage's whole sequence, from its blurred preview into focus, as an animation.
-    public static let blurUp = BlurOperation(
-        name: "blurup", summary: "an image coming into focus from its blurred preview, as an animation",
-        parameters: [
-            Parameter(
-                "size", kind: .size(ParameterSpec(name: "size", unit: "pt", range: 1...10_000, defaultValue: nil, summary: "the view's size")),
-                default: .absent("300 wide, the image's aspect"), summary: "the view's size in points", placeholder: "WxH",
-                in: [.commandLine, .http]),
-            Parameter(
-                "previewSize",
-                number: ParameterSpec(
-                    name: "preview-size", unit: "px", range: 1...512, defaultValue: 32, integer: true,
-                    summary: "longest side of the tiny preview the sequence starts from"),
-                placeholder: "N", in: [.commandLine, .http]),
-            Parameter(
-                "blurRadius", flag: "radius",
-                number: ParameterSpec(
-                    name: "radius", unit: "pt", range: 0...200, defaultValue: BlurUpImage.defaultBlurRadius, summary: "blur radius of the preview"),
-                placeholder: "R", in: [.commandLine, .http]),
-            Parameter(
-                "reduceMotion", kind: .flag, default: .value(.flag(false)), summary: "Reduce Motion: a 0.2 s fade instead of the focus pull",
-                placeholder: "", in: [.commandLine, .http]),
-            Parameter(
-                "wait",
-                number: ParameterSpec(
-                    name: "wait", unit: "s", range: 0...60, defaultValue: 1.3,
-                    summary: "how long the preview shows before the image arrives (the seed's demo: 1.3)"),
-                placeholder: "S", in: [.commandLine, .http]),
-            Parameter(
-                "hold",
-                number: ParameterSpec(name: "hold", unit: "s", range: 0...60, defaultValue: 1, summary: "how long the sharp image shows at the end"),
-                placeholder: "S", in: [.commandLine, .http]),
-            Parameter("fps", number: SceneRecording.frameRateSpec, placeholder: "F", in: [.commandLine, .http]),
-            Parameter("scale", number: Scene.scaleSpec, placeholder: "K", in: [.commandLine, .http]),
-            Parameter(
-                "format", kind: .choice(AnimationFormat.spec.choices.map(\.words)), default: .absent("from OUT's suffix; webp over HTTP"),
-                summary: AnimationFormat.spec.summary, placeholder: "FMT", in: [.commandLine, .http]),
-            Parameter("quality", number: ImageFile.qualitySpec, placeholder: "Q", in: [.commandLine, .http]),
-        ])
+    /// In the order help texts list them.
+    public static var parameters: [Parameter] {
+        [
+            size.parameter, previewSize.parameter, blurRadius.parameter, reduceMotion.parameter, wait.parameter, hold.parameter, fps.parameter,
+            scale.parameter, format.parameter, quality.parameter,
+        ]
+    }
+}
 
-    /// `placeholder`: the blur-up placeholder of an image (size, ThumbHash, preview, average colour).
-    public static let placeholder = BlurOperation(
-        name: "placeholder", summary: "tiny blur-up previews, ThumbHashes and a manifest for many images",
-        parameters: [
-            Parameter("size", number: Placeholder.sizeSpec, placeholder: "N", in: [.commandLine, .http]),
-            Parameter(
-                "noThumbHash", flag: "no-thumbhash", kind: .flag, default: .value(.flag(false)), summary: "leave the ThumbHash out",
-                placeholder: "", in: [.commandLine, .http]),
-            Parameter(
-                "format", kind: .choice(ImageFormat.spec.choices.map(\.words)), default: .absent("the placeholder as JSON"),
-                summary: "the preview itself in this format, instead of the JSON", placeholder: "FMT", in: [.http]),
-        ])
+/// `placeholder`: the blur-up placeholder of an image (size, ThumbHash, preview, average colour).
+public enum PlaceholderOperation: OperationDefinition {
+    /// `placeholder`.
+    public static let name = "placeholder"
+    /// One line about it.
+    public static let summary = "tiny blur-up previews, ThumbHashes and a manifest for many images"
 
-    /// `render`: a scene file as a still (at `time` alone) or an animation.
-    public static let render = BlurOperation(
-        name: "render", summary: "render a scene file (JSON) to a still or an animation",
-        parameters: [
-            Parameter(
-                "time", number: SceneRecording.startSpec, default: .value(.number(0)), placeholder: "T", in: [.commandLine, .http]),
-            Parameter(
-                "duration", number: SceneRecording.durationSpec, default: .absent("the file's \"duration\", else until its last animation ends"),
-                placeholder: "D", in: [.commandLine, .http]),
-            Parameter(
-                "fps", number: SceneRecording.frameRateSpec, default: .absent("the file's \"fps\", else 30"), placeholder: "F",
-                in: [.commandLine, .http]),
-            Parameter(
-                "scale", number: Scene.scaleSpec, default: .absent("the file's \"scale\", else 1"), placeholder: "K", in: [.commandLine, .http]),
-            Parameter(
-                "format",
-                kind: .choice(ImageFormat.spec.choices.map(\.words) + [["frames"]]),
-                default: .absent("from OUT"), summary: "output format: a still's, or an animation's (webp, gif, apng; frames: a folder of PNGs)",
-                placeholder: "FMT",
-                in: [.commandLine, .http]),
-            Parameter("quality", number: ImageFile.qualitySpec, placeholder: "Q", in: [.commandLine, .http]),
-            Parameter("loop", number: AnimationFormat.loopSpec, placeholder: "N", in: [.commandLine, .http]),
-        ])
+    /// The preview's longest side.
+    public static let size = OperationParameter.integer("size", Placeholder.sizeSpec, placeholder: "N", in: [.commandLine, .http])
+    /// Leave the ThumbHash out.
+    public static let noThumbHash = OperationParameter.flag(
+        "noThumbHash", flag: "no-thumbhash", summary: "leave the ThumbHash out", in: [.commandLine, .http])
+    /// The preview itself in a format, instead of the JSON (HTTP only).
+    public static let format = OperationParameter<ImageFormat>(
+        Parameter(
+            "format", kind: .choice(ImageFormat.spec.choices.map(\.words)), default: .absent("the placeholder as JSON"),
+            summary: "the preview itself in this format, instead of the JSON", placeholder: "FMT", in: [.http])
+    ) { if case let .word(w) = $0 { try? ImageFormat.spec.parse(w) } else { nil } }
+
+    /// In the order help texts list them.
+    public static var parameters: [Parameter] { [size.parameter, noThumbHash.parameter, format.parameter] }
+}
+
+/// `render`: a scene file as a still (at `time` alone) or an animation.
+public enum RenderOperation: OperationDefinition {
+    /// `render`.
+    public static let name = "render"
+    /// One line about it.
+    public static let summary = "render a scene file (JSON) to a still or an animation"
+
+    /// The scene time of the first frame.
+    public static let time = OperationParameter.number(
+        "time", SceneRecording.startSpec, default: .value(.number(0)), placeholder: "T", in: [.commandLine, .http])
+    /// The animation's length.
+    public static let duration = OperationParameter.number(
+        "duration", SceneRecording.durationSpec, default: .absent("the file's \"duration\", else until its last animation ends"),
+        placeholder: "D", in: [.commandLine, .http])
+    /// Frames a second.
+    public static let fps = OperationParameter.number(
+        "fps", SceneRecording.frameRateSpec,
+        default: .absent("the file's \"fps\", else \(formatNumber(SceneRecording.frameRateSpec.defaultValue ?? 30))"), placeholder: "F",
+        in: [.commandLine, .http])
+    /// Pixels per point.
+    public static let scale = OperationParameter.number(
+        "scale", Scene.scaleSpec, default: .absent("the file's \"scale\", else \(formatNumber(Scene.scaleSpec.defaultValue ?? 1))"),
+        placeholder: "K", in: [.commandLine, .http])
+    /// A still's format or an animation's (or a folder of PNG frames); the two specs' words are parsed apart by the front ends.
+    public static let format = OperationParameter<String>(
+        Parameter(
+            "format", kind: .choice(ImageFormat.spec.choices.map(\.words) + [["frames"]]), default: .absent("from OUT"),
+            summary: "output format: a still's, or an animation's (webp, gif, apng; frames: a folder of PNGs)", placeholder: "FMT",
+            in: [.commandLine, .http])
+    ) { if case let .word(w) = $0 { w } else { nil } }
+    /// Quality of lossy stills and animations.
+    public static let quality = StillOutput.quality
+    /// Times the animation plays.
+    public static let loop = OperationParameter.integer("loop", AnimationFormat.loopSpec, placeholder: "N", in: [.commandLine, .http])
+
+    /// In the order help texts list them.
+    public static var parameters: [Parameter] {
+        [time.parameter, duration.parameter, fps.parameter, scale.parameter, format.parameter, quality.parameter, loop.parameter]
+    }
+
+    /// Whether a scene is asked for as a still: `time` alone, without `duration` or `fps`.
+    public static func isStill(_ given: OperationArguments) -> Bool { given.has(time) && !given.has(duration) && !given.has(fps) }
 }

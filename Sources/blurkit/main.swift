@@ -2,21 +2,16 @@ import BlurCommandLine
 import BlurKit
 import Foundation
 
-/// The commands, in the order `blurkit --help` lists them.
+/// The commands, in the order `blurkit --help` lists them: one generic command per image
+/// operation of the registry, then the others.
 let tool = CommandLineTool(
-    commands: [
-        BlurCommand.self, ProgressiveCommand.self, MaterialCommand.self, BlurUpCommand.self, PlaceholderCommand.self,
-        RenderCommand.self, ServeCommand.self, DemoCommand.self,
+    commands: BlurOperation.all.filter { $0.image != nil }.map { CommandEntry.effect($0, run: ImageFiles.still) } + [
+        CommandEntry(BlurUpCommand.self), CommandEntry(PlaceholderCommand.self), CommandEntry(RenderCommand.self), CommandEntry(ServeCommand.self),
+        CommandEntry(DemoCommand.self),
     ],
-    about: "The blur effects of Apple interfaces for image files. blurkit --describe prints every operation's parameters as JSON.",
+    operations: BlurOperation.all,
+    about: "The blur effects of Apple interfaces for image files.",
     version: BlurKitVersion.string)
-
-// The registry as JSON (names, kinds, ranges, words, defaults, help, front ends), for tools and for
-// the test that holds the WebAssembly module's description to the native one.
-if CommandLine.arguments.dropFirst().first == "--describe" {
-    let text = "[" + BlurOperation.all.map { Describe.operation($0, in: .all, spelling: .key) }.joined(separator: ",") + "]\n"
-    exit((try? AtomicFile.writeStandardOutput(Array(text.utf8))) == nil ? 1 : 0)
-}
 
 // A file-size limit (ulimit -f) must be an error we report, not a signal that kills us mid-write;
 // so must a closed pipe on standard output.

@@ -97,7 +97,7 @@ import Testing
         let image = try ImageFile.decode(try Self.square.get())
         let json = #"{ "width": 2400, "height": 2400, "layers": [ { "frame": [0, 0, 2400, 2400], "content": { "image": "square" } }, "#
         let file = try SceneFile.parse(Array((json + layer + "] }").utf8)) { _ in image }
-        let arguments = try BlurOperation.render.read([], as: .query, in: .http)
+        let arguments = try BlurOperation(RenderOperation.self).read([], as: .query, in: .http)
         expectStops("scene \(layer)") { options in
             _ = try Renderer.scene(arguments, file, to: nil, still: .pam, animation: nil, options: options)
         }

@@ -26,7 +26,7 @@ import Testing
 
     @Test func theCommandLineHelpIsTheRegistry() throws {
         for operation in BlurOperation.all {
-            let help = String(decoding: try CLI.run([operation.name, "--help"]).stdout, as: UTF8.self)
+            let help = String(decoding: try CLI.run([operation.flag, "--help"]).stdout, as: UTF8.self)
             for p in operation.parameters(in: .commandLine) {
                 let line = help.split(separator: "\n").first { $0.hasPrefix("  --\(p.flag) ") || $0 == "  --\(p.flag)" }
                 #expect(line?.hasSuffix(p.help) == true, "\(operation.name) --\(p.flag): \(line ?? "no line")")
@@ -46,7 +46,7 @@ import Testing
             for p in operation.parameters(in: .commandLine) {
                 guard case let .number(spec) = p.kind else { continue }
                 for value in Self.outside(spec) {
-                    let r = try CLI.run([operation.name] + Self.operands(operation.name) + ["--\(p.flag)", Self.text(value)])
+                    let r = try CLI.run([operation.flag] + Self.operands(operation.name) + ["--\(p.flag)", Self.text(value)])
                     #expect(r.status == 2 && r.stderr.hasPrefix("blurkit: --\(p.flag) "), "\(operation.name) --\(p.flag) \(value): \(r.stderr)")
                 }
             }
@@ -74,7 +74,7 @@ import Testing
         let document = try JSONSerialization.jsonObject(with: Data(Self.answer(service, "/openapi.json").body)) as! [String: Any]
         let paths = document["paths"] as! [String: Any]
         for operation in BlurOperation.all {
-            let get = (paths["/\(operation.name)/{path}"] as? [String: Any])?["get"] as? [String: Any]
+            let get = (paths["/\(operation.flag)/{path}"] as? [String: Any])?["get"] as? [String: Any]
             let documented = (get?["parameters"] as? [[String: Any]] ?? []).filter { $0["in"] as? String == "query" }
             #expect(documented.map { $0["name"] as? String } == operation.parameters(in: .http).map(\.flag), "\(operation.name)")
             for p in operation.parameters(in: .http) {
@@ -107,7 +107,7 @@ import Testing
             for p in operation.parameters(in: .http) {
                 guard case let .number(spec) = p.kind else { continue }
                 for value in Self.outside(spec) {
-                    let response = Self.answer(service, "/\(operation.name)/\(path)?\(p.flag)=\(Self.text(value))")
+                    let response = Self.answer(service, "/\(operation.flag)/\(path)?\(p.flag)=\(Self.text(value))")
                     let body = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: String]
                     #expect(
                         response.status == 400 && body?["parameter"] == p.flag && body?["error"]?.hasPrefix(p.flag + " ") == true,
@@ -119,21 +119,20 @@ import Testing
                 case let .number(spec) = first.kind
             {
                 let v = Self.text(spec.range.lowerBound)
-                let response = Self.answer(service, "/\(operation.name)/\(path)?\(first.flag)=\(v)&\(first.flag)=\(v)")
+                let response = Self.answer(service, "/\(operation.flag)/\(path)?\(first.flag)=\(v)&\(first.flag)=\(v)")
                 #expect(response.status == 400, "\(operation.name) \(first.flag) twice: \(response.status)")
             }
         }
     }
 
-    /// A scene with one backdrop of `kind` whose object has `members`.
+    /// A scene with one backdrop of the effect `kind` in its generic form, whose object has `members`.
     static func scene(_ kind: String, _ members: String) -> [UInt8] {
-        let backdrop =
-            kind == "progressive" ? "{\"progressive\": {\(members)}}" : "{\"material\": \"regular\"\(members.isEmpty ? "" : ", " + members)}"
+        let backdrop = "{\"\(kind)\": {\(members)}}"
         return Array("{\"width\": 20, \"height\": 20, \"layers\": [{\"frame\": [0, 0, 20, 20], \"backdrop\": \(backdrop)}]}".utf8)
     }
 
     @Test func theSceneReaderTakesTheRegistrysKeys() throws {
-        for operation in [BlurOperation.progressive, .material] {
+        for operation in BlurOperation.effects where !operation.parameters(in: .scene).isEmpty {
             for p in operation.parameters(in: .scene) {
                 switch p.kind {
                 case let .number(spec):
@@ -165,28 +164,22 @@ import Testing
         }
     }
 
-    /// docs/scene-format.md's tables for the progressive and material backdrops list exactly the
-    /// registry's scene keys, with its ranges.
-    @Test func theSceneFormatDocumentIsTheRegistry() throws {
+    /// docs/scene-format.md retypes no effect's parameters: each scene effect's keys are on its
+    /// generated reference page, which the document links to, and no table row of the document
+    /// starts with one of them.
+    @Test func theSceneFormatDocumentLinksTheReference() throws {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("docs/scene-format.md")
-        let text = try String(contentsOf: docs, encoding: .utf8)
-        for (operation, heading) in [
-            (BlurOperation.progressive, "**`{\"progressive\": {…}}`**"), (BlurOperation.material, "**`{\"material\": STYLE"),
-        ] {
-            let after = text.components(separatedBy: heading).dropFirst().first ?? ""
-            let rows = after.split(separator: "\n").drop { !$0.hasPrefix("| key") }.dropFirst(2).prefix { $0.hasPrefix("|") }
-            var keys: [String: String] = [:]
-            for row in rows {
-                let cells = row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-                keys[cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = String(row)
-            }
-            keys["material"] = nil
-            #expect(Set(keys.keys) == Set(operation.parameters(in: .scene).map(\.name)), "\(operation.name): \(keys.keys.sorted())")
+            .appendingPathComponent("docs")
+        let whole = try String(contentsOf: docs.appendingPathComponent("scene-format.md"), encoding: .utf8)
+        // The backdrops' section (the animatable layer properties further on share two names).
+        let text = whole.components(separatedBy: "### Backdrops").dropFirst().first?.components(separatedBy: "\n## ").first ?? ""
+        #expect(!text.isEmpty, "scene-format.md has no Backdrops section")
+        for operation in BlurOperation.effects where !operation.parameters(in: .scene).isEmpty {
+            #expect(text.contains("(reference/\(operation.name).md)"), "scene-format.md does not link reference/\(operation.name).md")
+            let page = try String(contentsOf: docs.appendingPathComponent("reference/\(operation.name).md"), encoding: .utf8)
             for p in operation.parameters(in: .scene) {
-                guard case let .number(spec) = p.kind, let row = keys[p.name] else { continue }
-                let range = "\(formatNumber(spec.range.lowerBound))…\(formatNumber(spec.range.upperBound))"
-                #expect(row.replacingOccurrences(of: ",", with: "").contains(range), "\(p.name): \(row) lacks \(range)")
+                #expect(!text.contains("\n| `\(p.name)` |"), "scene-format.md retypes \(operation.name)'s \(p.name)")
+                #expect(page.contains("`\(p.name)`"), "reference/\(operation.name).md lacks \(p.name)")
             }
         }
     }
@@ -199,7 +192,7 @@ import Testing
         #expect(q.status == 2 && q.stderr.contains("--tint is given twice"), "\(q.stderr)")
         // And the registry's reader itself, as a library caller meets it.
         #expect(throws: ParameterError.repeated(name: "sigma")) {
-            _ = try BlurOperation.blur.read([("sigma", "1"), ("sigma", "2")], as: .key, in: .javascript)
+            _ = try BlurOperation(GaussianBlurOperation.self).read([("sigma", "1"), ("sigma", "2")], as: .key, in: .javascript)
         }
     }
 }

@@ -5,7 +5,7 @@ import BlurTestSupport
 import Foundation
 import Testing
 
-/// Every default `docs/scene-format.md` states is the reader's: for each key of each table with a
+/// Every default `docs/scene-format.md` and the effects' reference pages (the registry) state is the reader's: for each key of each table with a
 /// default column, a scene that leaves the key out renders byte for byte as the same scene giving
 /// the documented default — in a scene where the key shows (a gradient's `start` over a visible
 /// gradient, an animation's `delay` while it runs).
@@ -142,9 +142,36 @@ import Testing
                 checked.append("\(context).\(key)")
             }
         }
-        // Each table was found and read: 32 keys have a JSON default in the document today.
-        #expect(Set(tables.compactMap(\.context)) == Set(Context.allCases), "\(tables.map(\.keys))")
-        #expect(checked.count >= 32, "\(checked)")
+        // The effects' keys are on their reference pages, made from the registry: leaving one out is
+        // its parameter's default there (as JSON: a number, a word, or the text of its kind).
+        for (context, operation) in [
+            (Context.material, BlurOperation(MaterialOperation.self)), (.progressive, BlurOperation(ProgressiveBlurOperation.self)),
+        ] {
+            // The material's short form takes these two beside its style.
+            let beside = [MaterialOperation.blurEffectRadius.name, MaterialOperation.dimmingAlpha.name]
+            for p in operation.parameters(in: .scene) where context == .progressive || beside.contains(p.name) {
+                guard let value = p.defaultValue(for: .light) else { continue }
+                let json: Any
+                switch value {
+                case .number where { if case .perAppearance = p.defaultValue { true } else { false } }():
+                    guard case let .perAppearance(.number(light), .number(dark)) = p.defaultValue else { continue }
+                    json = ["light": light, "dark": dark]
+                case let .number(v): json = v
+                case let .flag(on): json = on
+                case .length(nil): json = NSNull()
+                default: json = value.text
+                }
+                let omitted = try Self.render(Self.scene(context) { $0[p.name] = nil })
+                let given = try Self.render(Self.scene(context) { $0[p.name] = json })
+                let same = omitted == given
+                #expect(same, "\(context) \(p.name): leaving it out is not the registry's default \(value.text)")
+                checked.append("\(context).\(p.name)")
+            }
+        }
+        // Each table was found and read: 23 keys have a JSON default in the document today, and
+        // 10 of the effects' scene keys one in the registry.
+        #expect(Set(tables.compactMap(\.context)) == Set(Context.allCases).subtracting([.material, .progressive]), "\(tables.map(\.keys))")
+        #expect(checked.count >= 33, "\(checked)")
     }
 
     /// The scenes above show what they test: changing a key away from its default changes the frame.

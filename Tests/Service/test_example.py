@@ -51,7 +51,9 @@ def main():
         assert status == 400 and json.loads(body)["parameter"] == "sigma", (status, body)
         status, body = fetch(url + "/openapi.json")
         routes = sorted(p for p in json.loads(body)["paths"] if p.endswith("/{path}"))
-        assert routes == ["/blur/{path}", "/blurup/{path}", "/material/{path}", "/placeholder/{path}", "/progressive/{path}", "/render/{path}"], routes
+        # One route per operation of the registry, as the command line describes it.
+        described = json.loads(subprocess.run([BLURKIT, "--describe"], check=True, capture_output=True).stdout)
+        assert routes == sorted(f"/{op['flag']}/{{path}}" for op in described), routes
     finally:
         server.terminate()
         server.wait(timeout=10)

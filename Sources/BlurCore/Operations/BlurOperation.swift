@@ -10,22 +10,66 @@ public struct BlurOperation: Sendable {
     public let name: String
     /// One line about it.
     public let summary: String
+    /// A paragraph for `blurkit NAME --help`, possibly empty.
+    public let details: String
     /// Its parameters, in the order help texts and controls list them.
     public let parameters: [Parameter]
-    /// Sets of parameters of which at most one may be given (`sigma` and `radius`).
+    /// Sets of parameters of which at most one may be given (`sigma` and `radius`), by canonical name.
     public let exclusive: [[String]]
+    /// How it draws over an image, for an ``ImageOperation``; nil for the others (animations,
+    /// placeholders, scenes), which their own front-end code runs.
+    public let image: ImageRun?
 
     /// An operation as given.
-    public init(name: String, summary: String, parameters: [Parameter], exclusive: [[String]] = []) {
+    public init(name: String, summary: String, details: String = "", parameters: [Parameter], exclusive: [[String]] = [], image: ImageRun? = nil) {
         self.name = name
         self.summary = summary
+        self.details = details
         self.parameters = parameters
         self.exclusive = exclusive
+        self.image = image
     }
+
+    /// The operation `definition` declares.
+    public init<Definition: OperationDefinition>(_ definition: Definition.Type) {
+        self.init(
+            name: Definition.name, summary: Definition.summary, details: Definition.details, parameters: Definition.parameters,
+            exclusive: Definition.exclusive.map { $0.map { $0.name } })
+    }
+
+    /// The image operation `definition` declares, with its whole-image run.
+    public init<Definition: ImageOperation>(_ definition: Definition.Type) {
+        self.init(
+            name: Definition.name, summary: Definition.summary, details: Definition.details, parameters: Definition.parameters,
+            exclusive: Definition.exclusive.map { $0.map { $0.name } },
+            image: ImageRun { (arguments: OperationArguments) throws(ParameterError) -> PreparedEffect in
+                let effect = try Definition.effect(arguments)
+                return PreparedEffect(
+                    draw: { image, context in try Definition.draw(effect, over: image, in: context) }, keepsOpaque: Definition.keepsOpaque(effect),
+                    estimatedBytes: Definition.estimatedBytes, stages: nil)
+            })
+    }
+
+    /// The image operation `definition` declares, with its whole-image run and its stages.
+    package init<Definition: StreamingImageOperation>(_ definition: Definition.Type) {
+        self.init(
+            name: Definition.name, summary: Definition.summary, details: Definition.details, parameters: Definition.parameters,
+            exclusive: Definition.exclusive.map { $0.map { $0.name } },
+            image: ImageRun { (arguments: OperationArguments) throws(ParameterError) -> PreparedEffect in
+                let effect = try Definition.effect(arguments)
+                return PreparedEffect(
+                    draw: { image, context in try Definition.draw(effect, over: image, in: context) }, keepsOpaque: Definition.keepsOpaque(effect),
+                    estimatedBytes: Definition.estimatedBytes,
+                    stages: { width, height, scale, context in Definition.stages(effect, width: width, height: height, scale: scale, in: context) })
+            })
+    }
+
+    /// The command's and the route's name: ``name`` in kebab-case (`scrollEdge` → `scroll-edge`).
+    public var flag: String { kebabCase(name) }
 
     /// This operation with `more` parameters after its own (the output options of a front end that writes files).
     public func adding(_ more: [Parameter]) -> BlurOperation {
-        BlurOperation(name: name, summary: summary, parameters: parameters + more, exclusive: exclusive)
+        BlurOperation(name: name, summary: summary, details: details, parameters: parameters + more, exclusive: exclusive, image: image)
     }
 
     /// The parameter whose canonical name is `name`.
@@ -55,11 +99,11 @@ public struct BlurOperation: Sendable {
             guard let parameter = parameter(spelled: word, as: spelling, in: frontEnds) else {
                 throw .unknown(name: word, operation: name, known: parameters(in: frontEnds).map { $0.spelled(spelling) })
             }
-            guard !arguments.has(parameter.name) else { throw .repeated(name: word) }
+            guard !arguments.has(named: parameter.name) else { throw .repeated(name: word) }
             arguments.pairs.append((parameter.name, try parameter.parse(text, as: spelling)))
         }
         for set in exclusive {
-            let given = set.filter { arguments.has($0) }
+            let given = set.filter { arguments.has(named: $0) }
             if given.count > 1 {
                 throw .conflict(names: given.compactMap { self.parameter($0)?.spelled(spelling) })
             }
@@ -97,86 +141,90 @@ public struct OperationArguments: Sendable {
         self.spelling = spelling
     }
 
-    /// The value given for `name`, nil when it was not given.
+    /// The value given for `name`, nil when it was not given (the generic front ends' lookup).
     func given(_ name: String) -> ParameterValue? { pairs.first { $0.name.sameBytes(as: name) }?.value }
 
-    /// True when `name` was given.
-    public func has(_ name: String) -> Bool { given(name) != nil }
+    /// True when the parameter called `name` was given (the generic front ends' lookup).
+    package func has(named name: String) -> Bool { given(name) != nil }
 
     /// The value given for `name`, else its default (for `appearance` when it has one per appearance).
-    public func value(_ name: String, appearance: Appearance = .light) -> ParameterValue? {
+    func value(_ name: String, appearance: Appearance = .light) -> ParameterValue? {
         given(name) ?? operation.parameter(name)?.defaultValue(for: appearance)
     }
 
     /// `name` as the front end spells it.
-    public func spelled(_ name: String) -> String { operation.parameter(name)?.spelled(spelling) ?? name }
+    func spelled(_ name: String) -> String { operation.parameter(name)?.spelled(spelling) ?? name }
 
-    /// A number parameter's value or default; nil when absent without a default.
-    public func number(_ name: String, appearance: Appearance = .light) -> Double? {
-        guard case let .number(v)? = value(name, appearance: appearance) else { return nil }
+    /// The value given for `p`, nil when it was not given.
+    public func given<V>(_ p: OperationParameter<V>) -> V? { given(p.name).flatMap(p.read) }
+
+    /// True when `p` was given.
+    public func has<V>(_ p: OperationParameter<V>) -> Bool { given(p.name) != nil }
+
+    /// The value given for `p`, else its default (for `appearance` when it has one per
+    /// appearance); nil when absent without a default.
+    public subscript<V>(_ p: OperationParameter<V>, appearance appearance: Appearance = .light) -> V? {
+        value(p.name, appearance: appearance).flatMap(p.read)
+    }
+
+    /// `p` as the front end that gave the arguments spells it (`--max-radius`, `max-radius`,
+    /// `maximumBlurRadius`), for messages.
+    public func spelled<V>(_ p: OperationParameter<V>) -> String { p.parameter.spelled(spelling) }
+
+    /// The value of `p`, for a caller that needs one: the table's default where the parameter has
+    /// one, else an error naming it (arguments of another operation).
+    public func required<V>(_ p: OperationParameter<V>) throws(ParameterError) -> V {
+        guard let v = self[p] else { throw .missing(names: [spelled(p)], operation: operation.name) }
         return v
     }
 
-    /// A number parameter's value or default, for a caller that needs one: the table's default
-    /// where the parameter has one, else an error naming it (arguments of another operation).
-    public func requiredNumber(_ name: String) throws(ParameterError) -> Double {
-        guard let v = number(name) else { throw .missing(names: [spelled(name)], operation: operation.name) }
-        return v
-    }
-
-    /// A whole-number parameter's value or default.
-    public func integer(_ name: String) -> Int? { number(name).map { Int($0) } }
-
-    /// A choice parameter's value or default, as `spec`'s value.
-    public func choice<T>(_ name: String, _ spec: ChoiceSpec<T>) -> T? {
-        guard case let .word(w)? = value(name) else { return nil }
-        return try? spec.parse(w)
-    }
-
-    /// A colour parameter's value or default; nil when absent without one.
-    public func tint(_ name: String) -> ParameterValue.Tint? {
-        guard case let .color(t)? = value(name) else { return nil }
-        return t
-    }
-
-    /// A region parameter's value; nil when absent.
-    public func region(_ name: String) -> Rect? {
-        guard case let .region(r)? = value(name) else { return nil }
-        return r
-    }
-
-    /// A length parameter's value or default: `.some(nil)` is `none`, nil absent without a default.
-    public func length(_ name: String) -> GradientSizing?? {
-        guard case let .length(l)? = value(name) else { return nil }
-        return .some(l)
-    }
-
-    /// A size parameter's value; nil when absent.
-    public func size(_ name: String) -> (width: Double, height: Double)? {
-        guard case let .size(w, h)? = value(name) else { return nil }
-        return (w, h)
-    }
-
-    /// A flag's state (false when absent).
-    public func flag(_ name: String) -> Bool {
-        guard case let .flag(on)? = value(name) else { return false }
-        return on
-    }
-
-    /// The region `name` as a frame in an image of `width × height` pixels at `scale` pixels per
+    /// The region `p` as a frame in an image of `width × height` pixels at `scale` pixels per
     /// point, or the whole image when it was not given.
     /// - Throws: ``ParameterError/invalidForm(name:text:expected:)`` naming the parameter when the
     ///   region lies wholly outside the image or covers less than a pixel of it.
-    public func frame(_ name: String, width: Int, height: Int, scale: Double) throws(ParameterError) -> Rect {
+    public func frame(_ p: OperationParameter<Rect>, width: Int, height: Int, scale: Double) throws(ParameterError) -> Rect {
         let whole = Rect(x: 0, y: 0, width: Double(width) / scale, height: Double(height) / scale)
-        guard let region = region(name) else { return whole }
+        guard let region = self[p] else { return whole }
         guard region.pixelRect(scale: scale, clippedTo: width, height) != nil else {
             throw .invalidForm(
-                name: spelled(name), text: ParameterValue.region(region).text,
+                name: spelled(p), text: ParameterValue.region(region).text,
                 expected:
                     "a region that overlaps the \(formatNumber(whole.width))×\(formatNumber(whole.height))-pt image by a pixel at least (this one lies outside it)"
             )
         }
         return region
+    }
+}
+
+/// How an image operation runs, its type erased: from checked arguments to a prepared effect.
+public struct ImageRun: Sendable {
+    private let build: @Sendable (OperationArguments) throws(ParameterError) -> PreparedEffect
+
+    /// A run from its preparation.
+    public init(_ build: @escaping @Sendable (OperationArguments) throws(ParameterError) -> PreparedEffect) { self.build = build }
+
+    /// The effect `arguments` describe, checked and ready to draw.
+    public func prepare(_ arguments: OperationArguments) throws(ParameterError) -> PreparedEffect { try build(arguments) }
+}
+
+/// An effect built from checked arguments, ready to draw over images.
+public struct PreparedEffect: Sendable {
+    /// `image` with the effect drawn over the context's frame.
+    public let draw: @Sendable (Bitmap, EffectContext) throws -> Bitmap
+    /// Whether an opaque image stays opaque.
+    public let keepsOpaque: Bool
+    /// Bytes a draw over `width × height` pixels needs besides the image.
+    public let estimatedBytes: @Sendable (Int, Int) -> Int
+    /// The streaming stages for `width × height` at `scale`, when the operation has them.
+    package let stages: (@Sendable (Int, Int, Double, EffectContext) -> [any RowStage])?
+
+    package init(
+        draw: @escaping @Sendable (Bitmap, EffectContext) throws -> Bitmap, keepsOpaque: Bool, estimatedBytes: @escaping @Sendable (Int, Int) -> Int,
+        stages: (@Sendable (Int, Int, Double, EffectContext) -> [any RowStage])?
+    ) {
+        self.draw = draw
+        self.keepsOpaque = keepsOpaque
+        self.estimatedBytes = estimatedBytes
+        self.stages = stages
     }
 }

@@ -18,7 +18,7 @@ public enum Describe {
         let exclusive = operation.exclusive.map { set in
             "[" + set.compactMap { operation.parameter($0).map { quoted($0.spelled(spelling)) } }.joined(separator: ",") + "]"
         }
-        return "{\"name\":\(quoted(operation.name)),\"summary\":\(quoted(operation.summary)),"
+        return "{\"name\":\(quoted(operation.name)),\"flag\":\(quoted(operation.flag)),\"summary\":\(quoted(operation.summary)),"
             + "\"parameters\":[\(parameters.joined(separator: ","))],\"exclusive\":[\(exclusive.joined(separator: ","))]}"
     }
 
@@ -51,6 +51,9 @@ public enum Describe {
             fields.append(("aliases", "{" + aliases.joined(separator: ",") + "}"))
         case .color:
             fields.append(("kind", quoted("color")))
+            fields.append(("words", "[" + ParameterValue.Tint.words.map { quoted($0.words[0]) }.joined(separator: ",") + "]"))
+            let aliases = ParameterValue.Tint.words.flatMap { entry in entry.words.dropFirst().map { quoted($0) + ":" + quoted(entry.words[0]) } }
+            fields.append(("aliases", "{" + aliases.joined(separator: ",") + "}"))
         case .region:
             fields.append(("kind", quoted("region")))
         case let .length(fractions, allowsNone):
@@ -75,6 +78,7 @@ public enum Describe {
         }
         if let text = p.defaultText { fields.append(("defaultText", quoted(text))) }
         if let suggested = p.suggested { fields.append(("suggested", value(suggested))) }
+        if let other = p.goesWith { fields.append(("goesWith", quoted(other))) }
         return "{" + fields.map { quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 

@@ -79,6 +79,9 @@ public struct Parameter: Sendable {
     public let frontEnds: FrontEnds
     /// Where a control starts when the parameter has no default (σ 8 for a blur); nil: empty.
     public var suggested: ParameterValue?
+    /// The canonical name of the parameter this one means something beside (scale beside a radius,
+    /// not beside σ); nil: none. The playground turns its control off without it.
+    public var goesWith: String?
 
     /// A parameter as given; `flag` defaults to the name in kebab-case.
     public init(
@@ -93,6 +96,14 @@ public struct Parameter: Sendable {
         self.placeholder = placeholder
         self.frontEnds = frontEnds
         self.suggested = nil
+        self.goesWith = nil
+    }
+
+    /// This parameter, meaningful beside `other` only (``goesWith``).
+    public func going(with other: Parameter) -> Parameter {
+        var copy = self
+        copy.goesWith = other.name
+        return copy
     }
 
     /// This parameter with a control's starting value (``suggested``).

@@ -24,6 +24,44 @@ public enum ParameterValue: Sendable, Hashable {
         /// One colour in both appearances.
         case color(Color)
 
+        /// The colour words of every front end (the command line, HTTP, JavaScript options and scene
+        /// files), each with its aliases, and what they name; any ASCII case.
+        public static let words: [(words: [String], tint: Tint)] = [
+            (["none", "clear"], .none), (["background", "systemBackground"], .background), (["white"], .color(.white)),
+            (["black"], .color(.black)), (["gray", "grey"], .color(Color(white: 0.5))),
+        ]
+
+        /// `text` as a colour: one of ``words``, or hex digits (`#RGB`, `#RRGGBB`, `#RRGGBBAA`, the
+        /// `#` optional) — the one colour parser of every front end.
+        /// - Throws: ``ParameterError/invalidForm(name:text:expected:)`` naming `name`.
+        public init(parsing text: String, name: String) throws(ParameterError) {
+            if let entry = ParameterValue.Tint.words.first(where: { $0.words.contains { text.sameBytes(ignoringASCIICase: $0) } }) {
+                self = entry.tint
+                return
+            }
+            guard let color = Color(hex: text) else { throw .invalidForm(name: name, text: text, expected: Parameter.colorForms) }
+            self = .color(color)
+        }
+
+        /// The colour in `appearance`: clear for ``none``, the system background's colour for ``background``.
+        public func color(for appearance: Appearance) -> Color {
+            switch self {
+            case .none: return .clear
+            case .background: return appearance.backgroundColor
+            case let .color(c): return c
+            }
+        }
+
+        /// The tint a dynamic colour is: ``none`` for nil, ``background`` for the system
+        /// background, else its light colour.
+        public init(_ color: DynamicColor?) {
+            switch color {
+            case nil: self = .none
+            case .systemBackground?: self = .background
+            case let c?: self = .color(c.light)
+            }
+        }
+
         /// As a dynamic colour; nil for ``none``.
         public var dynamicColor: DynamicColor? {
             switch self {
@@ -31,6 +69,19 @@ public enum ParameterValue: Sendable, Hashable {
             case .background: return .systemBackground
             case let .color(c): return DynamicColor(c)
             }
+        }
+    }
+
+    /// A size's two sides.
+    public struct Dimensions: Sendable, Hashable {
+        /// The first side (`W` of `WxH`).
+        public var width: Double
+        /// The second side.
+        public var height: Double
+        /// A size as given.
+        public init(width: Double, height: Double) {
+            self.width = width
+            self.height = height
         }
     }
 
@@ -61,21 +112,9 @@ extension Parameter {
         case let .number(spec):
             return .number(try spec.named(name).parse(text))
         case let .choice(entries):
-            guard let entry = entries.first(where: { $0.contains { $0.sameBytes(ignoringASCIICase: text) } }) else {
-                throw .invalidChoice(name: name, value: text, choices: entries.map { $0[0] })
-            }
-            return .word(entry[0])
+            return .word(entries[try ChoiceSpec<Int>.index(of: text, among: entries, name: name)][0])
         case .color:
-            for (word, tint) in [
-                ("none", ParameterValue.Tint.none), ("background", .background), ("white", .color(.white)), ("black", .color(.black)),
-            ]
-            where text.sameBytes(ignoringASCIICase: word) {
-                return .color(tint)
-            }
-            guard text.utf8.first == UInt8(ascii: "#"), let color = Color(hex: text) else {
-                throw .invalidForm(name: name, text: text, expected: Parameter.colorForms)
-            }
-            return .color(.color(color))
+            return .color(try ParameterValue.Tint(parsing: text, name: name))
         case .region:
             return .region(try Parameter.region(text, name: name))
         case let .length(fractions, allowsNone):
@@ -97,7 +136,11 @@ extension Parameter {
     }
 
     /// The forms a colour takes, as messages and help list them.
-    public static let colorForms = "#RGB, #RRGGBB, #RRGGBBAA, white, black, none or background"
+    public static let colorForms =
+        "#RGB, #RRGGBB or #RRGGBBAA (the # may be left out), or "
+        + listing(
+            ParameterValue.Tint.words.map { $0.words.count > 1 ? "\($0.words[0]) (or \($0.words.dropFirst().joined(separator: ", ")))" : $0.words[0] }
+        )
 
     /// `lo…hi unit`.
     static func bounds(_ spec: ParameterSpec) -> String {

@@ -96,12 +96,24 @@ public struct ChoiceSpec<Value: Sendable & Equatable>: Sendable {
     /// The words as help texts list them (each choice's first word).
     public var words: [String] { choices.map { $0.words[0] } }
 
+    /// This spec with another summary (the same choice, said for another parameter).
+    public func with(summary: String) -> ChoiceSpec {
+        ChoiceSpec(name: name, choices: choices, defaultValue: defaultValue, summary: summary)
+    }
+
     /// The value `text` names, whatever its case.
     public func parse(_ text: String) throws(ParameterError) -> Value {
-        guard let choice = choices.first(where: { $0.words.contains { $0.sameBytes(ignoringASCIICase: text) } }) else {
-            throw .invalidChoice(name: name, value: text, choices: words)
+        choices[try ChoiceSpec.index(of: text, among: choices.map { $0.words }, name: name)].value
+    }
+
+    /// The index of the entry of `entries` (each a choice's words) with a word that is `text` in
+    /// any ASCII case: the one parser of choices (``Parameter/Kind/choice(_:)`` reads its words with it too).
+    /// - Throws: ``ParameterError/invalidChoice(name:value:choices:)`` naming `name` and the canonical words.
+    public static func index(of text: String, among entries: [[String]], name: String) throws(ParameterError) -> Int {
+        guard let at = entries.firstIndex(where: { $0.contains { $0.sameBytes(ignoringASCIICase: text) } }) else {
+            throw .invalidChoice(name: name, value: text, choices: entries.map { $0[0] })
         }
-        return choice.value
+        return at
     }
 
     /// The word that names `value`.

@@ -9,21 +9,22 @@ extension Renderer {
         _ arguments: OperationArguments, from source: ImageSource, to path: String?, format: AnimationFormat, label: String? = nil,
         options: RenderOptions = RenderOptions()
     ) throws -> [UInt8] {
-        let size = arguments.size("size")
-        let reduceMotion = arguments.flag("reduceMotion")
+        let size = arguments[BlurUpOperation.size]
+        let reduceMotion = arguments[BlurUpOperation.reduceMotion] ?? false
         // Every one of these has a default in the table.
-        let arrival = try arguments.requiredNumber("wait"), ending = try arguments.requiredNumber("hold")
+        let arrival = try arguments.required(BlurUpOperation.wait), ending = try arguments.required(BlurUpOperation.hold)
         let duration = arrival + (reduceMotion ? BlurUpImage.reducedMotionDuration : BlurUpImage.transitionDuration) + ending
-        let scale = try arguments.requiredNumber("scale")
-        let recording = try SceneRecording(duration: max(0.001, duration), frameRate: try arguments.requiredNumber("fps"), scale: scale)
-        let longest = Int(try arguments.requiredNumber("previewSize")), blur = try arguments.requiredNumber("blurRadius")
-        let quality = Int(try arguments.requiredNumber("quality"))
+        let scale = try arguments.required(BlurUpOperation.scale)
+        let recording = try SceneRecording(duration: max(0.001, duration), frameRate: try arguments.required(BlurUpOperation.fps), scale: scale)
+        let longest = try arguments.required(BlurUpOperation.previewSize), blur = try arguments.required(BlurUpOperation.blurRadius)
+        let quality = try arguments.required(BlurUpOperation.quality)
 
         let image = try decode(source, options: options)
         try options.checkpoint()
         let placeholder = Placeholder.placeholder(of: image, longestSide: longest, thumbHash: false)
         try options.checkpoint()
-        let (w, h) = size ?? (300.0, max(1, (300 * Double(image.height) / Double(image.width)).rounded()))
+        let width = BlurUpOperation.defaultViewWidth
+        let (w, h) = size.map { ($0.width, $0.height) } ?? (width, max(1, (width * Double(image.height) / Double(image.width)).rounded()))
         let view = BlurUpImage(
             preview: placeholder.preview, label: label ?? (source.name as NSString).lastPathComponent, blurRadius: blur,
             reduceMotion: reduceMotion, frame: Rect(x: 0, y: 0, width: w, height: h))
@@ -52,9 +53,9 @@ extension Renderer {
         _ arguments: OperationArguments, _ file: SceneFile, to path: String?, still: ImageFormat?, animation: AnimationFormat?,
         options: RenderOptions = RenderOptions()
     ) throws -> [UInt8] {
-        let start = try arguments.requiredNumber("time")
-        let quality = Int(try arguments.requiredNumber("quality"))
-        let scale = arguments.has("scale") ? arguments.number("scale")! : file.scale ?? 1
+        let start = try arguments.required(RenderOperation.time)
+        let quality = try arguments.required(RenderOperation.quality)
+        let scale = arguments.given(RenderOperation.scale) ?? file.scale ?? 1
         let (w, h) = (Int((file.scene.width * scale).rounded()), Int((file.scene.height * scale).rounded()))
         let frameBytes = w * h * 4
         if let still {
@@ -64,24 +65,24 @@ extension Renderer {
                 .cancelled
             { throw RenderError.cancelled(framesWritten: 0) }
             let bytes = try ImageFile.encode(
-                image, as: still, quality: quality, compression: arguments.integer("compression") ?? ImageFile.defaultCompression)
+                image, as: still, quality: quality, compression: arguments[StillOutput.compression] ?? ImageFile.defaultCompression)
             if let path { path == "-" ? try AtomicFile.writeStandardOutput(bytes) : try AtomicFile.write(bytes, to: path) }
             return path == nil ? bytes : []
         }
         guard let animation else { throw RenderError.output("render needs a still or an animation format") }
-        let givenDuration = arguments.has("duration") ? arguments.number("duration") : nil
+        let givenDuration = arguments.given(RenderOperation.duration)
         guard file.lastAnimationEnd > start || givenDuration != nil || file.duration != nil else {
             throw RenderError.output(
-                "the scene has nothing animating after \(formatNumber(start)) s: give \(arguments.spelled("duration")) D, or \(arguments.spelled("time")) T alone for a still"
+                "the scene has nothing animating after \(formatNumber(start)) s: give \(arguments.spelled(RenderOperation.duration)) D, or \(arguments.spelled(RenderOperation.time)) T alone for a still"
             )
         }
         let duration = givenDuration ?? file.duration ?? (file.lastAnimationEnd - start + 0.5)
-        let rate = arguments.has("fps") ? arguments.number("fps")! : file.frameRate ?? 30
+        let rate = arguments.given(RenderOperation.fps) ?? file.frameRate ?? SceneRecording.frameRateSpec.defaultValue!
         let recording = try SceneRecording(start: start, duration: duration, frameRate: rate, scale: scale)
         let parallel = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
         // Frames in flight, each with its offscreen surfaces and blur buffers, plus the encoder's copy.
         try ImageLimits.checkBudget(frameBytes * (6 * min(16, parallel) + 2), for: "rendering \(recording.frameCount) frames of \(w)×\(h)")
-        let opaque = file.scene.backgroundColor.alpha >= 1, loops = Int(try arguments.requiredNumber("loop"))
+        let opaque = file.scene.backgroundColor.alpha >= 1, loops = try arguments.required(RenderOperation.loop)
         let writer =
             try path.map {
                 try AnimationWriter(
@@ -99,10 +100,10 @@ extension Renderer {
     public static func placeholder(
         _ arguments: OperationArguments, from source: ImageSource, options: RenderOptions = RenderOptions()
     ) throws -> Placeholder {
-        let size = Int(try arguments.requiredNumber("size"))
+        let size = try arguments.required(PlaceholderOperation.size)
         do {
             return try Placeholder.make(
-                from: try source.open(options.cancellation), longestSide: size, thumbHash: !arguments.flag("noThumbHash"),
+                from: try source.open(options.cancellation), longestSide: size, thumbHash: !(arguments[PlaceholderOperation.noThumbHash] ?? false),
                 checkpoint: options.checkpoint)
         } catch PipelineError.cancelled {
             throw RenderError.cancelled(framesWritten: 0)

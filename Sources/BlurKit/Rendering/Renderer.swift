@@ -24,7 +24,7 @@ public enum Renderer {
         do {
             let file = try source.open(options.cancellation)
             format = asked ?? defaultFormat(for: file.format)
-            (input, opaque, profile) = try ImagePipeline.open(file, keepProfile: arguments.flag("keepProfile"))
+            (input, opaque, profile) = try ImagePipeline.open(file, keepProfile: arguments[StillOutput.keepProfile] ?? false)
         } catch let PipelineError.input(_, error) {
             throw RenderError.input(name: name, error)
         } catch PipelineError.cancelled {
@@ -38,8 +38,8 @@ public enum Renderer {
         let checkpoint = { if options.cancelled() { throw PipelineError.cancelled } }
         for step in steps { chain = StagedSource(step, over: chain, parts: options.threads, checkpoint: checkpoint) }
         var encoding = ImagePipeline.Encoding(
-            format: format, quality: arguments.integer("quality") ?? JPEGCodec.defaultQuality,
-            compression: arguments.integer("compression") ?? ImageFile.defaultCompression, profile: profile)
+            format: format, quality: arguments[StillOutput.quality] ?? JPEGCodec.defaultQuality,
+            compression: arguments[StillOutput.compression] ?? ImageFile.defaultCompression, profile: profile)
         encoding.cancellation = options.cancellation
         let file: OutputFile
         switch destination {
@@ -90,53 +90,28 @@ public enum Renderer {
         return file.bytes
     }
 
-    /// The stages of a still operation for a `width × height` input, and whether the result stays opaque.
+    /// The stages of a still operation for a `width × height` input, and whether the result stays
+    /// opaque: the operation's own stages, or (with the reference kernels, or for an operation
+    /// without stages) its whole-image draw within the budget.
     static func stages(
         _ arguments: OperationArguments, width: Int, height: Int, opaque: Bool, threads: Int?
     ) throws -> (stages: [any RowStage], opaque: Bool) {
-        let scale = arguments.number("scale") ?? 1
-        let appearance = arguments.choice("appearance", Appearance.spec) ?? .light
-        // The region in points (the whole image when not given, or for an operation without one).
-        let frame = try arguments.frame("region", width: width, height: height, scale: scale)
-        let reference = KernelSwitch.useReference
-        /// The effect on the whole image at once (the reference kernels), within the budget.
-        func whole(_ estimate: Int, _ transform: @escaping (Bitmap) -> Bitmap) throws -> [any RowStage] {
-            try ImageLimits.checkBudget(estimate, for: arguments.operation.name)
-            return [WholeImageStage(width: width, height: height, scale: scale, transform: transform)]
-        }
-        switch arguments.operation.name {
-        case "blur":
-            let blur = try GaussianBlur(arguments)
-            guard blur.sigma > GaussianBlur.identityThreshold || reference else { return ([], opaque) }
-            let stages =
-                reference
-                ? try whole(GaussianBlur.estimatedBytes(width: width, height: height)) { blur.apply(to: $0, threads: threads) }
-                : [blur.stage(width: width, height: height)]
-            return (stages, opaque && blur.edges == .clamp)
-        case "progressive":
-            let effect = try VariableBlurEffect(arguments)
-            if reference {
-                return (
-                    try whole(VariableBlurEffect.estimatedBytes(width: width, height: height)) {
-                        effect.render(over: $0, frame: frame, appearance: appearance, threads: threads)
-                    }, opaque
-                )
-            }
-            return ([effect.stage(width: width, height: height, scale: scale, frame: frame, appearance: appearance)], opaque)
-        case "material":
-            let material = try Material(arguments)
-            if reference {
-                return (
-                    try whole(Material.estimatedBytes(width: width, height: height)) {
-                        material.render(over: $0, frame: frame, appearance: appearance, threads: threads)
-                    }, opaque
-                )
-            }
-            let stage = material.stage(width: width, height: height, scale: scale, frame: frame, appearance: appearance, threads: threads)
-            return (stage.map { [$0] } ?? [], opaque)
-        default:
+        guard let run = arguments.operation.image else {
             throw RenderError.output("\(arguments.operation.name) does not make a still image from an image")
         }
+        let effect = try run.prepare(arguments)
+        let scale = arguments[BlurOperation.scale] ?? 1
+        let context = try BlurOperation.context(arguments, width: width, height: height, scale: scale, threads: threads)
+        let stillOpaque = opaque && effect.keepsOpaque
+        if !KernelSwitch.useReference, let stages = effect.stages {
+            return (stages(width, height, scale, context), stillOpaque)
+        }
+        try ImageLimits.checkBudget(effect.estimatedBytes(width, height), for: arguments.operation.name)
+        let stage = WholeImageStage(width: width, height: height, scale: scale) { image in
+            // The arguments were checked when the effect was prepared: a draw without a checkpoint cannot fail.
+            (try? effect.draw(image, context)) ?? image
+        }
+        return ([stage], stillOpaque)
     }
 }
 
@@ -144,8 +119,13 @@ extension Renderer {
     /// The output format when none is asked for (no `--format`, no suffix on OUT, no `format=` or
     /// `Accept` over HTTP): the input's, if PNG, JPEG, WebP or AVIF; else PNG.
     public static func defaultFormat(for input: ImageFormat) -> ImageFormat {
-        [.png, .jpeg, .webp, .avif].contains(input) ? input : .png
+        keptFormats.contains(input) ? input : fallbackFormat
     }
+
+    /// The input formats an output without an asked format keeps.
+    public static let keptFormats: [ImageFormat] = [.png, .jpeg, .webp, .avif]
+    /// The output format of any other input.
+    public static let fallbackFormat = ImageFormat.png
 
     /// The format of the image at `source`, from its first bytes.
     public static func format(of source: ImageSource) throws -> ImageFormat {

@@ -10,8 +10,11 @@ import BlurCore
 /// there is no image and `isLoading`, a white activity indicator turns in the middle.
 /// Not thread-safe: change it from one thread (rendering only reads it).
 public final class BlurUpImage {
-    /// The seed's defaults.
+    /// The seed's default blur radius of the preview, points: 24.
     public static let defaultBlurRadius = 24.0
+    /// The parameter table entry of ``blurRadius``: `radius`, points, 0…200, default ``defaultBlurRadius``.
+    public static let radiusSpec = ParameterSpec(
+        name: "radius", unit: "pt", range: 0...200, defaultValue: defaultBlurRadius, summary: "blur radius of the preview")
     /// Seconds the image takes to come into focus, or to leave: 0.8.
     public static let transitionDuration = 0.8
     /// Seconds of the fade that replaces the transition under Reduce Motion: 0.2.
@@ -52,7 +55,7 @@ public final class BlurUpImage {
         isLoading: Bool = true, reduceMotion: Bool = false, frame: Rect
     ) {
         self.label = label
-        self.blurRadius = blurRadius.isNaN ? 0 : max(0, min(1000, blurRadius))
+        self.blurRadius = blurRadius.isNaN ? 0 : max(0, min(BlurUpImage.radiusSpec.range.upperBound, blurRadius))
         self.reduceMotion = reduceMotion
         self.image = image
         self.isLoading = isLoading

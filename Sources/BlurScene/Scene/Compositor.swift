@@ -142,6 +142,9 @@ struct Compositor {
             return try material.render(over: canvas, frame: frame, appearance: appearance, threads: threads, checkpoint: checkpoint)
         case let .progressive(effect):
             return try effect.render(over: canvas, frame: frame, appearance: appearance, threads: threads, checkpoint: checkpoint)
+        case let .effect(effect):
+            return try layer.effect(effect, at: time).prepared.draw(
+                canvas, EffectContext(frame: frame, appearance: appearance, cornerRadius: corner, threads: threads, checkpoint: checkpoint))
         }
     }
 

@@ -44,6 +44,8 @@ public final class Layer {
         case material(Material)
         /// BlurUIKit's progressive blur with its dimming, over the bounds.
         case progressive(VariableBlurEffect)
+        /// Any image operation of the registry, drawn over the bounds (a scene file's generic backdrop).
+        case effect(BackdropEffect)
     }
 
     /// A label for finding the layer (a scene file's `name`, ``SceneFile/layers``); never drawn. Default empty.
@@ -74,6 +76,10 @@ public final class Layer {
     var blurRadiusValue = Animated(Layer.blurRadiusSpec.defaultValue!)
     var backdropRadiusValue: Animated<Double>?
     var dimmingAlphaValue = Animated(1.0)
+    /// The animated number and colour parameters of an ``BackdropFilter/effect(_:)`` backdrop, by
+    /// canonical name (those never set keep the backdrop's own value).
+    var effectNumbers: [String: Animated<Double>] = [:]
+    var effectColors: [String: Animated<Color>] = [:]
 
     /// A layer at `frame` (points, in the parent's coordinates): opacity 1, clear background, no blur, no sublayers.
     public init(name: String = "", frame: Rect, content: Content = .none) {
@@ -136,6 +142,36 @@ public final class Layer {
     public var dimmingAlpha: Double {
         get { dimmingAlphaValue.model }
         set { Layer.record(&dimmingAlphaValue, newValue) }
+    }
+
+    /// Sets the number parameter `name` of the layer's ``BackdropFilter/effect(_:)`` backdrop
+    /// (clamped to its range when drawn). *Animatable*: the first change starts from the value the
+    /// backdrop has in `appearance`.
+    public func setBackdropParameter(_ name: String, to value: Double, appearance: Appearance = .light) {
+        if effectNumbers[name] == nil {
+            guard case let .effect(effect)? = backdropFilter, case let .number(initial)? = effect.value(name, appearance: appearance) else { return }
+            effectNumbers[name] = Animated(initial)
+        }
+        Layer.record(&effectNumbers[name]!, value)
+    }
+
+    /// Sets the colour parameter `name` of the layer's ``BackdropFilter/effect(_:)`` backdrop.
+    /// *Animatable* (premultiplied): the first change starts from the colour the backdrop has in `appearance`.
+    public func setBackdropParameter(_ name: String, to value: Color, appearance: Appearance = .light) {
+        if effectColors[name] == nil {
+            guard case let .effect(effect)? = backdropFilter, case let .color(tint)? = effect.value(name, appearance: appearance) else { return }
+            effectColors[name] = Animated(tint.color(for: appearance))
+        }
+        Layer.record(&effectColors[name]!, value)
+    }
+
+    /// The layer's effect backdrop with its animated parameters at `time`.
+    func effect(_ effect: BackdropEffect, at time: Double) -> BackdropEffect {
+        guard !effectNumbers.isEmpty || !effectColors.isEmpty else { return effect }
+        var values: [String: ParameterValue] = [:]
+        for (name, value) in effectNumbers { values[name] = .number(value.value(at: time)) }
+        for (name, value) in effectColors { values[name] = .color(.color(value.value(at: time))) }
+        return effect.with(values)
     }
 
     /// BlurUIKit's `setBlurRadiusAnimated(radius:duration:delay:)`: from the radius showing at `time`

@@ -22,17 +22,20 @@ public struct SceneFile {
     public let lastAnimationEnd: Double
 
     /// Reads a scene file; relative image paths are resolved against its folder.
-    public static func read(_ path: String) throws -> SceneFile {
+    public static func read(_ path: String, operations: [BlurOperation] = BlurOperation.effects) throws -> SceneFile {
         let bytes = try AtomicFile.read(path)
-        return try parse(bytes, baseDirectory: (path as NSString).deletingLastPathComponent)
+        return try parse(bytes, baseDirectory: (path as NSString).deletingLastPathComponent, operations: operations)
     }
 
     /// Parses scene JSON; images are read from `baseDirectory` when their paths are relative, or
     /// given by `imageLoader` (called with the path as written in the file) when there is one.
+    /// `operations` are the effects a backdrop may name, each by its name with an object of its
+    /// scene parameters (`BlurOperation.effects` by default).
     public static func parse(
-        _ bytes: [UInt8], baseDirectory: String = ".", imageLoader: ((String) throws -> Bitmap)? = nil
+        _ bytes: [UInt8], baseDirectory: String = ".", imageLoader: ((String) throws -> Bitmap)? = nil,
+        operations: [BlurOperation] = BlurOperation.effects
     ) throws(SceneFileError) -> SceneFile {
-        var reader = Reader(baseDirectory: baseDirectory, loader: imageLoader)
+        var reader = Reader(baseDirectory: baseDirectory, loader: imageLoader, operations: operations)
         return try reader.document(Node(value: try JSONValue.parse(bytes), path: ""))
     }
 }
@@ -71,6 +74,14 @@ private struct Node {
         let name = try string()
         do { return try spec.parse(name) } catch {
             throw .invalid(path: path, message: "expected one of \(spec.words.joined(separator: ", ")), got \(value.summary)")
+        }
+    }
+
+    /// A colour string as every front end reads it, errors at this path.
+    func tint() throws(SceneFileError) -> ParameterValue.Tint {
+        let text = try string()
+        do { return try ParameterValue.Tint(parsing: text, name: "colour") } catch {
+            throw .invalid(path: path, message: "expected a colour (\(Parameter.colorForms)), got \(value.summary)")
         }
     }
 
@@ -119,22 +130,12 @@ private struct Node {
         return (try items[0].number(Layer.positionSpec), try items[1].number(Layer.positionSpec))
     }
 
-    /// `"#RRGGBB"`, `"#RGB"`, `"#RRGGBBAA"`, a name (white, black, clear, gray), or
-    /// `{"red", "green", "blue", "alpha"}` / `{"white", "alpha"}` with values 0…1.
-    func color() throws(SceneFileError) -> Color {
-        if case let .string(s) = value {
-            switch s {
-            case "white": return .white
-            case "black": return .black
-            case "clear": return .clear
-            case "gray", "grey": return Color(white: 0.5)
-            default:
-                guard let c = Color(hex: s) else {
-                    throw .invalid(path: path, message: "expected a colour such as \"#FF8800\", \"#FF880080\" or \"white\", got \(value.summary)")
-                }
-                return c
-            }
-        }
+    /// A colour in `appearance`: a string in the colour vocabulary of every front end
+    /// (`ParameterValue.Tint(parsing:name:)`: hex, `white`, `black`, `gray`, `clear` or `none`,
+    /// `background` or `systemBackground`), or `{"red", "green", "blue", "alpha"}` /
+    /// `{"white", "alpha"}` with values 0…1.
+    func color(_ appearance: Appearance = .light) throws(SceneFileError) -> Color {
+        if case .string = value { return try tint().color(for: appearance) }
         guard case .object = value else {
             throw .type(path: path, expected: "a colour (\"#RRGGBB\" or {\"red\", \"green\", \"blue\"})", got: value.summary)
         }
@@ -185,20 +186,26 @@ private struct Members {
 private struct Reader {
     let baseDirectory: String
     let loader: ((String) throws -> Bitmap)?
+    /// The effects a backdrop may name (`BlurOperation.effects` unless the caller adds its own).
+    let operations: [BlurOperation]
     var layers: [String: Layer] = [:]
     var images: [String: Bitmap] = [:]
+    /// The document's appearance: what `background` and `{"light", "dark"}` values resolve to.
+    var appearance = Appearance.light
 
-    init(baseDirectory: String, loader: ((String) throws -> Bitmap)?) {
+    init(baseDirectory: String, loader: ((String) throws -> Bitmap)?, operations: [BlurOperation]) {
         self.baseDirectory = baseDirectory
         self.loader = loader
+        self.operations = operations
     }
 
     mutating func document(_ root: Node) throws(SceneFileError) -> SceneFile {
         let o = try root.object(["width", "height", "scale", "background", "appearance", "duration", "fps", "layers", "animations"])
+        appearance = try o.optional("appearance")?.choice(Appearance.spec) ?? .light
         let scene = Scene(
             width: try o.required("width").number(Scene.sizeSpec), height: try o.required("height").number(Scene.sizeSpec),
-            backgroundColor: try o.optional("background")?.color() ?? .white)
-        if let a = o.optional("appearance") { scene.appearance = try a.choice(Appearance.spec) }
+            backgroundColor: try o.optional("background")?.color(appearance) ?? .white)
+        scene.appearance = appearance
         let scale = try o.optional("scale")?.number(Scene.scaleSpec)
         let duration = try o.optional("duration")?.number(SceneRecording.durationSpec)
         let fps = try o.optional("fps")?.number(SceneRecording.frameRateSpec)
@@ -220,7 +227,7 @@ private struct Reader {
             layers[name] = layer
         }
         if let c = o.optional("content") { layer.content = try content(c) }
-        if let c = o.optional("backgroundColor") { layer.backgroundColor = try c.color() }
+        if let c = o.optional("backgroundColor") { layer.backgroundColor = try c.color(appearance) }
         if let v = o.optional("opacity") { layer.opacity = try v.number(Layer.opacitySpec) }
         if let v = o.optional("cornerRadius") { layer.cornerRadius = try v.number(Layer.cornerRadiusSpec) }
         if let v = o.optional("masksToBounds") { layer.masksToBounds = try v.bool() }
@@ -239,7 +246,7 @@ private struct Reader {
         if kind != "shape" { try o.forbid(["fill"], because: "with \"\(kind)\" (it goes with \"shape\")") }
         switch kind {
         case "color":
-            return .color(try value.color())
+            return .color(try value.color(appearance))
         case "image":
             let mode = try o.optional("mode")?.choice(ContentMode.spec) ?? ContentMode.spec.defaultValue!
             return .bitmap(try image(value), mode: mode)
@@ -248,15 +255,15 @@ private struct Reader {
             var colors: [Color] = []
             if let list = g.optional("colors") {
                 try g.forbid(["from", "to"], because: "with \"colors\"")
-                for c in try list.array() { colors.append(try c.color()) }
+                for c in try list.array() { colors.append(try c.color(appearance)) }
                 guard colors.count >= 2 else { throw .invalid(path: list.path, message: "a gradient needs at least two colours") }
             } else {
-                colors = [try g.required("from").color(), try g.required("to").color()]
+                colors = [try g.required("from").color(appearance), try g.required("to").color(appearance)]
             }
             return .linearGradient(
                 colors: colors, start: try g.optional("start")?.point() ?? (0.5, 0), end: try g.optional("end")?.point() ?? (0.5, 1))
         case "shape":
-            return .shape(try shape(value), fill: try o.required("fill").color())
+            return .shape(try shape(value), fill: try o.required("fill").color(appearance))
         default:
             let r = try value.object(["image", "alpha", "hidden", "maximumBlurRadius"])
             var settings = Layer.Reflection(isHidden: try r.optional("hidden")?.bool() ?? false)
@@ -296,72 +303,100 @@ private struct Reader {
         }
     }
 
+    /// `{"NAME": {…}}`: an effect of ``operations`` by its name, with an object of its scene
+    /// parameters read by their kinds (the generic form, drawn over the layer's frame); or one of
+    /// the two short forms the components' own backdrops take, `{"blur": R}` (a radius in points)
+    /// and `{"material": STYLE, "blurEffectRadius": R, "dimmingAlpha": A}`, whose radius and
+    /// dimming the layer animates.
     func backdrop(_ node: Node, of layer: Layer) throws(SceneFileError) {
-        let o = try node.object(["blur", "material", "progressive"] + BlurOperation.material.parameters(in: .scene).map { $0.name })
-        let (kind, value) = try o.oneOf(["blur", "material", "progressive"])
-        if kind != "material" { try o.forbid(["dimmingAlpha"], because: "with \"\(kind)\" (it goes with \"material\")") }
-        if kind == "progressive" { try o.forbid(["blurEffectRadius"], because: "with \"progressive\" (use its maximumBlurRadius)") }
-        switch kind {
-        case "blur":
+        let names = operations.filter { !$0.parameters(in: .scene).isEmpty || Reader.shortForms.contains($0.name) }.map(\.name)
+        let siblings = [Reader.radiusKey, Reader.dimmingKey]
+        let o = try node.object(names + siblings)
+        let (name, value) = try o.oneOf(names)
+        if case .object = value.value {
+            try o.forbid(siblings, because: "beside an object (give them inside it)")
+            let operation = operations.first { $0.name == name }!
+            guard let run = operation.image else { throw .invalid(path: value.path, message: "\(name) does not draw over a backdrop") }
+            let arguments = try self.arguments(of: operation, value)
+            do { layer.backdropFilter = .effect(BackdropEffect(arguments: arguments, prepared: try run.prepare(arguments))) } catch {
+                throw .invalid(path: value.path, message: error.description)
+            }
+            return
+        }
+        switch value.value {
+        case .number:
+            try o.forbid([Reader.dimmingKey], because: "with \"\(name)\" (it goes with \"\(MaterialOperation.name)\")")
             layer.backdropFilter = .blur(radius: try value.number(Layer.backdropRadiusSpec))
-            if let r = o.optional("blurEffectRadius") { layer.blurEffectRadius = try r.number(Layer.backdropRadiusSpec) }
-        case "material":
+            if let r = o.optional(Reader.radiusKey) { layer.blurEffectRadius = try r.number(Layer.backdropRadiusSpec) }
+        case .string:
             layer.backdropFilter = .material(Material(style: try value.choice(MaterialStyle.spec)))
-            if let r = o.optional("blurEffectRadius") { layer.blurEffectRadius = try r.number(Material.radiusSpec) }
-            if let d = o.optional("dimmingAlpha") { layer.dimmingAlpha = try d.number(Material.dimmingSpec) }
+            if let r = o.optional(Reader.radiusKey) { layer.blurEffectRadius = try r.number(Material.radiusSpec) }
+            if let d = o.optional(Reader.dimmingKey) { layer.dimmingAlpha = try d.number(Material.dimmingSpec) }
         default:
-            layer.backdropFilter = .progressive(try progressive(value))
+            throw .type(path: value.path, expected: "an object of \(name)'s parameters", got: value.value.summary)
         }
     }
 
-    /// A progressive backdrop: the keys and kinds of ``BlurOperation/progressive``'s scene
-    /// parameters, read into its arguments and built by the same typed initialiser as every front end.
-    /// JSON forms beside the text ones: sizings as `{"relative": f}` / `{"absolute": pt}` / null,
-    /// colours in any scene form (`"systemBackground"` the system background, null none), and
-    /// `dimmingAlpha` as null or `{"light", "dark"}` too.
-    func progressive(_ node: Node) throws(SceneFileError) -> VariableBlurEffect {
-        let operation = BlurOperation.progressive
-        let o = try node.object(operation.parameters(in: .scene).map { $0.name })
+    /// The operations with a short form, and the keys beside it: the blur's (a number) and the
+    /// material's (a style's name).
+    static let shortForms = [GaussianBlurOperation.name, MaterialOperation.name]
+    /// The animatable radius beside a short form.
+    static let radiusKey = MaterialOperation.blurEffectRadius.name
+    /// The animatable dimming beside the material's short form.
+    static let dimmingKey = MaterialOperation.dimmingAlpha.name
+
+    /// An object of `operation`'s scene parameters, each read by its kind: numbers as numbers (or
+    /// null for 0, or `{"light", "dark"}` for one per appearance where the default has one),
+    /// words as strings, colours in any scene form (null: none), lengths as strings,
+    /// `{"relative": f}` / `{"absolute": pt}` or null, regions as `[x, y, width, height]`, sizes as
+    /// `[width, height]`, flags as booleans (null: off); any as the text the other front ends take.
+    func arguments(of operation: BlurOperation, _ node: Node) throws(SceneFileError) -> OperationArguments {
+        let parameters = operation.parameters(in: .scene)
+        let o = try node.object(parameters.map(\.name))
         var values: [String: ParameterValue] = [:]
-        var alpha: DimmingAlpha?? = nil
-        for parameter in operation.parameters(in: .scene) {
+        for parameter in parameters {
             guard let v = o.optional(parameter.name) else { continue }
-            switch parameter.kind {
-            case let .number(spec) where parameter.name == "dimmingAlpha":
-                switch v.value {
-                case .null: alpha = .some(nil)
-                case .object:
-                    let a = try v.object(["light", "dark"])
-                    alpha = .interfaceStyle(lightModeAlpha: try a.required("light").number(spec), darkModeAlpha: try a.required("dark").number(spec))
-                case .number: values[parameter.name] = .number(try v.number(spec))
-                default: throw .type(path: v.path, expected: "a number, null or {\"light\", \"dark\"}", got: v.value.summary)
-                }
-            case let .number(spec):
+            if case .string = v.value, parameter.kind.readsText {
+                values[parameter.name] = try v.parsed(parameter)
+                continue
+            }
+            switch (parameter.kind, v.value) {
+            case let (.number(spec), .number):
                 values[parameter.name] = .number(try v.number(spec))
-            case .choice:
-                values[parameter.name] = try v.parsed(parameter)
-            case let .length(fractions, _):
-                if case .string = v.value {
-                    values[parameter.name] = try v.parsed(parameter)
-                } else {
-                    values[parameter.name] = .length(try sizing(v, fractions: fractions))
-                }
-            case .color:
-                switch v.value {
-                case .null: values[parameter.name] = .color(.none)
-                case .string("systemBackground"), .string("background"): values[parameter.name] = .color(.background)
-                case .string("none"): values[parameter.name] = .color(.none)
-                default: values[parameter.name] = .color(.color(try v.color()))
-                }
+            case let (.number(spec), .null) where spec.range.contains(0):
+                values[parameter.name] = .number(0)
+            case let (.number(spec), .object):
+                guard case .perAppearance = parameter.defaultValue else { fallthrough }
+                let a = try v.object(["light", "dark"])
+                values[parameter.name] = .number(try a.required(appearance.rawValue).number(spec))
+                _ = try a.required(appearance == .light ? "dark" : "light").number(spec)
+            case (.color, .null):
+                values[parameter.name] = .color(.none)
+            case (.color, .object):
+                values[parameter.name] = .color(.color(try v.color(appearance)))
+            case (.length, .null):
+                values[parameter.name] = .length(nil)
+            case let (.length(fractions, _), .object):
+                values[parameter.name] = .length(try sizing(v, fractions: fractions))
+            case (.region, .array):
+                values[parameter.name] = .region(try v.rect())
+            case let (.size(spec), .array):
+                let items = try v.array()
+                guard items.count == 2 else { throw .type(path: v.path, expected: "[width, height]", got: "\(items.count) numbers") }
+                values[parameter.name] = .size(width: try items[0].number(spec), height: try items[1].number(spec))
+            case (.flag, .bool):
+                values[parameter.name] = .flag(try v.bool())
+            case (.flag, .null):
+                values[parameter.name] = .flag(false)
             default:
-                values[parameter.name] = try v.parsed(parameter)
+                var forms = parameter.kind.sceneForms
+                if case let .number(spec) = parameter.kind, spec.range.contains(0) {
+                    if case .perAppearance = parameter.defaultValue { forms += ", null or {\"light\", \"dark\"}" } else { forms += " or null" }
+                }
+                throw .type(path: v.path, expected: forms, got: v.value.summary)
             }
         }
-        do {
-            var effect = try VariableBlurEffect(OperationArguments(operation: operation, values: values, spelling: .key))
-            if let alpha { effect.dimmingAlpha = alpha }
-            return try effect.validated()
-        } catch { throw .invalid(path: node.path, message: error.description) }
+        return OperationArguments(operation: operation, values: values, spelling: .key)
     }
 
     /// `{"relative": 0.5}` (a fraction of the size) or `{"absolute": 40}` (points); null for none.
@@ -387,18 +422,45 @@ private struct Reader {
             let listing = names.isEmpty ? "" : " (layers: \(shown)\(names.count > 10 ? " and \(names.count - 10) more" : ""))"
             throw .invalid(path: nameNode.path, message: "no layer is called \"\(name)\"" + listing)
         }
-        let set = try o.required("set").object([
-            "opacity", "frame", "backgroundColor", "cornerRadius", "blurRadius", "blurEffectRadius", "dimmingAlpha",
-        ])
+        // An effect backdrop's number and colour keys are animatable too.
+        var effectKeys: [Parameter] = []
+        if case let .effect(effect)? = layer.backdropFilter {
+            effectKeys = effect.arguments.operation.parameters(in: .scene).filter {
+                switch $0.kind {
+                case .number, .color: return true
+                default: return false
+                }
+            }
+        }
+        // The short forms' radius and dimming are the layer's; an effect's keys of those names are the effect's.
+        let shortFormKeys = effectKeys.isEmpty ? ["blurEffectRadius", "dimmingAlpha"] : []
+        let layerKeys = ["opacity", "frame", "backgroundColor", "cornerRadius", "blurRadius"] + shortFormKeys
+        let set = try o.required("set").object(layerKeys + effectKeys.map(\.name).filter { !layerKeys.contains($0) })
         // Read every value first, so an error leaves the scene unchanged.
         var changes: [(Layer) -> Void] = []
         if let v = set.optional("opacity") { let x = try v.number(Layer.opacitySpec); changes.append { $0.opacity = x } }
         if let v = set.optional("frame") { let x = try v.rect(); changes.append { $0.frame = x } }
-        if let v = set.optional("backgroundColor") { let x = try v.color(); changes.append { $0.backgroundColor = x } }
+        if let v = set.optional("backgroundColor") { let x = try v.color(appearance); changes.append { $0.backgroundColor = x } }
         if let v = set.optional("cornerRadius") { let x = try v.number(Layer.cornerRadiusSpec); changes.append { $0.cornerRadius = x } }
         if let v = set.optional("blurRadius") { let x = try v.number(Layer.blurRadiusSpec); changes.append { $0.blurRadius = x } }
-        if let v = set.optional("blurEffectRadius") { let x = try v.number(Material.radiusSpec); changes.append { $0.blurEffectRadius = x } }
-        if let v = set.optional("dimmingAlpha") { let x = try v.number(Material.dimmingSpec); changes.append { $0.dimmingAlpha = x } }
+        if shortFormKeys.contains("blurEffectRadius"), let v = set.optional("blurEffectRadius") {
+            let x = try v.number(Material.radiusSpec); changes.append { $0.blurEffectRadius = x }
+        }
+        if shortFormKeys.contains("dimmingAlpha"), let v = set.optional("dimmingAlpha") {
+            let x = try v.number(Material.dimmingSpec); changes.append { $0.dimmingAlpha = x }
+        }
+        let appearance = appearance
+        for p in effectKeys where !layerKeys.contains(p.name) {
+            guard let v = set.optional(p.name) else { continue }
+            switch p.kind {
+            case let .number(spec):
+                let x = try v.number(spec)
+                changes.append { $0.setBackdropParameter(p.name, to: x, appearance: appearance) }
+            default:
+                let x = try v.color(appearance)
+                changes.append { $0.setBackdropParameter(p.name, to: x, appearance: appearance) }
+            }
+        }
         if duration > 0 || { if case .spring = curve { true } else { false } }() {
             scene.animate(at: at, duration: duration, delay: delay, curve: curve) { for change in changes { change(layer) } }
         } else {
@@ -442,6 +504,29 @@ private struct Reader {
             return .spring(
                 mass: try number("mass", TimingCurve.springMassSpec), stiffness: try number("stiffness", TimingCurve.springStiffnessSpec),
                 damping: try number("damping", TimingCurve.springDampingForceSpec), initialVelocity: velocity)
+        }
+    }
+}
+
+extension Parameter.Kind {
+    /// True when a scene may give the value as the text the other front ends take.
+    fileprivate var readsText: Bool {
+        switch self {
+        case .number, .flag: return false
+        case .choice, .color, .region, .length, .size: return true
+        }
+    }
+
+    /// The JSON forms a scene gives a value of this kind in, for messages.
+    fileprivate var sceneForms: String {
+        switch self {
+        case .number: return "a number"
+        case .choice: return "a string"
+        case .color: return "a colour (a string, {\"red\", \"green\", \"blue\"} or null)"
+        case .region: return "[x, y, width, height] or \"X,Y,W,H\""
+        case .length: return "a length (\"40pt\", \"25%\", {\"relative\": f}, {\"absolute\": pt} or null)"
+        case .size: return "[width, height] or \"WxH\""
+        case .flag: return "true or false"
         }
     }
 }

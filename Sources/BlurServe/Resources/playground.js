@@ -1,8 +1,8 @@
 // The playground `blurkit serve` answers `/` with. Every control comes from /openapi.json — the
 // operation registry's parameters as the routes take them: the kind, range, words, default (per
 // appearance), the starting value of a parameter without one, the JavaScript key the engine in
-// the page takes (x-blurkit-key) and the command-line flag (x-blurkit-flag). Nothing about a
-// parameter is declared here but `goesWith` (scale with radius), which the document does not carry yet.
+// the page takes (x-blurkit-key), the command-line flag (x-blurkit-flag) and the parameter one means
+// something beside (x-blurkit-goes-with: scale beside radius). Nothing about a parameter is declared here.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const routes = {};           // route name -> { parameters, exclusive } (from /openapi.json)
@@ -13,11 +13,6 @@ let timer = 0;
 let lastURL = null;
 let webBuild = false;        // whether the server serves the engine at /web/ (--web)
 const hidden = new Set(["path", "sig", "quality", "compression", "loop"]);
-// A parameter that means something beside one member of an exclusive group only: scale turns
-// radius's points into pixels, and σ is in pixels already (the library refuses scale with σ). The
-// registry checks this in GaussianBlur.init but /openapi.json does not carry it yet, so it is the one
-// rule the page keeps.
-const goesWith = { scale: "radius" };
 // The engine in the page (blurkit serve --web): previews while the server renders.
 const live = (window.playgroundPreview = { kit: null, source: null, key: null, renders: 0, ready: false });
 // Under --key the page carries a token the server issued with it; every request sends it back.
@@ -140,7 +135,9 @@ function build() {
       members.forEach((q) => grouped.add(q.name));
     }
     const active = members.find((q) => values[q.name] !== undefined) || members[0];
-    const needs = goesWith[p.name];
+    // A parameter meaningful beside one member of an exclusive group only (scale turns radius's
+    // points into pixels; σ is in pixels already) is off while another member is in use.
+    const needs = p.schema["x-blurkit-goes-with"];
     const off = needs !== undefined && route.exclusive.some((g) => g.includes(needs)) && values[needs] === undefined;
     if (off) delete values[p.name];
     const label = document.createElement("label");

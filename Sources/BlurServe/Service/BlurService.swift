@@ -45,6 +45,8 @@ public final class BlurService: Sendable {
         /// (``HTTPServer/Configuration/held``): a cache hit reserves its body there before it reads
         /// the entry, and answers 503 when it does not fit. Nil: the server reserves at sending.
         public var held: ByteBudget?
+        /// The operations served, one route each (`BlurOperation.all`, the registry, by default).
+        public var operations: [BlurOperation] = BlurOperation.all
 
         /// Settings as given; by default no key, no cache, 2 renders at once and at most 1,024
         /// waiting, 30 s, outputs up to 256 MiB.
@@ -74,6 +76,8 @@ public final class BlurService: Sendable {
     private let digests = Mutex<[String: (stamp: [Int], digest: String)]>([:])
     /// `/openapi.json`, made once from the registry.
     let openAPI: [UInt8]
+    /// The routes that render, one per operation of ``Settings/operations``.
+    let routes: [ServiceRoute]
     /// True once ``drain()`` is called: renders still running finish, new ones get 503.
     public var draining: Bool { isDraining.load(ordering: .relaxed) }
     private let isDraining = Atomic<Bool>(false)
@@ -82,11 +86,12 @@ public final class BlurService: Sendable {
     public init(_ settings: Settings) {
         self.settings = settings
         gate = RenderGate(running: settings.maximumConcurrent, waiting: settings.maximumQueued)
+        routes = ServiceRoute.routes(settings.operations)
         // Under a key the document is public while /images is not: it names no file then.
         let found = settings.signer == nil ? BlurService.paths(under: settings.root, limit: 1000) : []
         openAPI = Array(
             OpenAPIDocument.make(
-                routes: ServiceRoute.all, signed: settings.signer != nil, web: settings.web != nil,
+                routes: routes, signed: settings.signer != nil, web: settings.web != nil,
                 examples: (found.first { !$0.hasSuffix(".json") }, found.first { $0.hasSuffix(".json") })
             ).utf8)
     }
@@ -110,7 +115,7 @@ public final class BlurService: Sendable {
         do { target = try RequestTarget(rawTarget) } catch { return count(error.response, route: "other", request, Date()) }
         let route = routeName(target)
         do throws(ServeError) {
-            let render = ServiceRoute.all.first { $0.name == target.route }
+            let render = routes.first { $0.name == target.route }
             switch route {
             case "other": throw .notFound("no route /\(target.route); see /openapi.json")
             case "images": try authorize(request)
@@ -132,10 +137,7 @@ public final class BlurService: Sendable {
     /// The name a request is counted under in the metrics: its route, `playground` for `/`, `other`
     /// for no route.
     private func routeName(_ target: RequestTarget) -> String {
-        let known = [
-            "blur", "progressive", "material", "blurup", "render", "placeholder", "healthz", "metrics", "openapi.json", "images", "web",
-            "playground.js", "playground.css",
-        ]
+        let known = routes.map(\.name) + ["healthz", "metrics", "openapi.json", "images", "web", "playground.js", "playground.css"]
         return target.route.isEmpty ? "playground" : known.contains(target.route) ? target.route : "other"
     }
 
@@ -248,7 +250,7 @@ public final class BlurService: Sendable {
             let type = target.rest.hasSuffix(".wasm") ? "application/wasm" : "text/javascript; charset=utf-8"
             return .now(HTTPResponse(status: 200, contentType: type, body: body, headers: ["Cache-Control": "no-cache"]))
         default:
-            guard let route = ServiceRoute.all.first(where: { $0.name == target.route }) else {
+            guard let route = routes.first(where: { $0.name == target.route }) else {
                 throw .notFound("no route /\(target.route); see /openapi.json")
             }
             try only(route.methods)
@@ -300,8 +302,8 @@ public final class BlurService: Sendable {
             try authorize(request)
             parameters.removeAll { $0.name == "sig" || $0.name == "expires" }
         }
-        let given = try route.arguments(parameters.filter { $0.name != "format" })
-        let formatWord = parameters.first { $0.name == "format" }?.value
+        let given = try route.arguments(parameters)
+        let formatWord = given.given(ServiceRoute.format)
 
         // The input: a file under the root, opened once (every later step reads that file), or the
         // body (read where it is: no file is written).
@@ -327,7 +329,8 @@ public final class BlurService: Sendable {
         let (format, contentType) = try outputFormat(route, word: formatWord, accept: request.header("accept"), source: source, given: given)
         // The key: the input, the route, the format and the values read (canonical names and
         // forms: however a client orders or spells them, the same result has the same ETag).
-        let canonical = given.pairs.map { "\($0.name)=\($0.value.text)" }.sorted()
+        // (`format` is in the key as the format it resolves to, asked for or negotiated.)
+        let canonical = given.pairs.filter { $0.name != ServiceRoute.format.name }.map { "\($0.name)=\($0.value.text)" }.sorted()
         // The placeholder's JSON names its input: the name is part of what was made.
         let label = route.output == .placeholder && format == nil ? ["file=" + (request.method == "POST" ? "body" : target.rest)] : []
         let key = Digest.hex(
@@ -419,7 +422,7 @@ public final class BlurService: Sendable {
         _ route: ServiceRoute, word: String?, accept: String?, source: ImageSource, given: OperationArguments
     ) throws(ServeError) -> (String?, String) {
         let accepted = BlurService.acceptable(accept)
-        let animated = route.output == .animation || (route.output == .stillOrAnimation && !ServiceRoute.isStill(given))
+        let animated = route.output == .animation || (route.output == .stillOrAnimation && !RenderOperation.isStill(given))
         if animated {
             if let word {
                 guard let format = try? AnimationFormat.spec.parse(word), format != .pngSequence else {
@@ -592,7 +595,7 @@ public final class BlurService: Sendable {
                         let image = try root.open(try ServeRoot.relative(name, from: folder))
                         return try withExtendedLifetime(image) { try ImageFile.read(image.path) }
                     })
-                let still = ServiceRoute.isStill(given) ? try ImageFormat.spec.parse(format ?? "png") : nil
+                let still = RenderOperation.isStill(given) ? try ImageFormat.spec.parse(format ?? "png") : nil
                 let animation = still == nil ? try AnimationFormat.spec.parse(format ?? "webp") : nil
                 return try limited(Renderer.scene(given, file, to: nil, still: still, animation: animation, options: options))
             case .placeholder:

@@ -35,6 +35,10 @@ enum OpenAPIDocument {
         for route in routes {
             var parameters = route.parameters.map { p -> [String: Any] in
                 var described = parameter(p)
+                if let other = p.goesWith.flatMap({ route.operation.parameter($0) }), var schema = described["schema"] as? [String: Any] {
+                    schema["x-blurkit-goes-with"] = other.flag
+                    described["schema"] = schema
+                }
                 // The formats this route answers in, not every word the command line takes.
                 if p.name == AnimationFormat.spec.name, var schema = described["schema"] as? [String: Any] {
                     schema["enum"] = route.formatWords(of: p)

@@ -21,12 +21,17 @@ struct ServiceRoute: Sendable {
     /// Whether a POST body can be the input (a scene file must be under the root).
     let takesBody: Bool
 
-    var name: String { operation.name }
+    /// The path's first segment: the operation's name in kebab-case (`/scroll-edge`).
+    var name: String { operation.flag }
     /// The methods the route takes: POST too when a body can be the input.
     var methods: [String] { takesBody ? ["GET", "HEAD", "POST"] : ["GET", "HEAD"] }
     var summary: String { operation.summary }
     /// The query parameters, from the registry.
     var parameters: [Parameter] { operation.parameters(in: .http) }
+
+    /// Every route's `format`, read by the registry as the route's own words and then by the
+    /// route's output (an animation's or a still's format): the canonical word.
+    static let format = OperationParameter<String>(StillOutput.format.parameter) { if case let .word(w) = $0 { w } else { nil } }
 
     /// Options the server owns: the thread count, the limits, progress lines, and the folder options
     /// of batch commands.
@@ -38,14 +43,21 @@ struct ServiceRoute: Sendable {
         self.takesBody = takesBody
     }
 
-    /// The routes, in the order the OpenAPI document lists them: one per operation of the registry.
-    static let all: [ServiceRoute] = [
-        ServiceRoute(BlurOperation.named("blur")!, output: .still),
-        ServiceRoute(BlurOperation.named("progressive")!, output: .still),
-        ServiceRoute(BlurOperation.named("material")!, output: .still),
-        ServiceRoute(BlurOperation.named("blurup")!, output: .animation),
-        ServiceRoute(BlurOperation.named("render")!, output: .stillOrAnimation, takesBody: false),
-        ServiceRoute(BlurOperation.named("placeholder")!, output: .placeholder),
+    /// The routes of `operations`, in their order: a still route for each image operation, and
+    /// the outputs of the others as ``special`` declares them (an operation of neither kind has no route).
+    static func routes(_ operations: [BlurOperation]) -> [ServiceRoute] {
+        operations.compactMap { operation in
+            if operation.image != nil { return ServiceRoute(operation, output: .still) }
+            return special.first { $0.name == operation.name }.map {
+                ServiceRoute(operation, output: $0.output, takesBody: $0.takesBody)
+            }
+        }
+    }
+
+    /// What the operations that are not image operations answer, by their declared names.
+    static let special: [(name: String, output: Output, takesBody: Bool)] = [
+        (BlurUpOperation.name, .animation, true), (RenderOperation.name, .stillOrAnimation, false),
+        (PlaceholderOperation.name, .placeholder, true),
     ]
 
     /// `parameters` read and checked by the registry.
@@ -75,7 +87,4 @@ struct ServiceRoute: Sendable {
     /// The words of the route's `format` parameter it takes, for the OpenAPI document and the
     /// playground's menu: the registry's words, less those the route refuses.
     func formatWords(of p: Parameter) -> [String] { p.allWords.filter(takes(format:)) }
-
-    /// Whether a scene is asked for as a still: `time` alone, without `duration` or `fps`.
-    static func isStill(_ given: OperationArguments) -> Bool { given.has("time") && !given.has("duration") && !given.has("fps") }
 }

@@ -16,13 +16,13 @@ enum ImageFiles {
         }
     }
 
-    /// `blur`, `progressive` or `material` from IN to OUT through the library's streaming API
+    /// An image operation of the registry from IN to OUT through the library's streaming API
     /// (``Renderer``): OUT's format checked first, SIGINT and SIGTERM stop it between bands (a
     /// second signal removes the temporary file), and its errors said as the command line says them.
     static func still(_ arguments: ParsedArguments, _ operation: BlurOperation) throws {
         let (input, output) = arguments.inputAndOutput
         let given = try arguments.arguments(for: operation)
-        let format = try arguments.stillFormat(for: output)
+        let format = try arguments.stillFormat(for: output, asked: given[StillOutput.format])
         let threads = try arguments.integer(StandardOptions.threads)
         Interruption.install()
         do {

@@ -26,11 +26,11 @@ enum DemoCommand: Command {
           and 24 px, a cut-out blurred with transparent edges, and a gallery sheet of them;
         - a progressive header band in each of the four directions over a photo, with the default
           dimming and without, and a sheet of all eight;
-        - seed 003's "World's Greatest Flag" card on each of the five materials, light and dark,
+        - the material background's "World's Greatest Flag" card on each of the five materials, light and dark,
           a sheet of all ten, and the style picker;
-        - seed 004 in motion: a view's blur animating away and a dialog's backdrop coming back into
+        - BlurUIKit in motion: a view's blur animating away and a dialog's backdrop coming back into
           focus, as strips of frames and as animated WebP, a progressive header, and a reflection;
-        - seed 000: "Mountains at dusk" at 18×24 and 900×1200, and BlurUpImage's loaded/unloaded loop
+        - the Blur Up Image: "Mountains at dusk" at 18×24 and 900×1200, and BlurUpImage's loaded/unloaded loop
           and its Reduce Motion variant as animated WebP;
         - index.html, a page showing all of them with captions.
         """
@@ -54,7 +54,7 @@ enum DemoCommand: Command {
             let path = (folder as NSString).appendingPathComponent(name)
             try ImageFile.write(image, to: path)
             written.append(path)
-            if !arguments.has("quiet") { print(path) }
+            if !arguments.has(StandardOptions.quiet.name) { print(path) }
         }
 
         let sample = try SampleArt.render()
@@ -111,7 +111,7 @@ enum DemoCommand: Command {
             let path = (folder as NSString).appendingPathComponent(name)
             try GalleryDemos.record(scene, to: path, start: start, duration: duration, scale: scale)
             written.append(path)
-            if !arguments.has("quiet") { print(path) }
+            if !arguments.has(StandardOptions.quiet.name) { print(path) }
         }
         for reduceMotion in [false, true] {
             let demo = GalleryDemos.blurUpScene(preview: preview, full: full, reduceMotion: reduceMotion)
@@ -124,7 +124,7 @@ enum DemoCommand: Command {
         let page = (folder as NSString).appendingPathComponent("index.html")
         try AtomicFile.write(PackageResources.gallery_html, to: page)
         written.append(page)
-        if !arguments.has("quiet") { print(page) }
+        if !arguments.has(StandardOptions.quiet.name) { print(page) }
         return nil
     }
 

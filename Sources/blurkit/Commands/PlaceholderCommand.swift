@@ -6,12 +6,12 @@ import Foundation
 /// manifest; a rerun skips what is up to date.
 enum PlaceholderCommand: Command {
     static let name = "placeholder"
-    static let summary = "tiny blur-up previews, ThumbHashes and a manifest for many images"
+    static let summary = PlaceholderOperation.summary
     static let usage = "blurkit placeholder INPUT… --out DIR [--size N] [--jobs N] [options]"
     static let operandCount = 1...Int.max
     static let readsFirstWritesSecond = false
 
-    static let operation = BlurOperation.named("placeholder")!
+    static let operation = BlurOperation(PlaceholderOperation.self)
     static let jobs = ParameterSpec(
         name: "jobs", unit: "", range: 1...256, defaultValue: nil, integer: true,
         summary: "images in flight at once")
@@ -45,8 +45,10 @@ enum PlaceholderCommand: Command {
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
         guard let out = arguments.values["out"] else { throw CLIError.usage("placeholder needs --out DIR") }
+        let given = try arguments.arguments(for: operation)
         let settings = PlaceholderBatch.Settings(
-            size: try arguments.integer(Placeholder.sizeSpec)!, thumbHash: !arguments.has("no-thumbhash"), force: arguments.has("force"))
+            size: try given.required(PlaceholderOperation.size), thumbHash: !(given[PlaceholderOperation.noThumbHash] ?? false),
+            force: arguments.has("force"))
         let parallel = try arguments.integer(jobs) ?? ProcessInfo.processInfo.activeProcessorCount
         let quiet = arguments.has("quiet")
         var batch: PlaceholderBatch

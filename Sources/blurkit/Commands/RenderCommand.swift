@@ -5,7 +5,7 @@ import Foundation
 /// `blurkit render SCENE.json OUT`: a scene file as a still image or an animation.
 enum RenderCommand: Command {
     static let name = "render"
-    static let summary = "render a scene file (JSON) to a still or an animation"
+    static let summary = RenderOperation.summary
     static let usage = "blurkit render SCENE.json OUT [--time T | [--time T] --duration D --fps F] [--scale K] [options]"
     static let details = """
         Renders a scene file (docs/scene-format.md). With --time alone, OUT is the still frame at that
@@ -15,21 +15,25 @@ enum RenderCommand: Command {
         """
     static let operandCount = 2...2
 
-    static let operation = BlurOperation.named("render")!
+    static let operation = BlurOperation(RenderOperation.self)
     static let options = OptionSpec.options(for: operation) + StandardOptions.work + [StandardOptions.quiet]
 
     static func run(_ arguments: ParsedArguments) throws -> String? {
         let (input, output) = arguments.inputAndOutput
-        let still = arguments.has("time") && !arguments.has("duration") && !arguments.has("fps")
         let given = try arguments.arguments(for: operation)
+        let still = RenderOperation.isStill(given)
         let threads = try arguments.integer(StandardOptions.threads)
         // A scene has no input image to take the format from: OUT or --format must say it.
-        let stillFormat = still ? try arguments.stillFormat(for: output) : nil
+        let stillFormat =
+            still ? try arguments.stillFormat(for: output, asked: given[RenderOperation.format].flatMap { try? ImageFormat.spec.parse($0) }) : nil
         if still, stillFormat == nil { throw CLIError.usage(FileError.unknownOutputFormat(path: output).description) }
-        let animationFormat = still ? nil : try arguments.animationFormat(for: output)
+        let animationFormat =
+            still
+            ? nil : try arguments.animationFormat(for: output, asked: try given[RenderOperation.format].map { try AnimationFormat.spec.parse($0) })
         let file: SceneFile
         do { file = try SceneFile.read(input) } catch let error as SceneFileError { throw CLIError.failure("\(input): \(error)") }
-        try Recording.run(into: output, format: animationFormat ?? .webp, threads: threads, quiet: arguments.has("quiet")) { options in
+        try Recording.run(into: output, format: animationFormat ?? .webp, threads: threads, quiet: arguments.has(StandardOptions.quiet.name)) {
+            options in
             do {
                 try Renderer.scene(given, file, to: output, still: stillFormat, animation: animationFormat, options: options)
             } catch RenderError.output(let text) {

@@ -87,7 +87,7 @@ enum ServeCommand: Command {
         guard ServeCommand.isNumericAddress(host) else {
             throw CLIError.usage("--host \(host): give a numeric address (127.0.0.1, ::1, 0.0.0.0), not a name")
         }
-        let quiet = arguments.has("quiet")
+        let quiet = arguments.has(StandardOptions.quiet.name)
         // Mistakes in the command line (exit status 2), before anything is opened.
         let signer: URLSigner?
         do { signer = try arguments.values["key"].map { (key: String) throws(ServeError) in try URLSigner(hexKey: key) } } catch {

@@ -1,0 +1,69 @@
+/// `blur`: a Gaussian of σ pixels, or of a radius in points at a scale, over the whole image.
+public enum GaussianBlurOperation: StreamingImageOperation {
+    /// `blur`.
+    public static let name = "blur"
+    /// One line about it.
+    public static let summary = "Gaussian blur of a whole image"
+    /// The paragraph of `blurkit blur --help`.
+    public static let details = "Blurs the whole image with a Gaussian of σ pixels, or of --radius points at --scale pixels per point."
+
+    /// σ in pixels (``GaussianBlur/sigmaSpec``); a control starts at 8.
+    public static let sigma = OperationParameter.number("sigma", GaussianBlur.sigmaSpec, default: .absent(nil), placeholder: "S", in: sceneless)
+        .suggesting(.number(8))
+    /// The radius in points, as the components take it (σ in points): σ = radius × scale.
+    public static let radius = OperationParameter.number(
+        "radius",
+        ParameterSpec(
+            name: "radius", unit: "pt", range: 0...2000, defaultValue: nil,
+            summary: "blur radius in points, as the components take it (σ in points); σ = radius × scale"),
+        placeholder: "R", in: sceneless)
+    /// Pixels per point, with ``radius``.
+    public static let scale = OperationParameter.number(
+        "scale", BlurOperation.pointScaleSpec.named("scale", summary: "pixels per point of the image; with radius"), placeholder: "K", in: sceneless
+    ).going(with: radius)
+    /// What lies beyond the image's edges (``EdgeMode/spec``).
+    public static let edges = OperationParameter.choice("edges", EdgeMode.spec, placeholder: "MODE", in: sceneless)
+
+    /// Not a scene key: a scene's blur backdrop is `{"blur": R}`, a radius in points over the layer's frame.
+    private static let sceneless: Parameter.FrontEnds = [.commandLine, .http, .javascript]
+
+    /// σ or radius (with scale), and the edges.
+    public static var parameters: [Parameter] { [sigma.parameter, radius.parameter, scale.parameter, edges.parameter] }
+    /// σ or radius, not both.
+    public static var exclusive: [[Parameter]] { [[sigma.parameter, radius.parameter]] }
+
+    /// The blur the arguments describe: σ, or radius × scale.
+    /// - Throws: when neither σ nor a radius is given, when `scale` comes with σ, or when
+    ///   radius × scale is outside σ's range; each names the parameters as the front end does.
+    public static func effect(_ arguments: OperationArguments) throws(ParameterError) -> GaussianBlur {
+        let s: Double
+        if let given = arguments.given(sigma) {
+            if arguments.has(scale) {
+                throw .requires(name: arguments.spelled(scale), other: arguments.spelled(radius), instead: arguments.spelled(sigma))
+            }
+            s = given
+        } else if let r = arguments.given(radius) {
+            let k = arguments[scale] ?? 1
+            s = try GaussianBlur.sigmaSpec.named("\(arguments.spelled(radius)) × \(arguments.spelled(scale))").validate(r * k)
+        } else {
+            throw .missing(names: [arguments.spelled(sigma), arguments.spelled(radius)], operation: name)
+        }
+        return try GaussianBlur(sigma: s, edges: arguments[edges] ?? .clamp)
+    }
+
+    /// The whole image blurred (the context's frame is the image's).
+    public static func draw(_ effect: GaussianBlur, over image: Bitmap, in context: EffectContext) throws -> Bitmap {
+        try effect.apply(to: image, threads: context.threads, checkpoint: context.checkpoint)
+    }
+
+    /// ``GaussianBlur/estimatedBytes(width:height:)``.
+    public static func estimatedBytes(width: Int, height: Int) -> Int { GaussianBlur.estimatedBytes(width: width, height: height) }
+
+    /// Opaque stays opaque when the edges are clamped.
+    public static func keepsOpaque(_ effect: GaussianBlur) -> Bool { effect.edges == .clamp }
+
+    /// One stage, or none when σ is too small to change a byte.
+    package static func stages(_ effect: GaussianBlur, width: Int, height: Int, scale: Double, in context: EffectContext) -> [any RowStage] {
+        effect.sigma > GaussianBlur.identityThreshold ? [effect.stage(width: width, height: height)] : []
+    }
+}

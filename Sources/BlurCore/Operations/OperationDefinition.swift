@@ -1,0 +1,89 @@
+/// An operation of BlurKit declared as one type: its name, a line about it and its parameters as
+/// typed values (``OperationParameter``). The registry (`BlurOperation.all` in BlurKit) is a list of
+/// these types, each turned into a ``BlurOperation`` value, and every front end — the command line,
+/// the HTTP routes and OpenAPI, the playground, the scene reader, the WebAssembly module and its
+/// TypeScript types, the reference pages — is made from that list; none names an operation.
+///
+/// An operation that draws over an image declares its run too: see ``ImageOperation``.
+public protocol OperationDefinition {
+    /// The command, the route, the scene backdrop's key and the module's function (`blur`).
+    static var name: String { get }
+    /// One line about it, for help texts and documents.
+    static var summary: String { get }
+    /// A paragraph for `blurkit NAME --help` under the usage line; empty by default.
+    static var details: String { get }
+    /// The parameters, in the order help texts and controls list them (each ``OperationParameter/parameter``).
+    static var parameters: [Parameter] { get }
+    /// Sets of parameters of which at most one may be given; none by default.
+    static var exclusive: [[Parameter]] { get }
+}
+
+extension OperationDefinition {
+    /// No paragraph.
+    public static var details: String { "" }
+    /// No exclusive sets.
+    public static var exclusive: [[Parameter]] { [] }
+}
+
+/// What an effect drawn over an image is told besides its own parameters: the frame it covers and
+/// the appearance, which a front end takes from the effect's `region` and `appearance` parameters
+/// (``BlurOperation/regionParameter``, ``BlurOperation/appearanceParameter``) or, in a scene, from
+/// the layer and the scene; the threads; and a checkpoint asked between passes that stops the work
+/// by throwing.
+public struct EffectContext {
+    /// The frame in points, at the image's scale.
+    public var frame: Rect
+    /// Light or dark.
+    public var appearance: Appearance
+    /// The corner radius of the frame in points (a scene layer's), 0 for square corners.
+    public var cornerRadius: Double
+    /// How many threads may share the work; nil: as many as suit the cores.
+    public var threads: Int?
+    /// Asked between passes; what it throws stops the work and is thrown on.
+    public var checkpoint: () throws -> Void
+
+    /// A context as given.
+    public init(frame: Rect, appearance: Appearance, cornerRadius: Double = 0, threads: Int? = nil, checkpoint: @escaping () throws -> Void = {}) {
+        self.frame = frame
+        self.appearance = appearance
+        self.cornerRadius = cornerRadius
+        self.threads = threads
+        self.checkpoint = checkpoint
+    }
+}
+
+/// An operation that draws an effect over an image: from its checked arguments to a typed effect
+/// (whose defaults are its parameters' defaults), and from the effect to pixels. The command line,
+/// the HTTP routes, the WebAssembly module and scene backdrops all run it through this.
+public protocol ImageOperation: OperationDefinition {
+    /// The effect its arguments describe.
+    associatedtype Effect: Sendable
+    /// The effect `arguments` describe, checked.
+    /// - Throws: a parameter error naming the parameter as the arguments' front end spells it.
+    static func effect(_ arguments: OperationArguments) throws(ParameterError) -> Effect
+    /// `image` with the effect drawn over `context.frame`.
+    static func draw(_ effect: Effect, over image: Bitmap, in context: EffectContext) throws -> Bitmap
+    /// Bytes a draw over a `width × height` image needs besides the image; 16 per pixel by default.
+    static func estimatedBytes(width: Int, height: Int) -> Int
+    /// Whether an opaque image stays opaque under the effect; true by default.
+    static func keepsOpaque(_ effect: Effect) -> Bool
+}
+
+extension ImageOperation {
+    /// Sixteen bytes a pixel: an output and a float working copy.
+    public static func estimatedBytes(width: Int, height: Int) -> Int {
+        let pixels = width.multipliedReportingOverflow(by: height)
+        return pixels.overflow || pixels.partialValue > Int.max / 16 ? .max : pixels.partialValue * 16
+    }
+
+    /// Opaque stays opaque.
+    public static func keepsOpaque(_ effect: Effect) -> Bool { true }
+}
+
+/// An image operation that also runs as stages over bands of rows (the streaming pipeline of
+/// file-to-file work), besides its whole-image ``ImageOperation/draw(_:over:in:)``.
+package protocol StreamingImageOperation: ImageOperation {
+    /// The stages for a `width × height` image at `scale` pixels per point; empty when the effect
+    /// leaves the image unchanged.
+    static func stages(_ effect: Effect, width: Int, height: Int, scale: Double, in context: EffectContext) -> [any RowStage]
+}

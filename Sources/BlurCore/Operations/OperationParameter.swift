@@ -1,0 +1,129 @@
+/// A parameter of an operation together with the type of its value: how an operation declares its
+/// parameters and how its run reads them back (`arguments[Self.maximumBlurRadius]` is a `Double`),
+/// so that no code outside the generic front ends names a parameter by a string.
+///
+/// The ``parameter`` is the untyped description every front end reads (flag, query name, scene key,
+/// kind, range, default, help); ``read(_:)`` turns a checked ``ParameterValue`` of its kind into
+/// the value.
+public struct OperationParameter<Value>: Sendable {
+    /// The description the front ends read.
+    public let parameter: Parameter
+    private let convert: @Sendable (ParameterValue) -> Value?
+
+    /// A parameter and how a checked value of its kind becomes `Value`.
+    public init(_ parameter: Parameter, read convert: @escaping @Sendable (ParameterValue) -> Value?) {
+        self.parameter = parameter
+        self.convert = convert
+    }
+
+    /// The canonical name (the JavaScript option and scene key).
+    public var name: String { parameter.name }
+
+    /// `value` as this parameter's type; nil when it is of another kind.
+    public func read(_ value: ParameterValue) -> Value? { convert(value) }
+
+    /// This parameter, meaningful beside `other` only (``Parameter/goesWith``).
+    public func going<Other>(with other: OperationParameter<Other>) -> OperationParameter {
+        OperationParameter(parameter.going(with: other.parameter), read: convert)
+    }
+
+    /// This parameter with a control's starting value (``Parameter/suggested``).
+    public func suggesting(_ value: ParameterValue) -> OperationParameter {
+        OperationParameter(parameter.suggesting(value), read: convert)
+    }
+}
+
+extension OperationParameter where Value == Double {
+    /// A number parameter from its spec: range, unit, summary and default come from it (or from
+    /// `default`, e.g. one value per appearance).
+    public static func number(
+        _ name: String, flag: String? = nil, _ spec: ParameterSpec, default defaultValue: Parameter.Default? = nil, placeholder: String,
+        in frontEnds: Parameter.FrontEnds = .all
+    ) -> OperationParameter {
+        OperationParameter(Parameter(name, flag: flag, number: spec, default: defaultValue, placeholder: placeholder, in: frontEnds)) {
+            if case let .number(v) = $0 { v } else { nil }
+        }
+    }
+}
+
+extension OperationParameter where Value == Int {
+    /// A whole-number parameter from its spec (an integer spec).
+    public static func integer(
+        _ name: String, flag: String? = nil, _ spec: ParameterSpec, placeholder: String, in frontEnds: Parameter.FrontEnds = .all
+    ) -> OperationParameter {
+        OperationParameter(Parameter(name, flag: flag, number: spec, placeholder: placeholder, in: frontEnds)) {
+            if case let .number(v) = $0 { Int(v) } else { nil }
+        }
+    }
+}
+
+extension OperationParameter where Value: Sendable & Equatable {
+    /// A choice parameter from its spec: the words, aliases, summary and default come from it, and
+    /// the value read is the spec's.
+    public static func choice(
+        _ name: String, flag: String? = nil, _ spec: ChoiceSpec<Value>, placeholder: String, in frontEnds: Parameter.FrontEnds = .all
+    ) -> OperationParameter {
+        OperationParameter(Parameter(name, flag: flag, choice: spec, placeholder: placeholder, in: frontEnds)) {
+            if case let .word(w) = $0 { try? spec.parse(w) } else { nil }
+        }
+    }
+}
+
+extension OperationParameter where Value == ParameterValue.Tint {
+    /// A colour parameter (``Parameter/Kind/color``).
+    public static func color(
+        _ name: String, flag: String? = nil, default defaultValue: ParameterValue.Tint?, summary: String, placeholder: String,
+        in frontEnds: Parameter.FrontEnds = .all
+    ) -> OperationParameter {
+        let fallback: Parameter.Default = defaultValue.map { .value(.color($0)) } ?? .absent("none")
+        return OperationParameter(
+            Parameter(name, flag: flag, kind: .color, default: fallback, summary: summary, placeholder: placeholder, in: frontEnds)
+        ) { if case let .color(t) = $0 { t } else { nil } }
+    }
+}
+
+extension OperationParameter where Value == Rect {
+    /// A region in points (`X,Y,W,H`), absent meaning `absent` in words.
+    public static func region(
+        _ name: String, absent: String, summary: String, placeholder: String = "X,Y,W,H", in frontEnds: Parameter.FrontEnds = .all
+    ) -> OperationParameter {
+        OperationParameter(
+            Parameter(name, kind: .region, default: .absent(absent), summary: summary, placeholder: placeholder, in: frontEnds)
+        ) { if case let .region(r) = $0 { r } else { nil } }
+    }
+}
+
+extension OperationParameter where Value == GradientSizing? {
+    /// A length: points or a percentage of the view (`none` too when `allowsNone`).
+    public static func length(
+        _ name: String, flag: String? = nil, fractions: ParameterSpec, allowsNone: Bool, default defaultValue: GradientSizing?, summary: String,
+        placeholder: String, in frontEnds: Parameter.FrontEnds = .all
+    ) -> OperationParameter {
+        OperationParameter(
+            Parameter(
+                name, flag: flag, kind: .length(fractions: fractions, allowsNone: allowsNone), default: .value(.length(defaultValue)),
+                summary: summary, placeholder: placeholder, in: frontEnds)
+        ) { if case let .length(l) = $0 { .some(l) } else { nil } }
+    }
+}
+
+extension OperationParameter where Value == ParameterValue.Dimensions {
+    /// A `WxH` size, each side inside `spec`, absent meaning `absent` in words.
+    public static func size(
+        _ name: String, flag: String? = nil, _ spec: ParameterSpec, absent: String, summary: String, placeholder: String = "WxH",
+        in frontEnds: Parameter.FrontEnds = .all
+    ) -> OperationParameter {
+        OperationParameter(
+            Parameter(name, flag: flag, kind: .size(spec), default: .absent(absent), summary: summary, placeholder: placeholder, in: frontEnds)
+        ) { if case let .size(w, h) = $0 { ParameterValue.Dimensions(width: w, height: h) } else { nil } }
+    }
+}
+
+extension OperationParameter where Value == Bool {
+    /// A flag: off unless given.
+    public static func flag(_ name: String, flag: String? = nil, summary: String, in frontEnds: Parameter.FrontEnds = .all) -> OperationParameter {
+        OperationParameter(
+            Parameter(name, flag: flag, kind: .flag, default: .value(.flag(false)), summary: summary, placeholder: "", in: frontEnds)
+        ) { if case let .flag(on) = $0 { on } else { nil } }
+    }
+}
