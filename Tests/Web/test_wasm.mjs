@@ -99,6 +99,16 @@ for (const [image, label] of [[photo, 'opaque'], [clear, 'translucent']]) {
   same(`material thick dark ${label}`,
     kit.material(image, { style: 'systemThickMaterial', appearance: 'dark', region: { x: 10, y: 10, width: 90, height: 60 }, cornerRadius: 12, scale: 2 }),
     native(image, ['material', '--style', 'systemThickMaterial', '--appearance', 'dark', '--region', '10,10,90,60', '--corner-radius', '12', '--scale', '2']));
+  for (const [style, edge, appearance] of [['soft', 'top', 'light'], ['hard', 'bottom', 'dark'], ['soft', 'trailing', 'dark'], ['hard', 'leading', 'light']]) {
+    same(`scroll edge ${style} ${edge} ${appearance} ${label}`, kit.scrollEdge(image, { style, edge, appearance, height: 40, scale: 2 }),
+      native(image, ['scroll-edge', '--style', style, '--edge', edge, '--appearance', appearance, '--height', '40', '--scale', '2']));
+  }
+  for (const [variant, shape, appearance] of [['regular', 'capsule', 'light'], ['clear', 'roundedRectangle', 'dark'], ['regular', 'rect', 'dark']]) {
+    same(`glass ${variant} ${shape} ${appearance} ${label}`,
+      kit.glass(image, { variant, shape, appearance, region: '20,30,90,40', scale: 2, tint: '#0A84FF33', dispersion: 0.5 }),
+      native(image, ['glass', '--variant', variant, '--shape', shape, '--appearance', appearance, '--region', '20,30,90,40', '--scale', '2',
+        '--tint', '#0A84FF33', '--dispersion', '0.5']));
+  }
 }
 
 // What the module took differently from the command line (issue 25): aliases, case, the tint's

@@ -4,6 +4,7 @@ extension BlurOperation {
     /// The image operations of BlurCore, in the order help texts, routes and documents list them.
     public static let effects: [BlurOperation] = [
         BlurOperation(GaussianBlurOperation.self), BlurOperation(ProgressiveBlurOperation.self), BlurOperation(MaterialOperation.self),
+        BlurOperation(ScrollEdgeOperation.self), BlurOperation(GlassOperation.self),
     ]
 
     /// Pixels per point of the image: radii and regions are in points (0.01…16, default 1).

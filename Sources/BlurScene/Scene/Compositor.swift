@@ -142,6 +142,10 @@ struct Compositor {
             return try material.render(over: canvas, frame: frame, appearance: appearance, threads: threads, checkpoint: checkpoint)
         case let .progressive(effect):
             return try effect.render(over: canvas, frame: frame, appearance: appearance, threads: threads, checkpoint: checkpoint)
+        case var .glass(container):
+            container.effect.appearance = appearance
+            container.members = container.members.map { GlassContainer.Member($0.shape, frame: $0.frame.offsetBy(frame.x, frame.y)) }
+            return try container.render(over: canvas, scale: scale, threads: threads, checkpoint: checkpoint)
         case let .effect(effect):
             return try layer.effect(effect, at: time).prepared.draw(
                 canvas, EffectContext(frame: frame, appearance: appearance, cornerRadius: corner, threads: threads, checkpoint: checkpoint))

@@ -46,6 +46,9 @@ public final class Layer {
         case progressive(VariableBlurEffect)
         /// Any image operation of the registry, drawn over the bounds (a scene file's generic backdrop).
         case effect(BackdropEffect)
+        /// Liquid Glass: the shapes of a glass container, their frames in the layer's coordinates
+        /// (``Layer/glassEffect(_:in:)``, ``GlassEffectContainer``); the scene's appearance picks the tone.
+        case glass(GlassContainer)
     }
 
     /// A label for finding the layer (a scene file's `name`, ``SceneFile/layers``); never drawn. Default empty.
