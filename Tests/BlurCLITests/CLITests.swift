@@ -276,7 +276,7 @@ struct Workspace {
         let r = try CLI.run(["demo", folder + "/demo"])
         #expect(r.status == 0)
         let printed = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
-        #expect(printed.count == 39)
+        #expect(printed.count == 49)  // 39, and four glass pictures, four scroll edges and their two sheets
         let page = try String(contentsOfFile: folder + "/demo/index.html", encoding: .utf8)
         var animations = 0
         for path in printed where !path.hasSuffix(".html") {
@@ -291,8 +291,10 @@ struct Workspace {
         }
         #expect(animations == 4)
         // The page shows the seed demos, and every image it shows exists.
-        for name in ["blurup-loop.webp", "blurup-reduce-motion.webp", "materials-gallery.png", "scene-dialog-dismissal.webp", "scene-reflection.png"]
-        {
+        for name in [
+            "blurup-loop.webp", "blurup-reduce-motion.webp", "materials-gallery.png", "scene-dialog-dismissal.webp", "scene-reflection.png",
+            "glass-gallery.png", "scroll-edge-gallery.png",
+        ] {
             #expect(page.contains("src=\"\(name)\""))
         }
         for match in page.split(separator: "src=\"").dropFirst() {

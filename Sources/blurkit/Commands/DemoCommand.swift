@@ -32,6 +32,8 @@ enum DemoCommand: Command {
           focus, as strips of frames and as animated WebP, a progressive header, and a reflection;
         - the Blur Up Image: "Mountains at dusk" at 18×24 and 900×1200, and BlurUpImage's loaded/unloaded loop
           and its Reduce Motion variant as animated WebP;
+        - Liquid Glass: a card and a tab bar's capsule of each variant (Regular, Clear), light and
+          dark, and the scroll-edge effect of each style (soft, hard) along the top and bottom;
         - index.html, a page showing all of them with captions.
         """
 
@@ -92,6 +94,26 @@ enum DemoCommand: Command {
         }
         try save(try sheet(cards, columns: 5, halve: photo.width > 800), "materials-gallery.png")
         try save(try stylePicker(over: photo), "material-style-picker.png")
+
+        // Liquid Glass: a tab-bar capsule and a card of each variant, light and dark; the scroll edge of each style.
+        var glasses: [Bitmap] = []
+        for appearance in Appearance.allCases {
+            for variant in [GlassVariant.regular, .clear] {
+                let image = glassDemo(over: photo, variant: variant, appearance: appearance)
+                try save(image, "glass-\(variant.rawValue)-\(appearance.rawValue).png")
+                glasses.append(image)
+            }
+        }
+        try save(try sheet(glasses, columns: 2, halve: photo.width > 800), "glass-gallery.png")
+        var edges: [Bitmap] = []
+        for appearance in Appearance.allCases {
+            for style in [ScrollEdgeStyle.soft, .hard] {
+                let image = scrollEdgeDemo(over: photo, style: style, appearance: appearance)
+                try save(image, "scroll-edge-\(style.rawValue)-\(appearance.rawValue).png")
+                edges.append(image)
+            }
+        }
+        try save(try sheet(edges, columns: 2, halve: photo.width > 800), "scroll-edge-gallery.png")
 
         // Seed 004 in motion, as strips of frames.
         try save(try sheet(viewBlurFrames(), columns: 6, halve: false), "scene-view-blur.png")
@@ -184,6 +206,33 @@ enum DemoCommand: Command {
 
     /// A band a quarter of the photo deep along the full edge, as under a status bar or a toolbar:
     /// maximum radius 2 % of the photo's longer side, reached halfway into the band.
+    /// `variant` glass over `photo` in `appearance`: a card (a rounded rectangle, 24-pt corners) in
+    /// the upper half and a tab bar's capsule along the bottom, as one container.
+    static func glassDemo(over photo: Bitmap, variant: GlassVariant, appearance: Appearance) -> Bitmap {
+        let (w, h) = photo.pointSize
+        let bar = min(64, h / 6)
+        let container = GlassContainer(
+            effect: GlassEffect(variant, appearance: appearance),
+            members: [
+                GlassContainer.Member(.roundedRectangle(cornerRadius: 24), frame: Rect(x: w * 0.15, y: h * 0.12, width: w * 0.7, height: h * 0.42)),
+                GlassContainer.Member(.capsule, frame: Rect(x: w * 0.1, y: h - bar - 16, width: w * 0.8, height: bar)),
+            ])
+        return container.render(over: photo, scale: photo.scale)
+    }
+
+    /// The scroll-edge effect of `style` along the top of `photo` (a navigation bar's band) and its
+    /// bottom (a tab bar's), in `appearance`.
+    static func scrollEdgeDemo(over photo: Bitmap, style: ScrollEdgeStyle, appearance: Appearance) -> Bitmap {
+        let (w, h) = photo.pointSize
+        var edge = ScrollEdgeEffect()
+        edge.style = style
+        edge.height = min(96, h / 4)
+        let frame = Rect(x: 0, y: 0, width: w, height: h)
+        let top = edge.render(over: photo, frame: frame, appearance: appearance)
+        edge.edge = .bottom
+        return edge.render(over: top, frame: frame, appearance: appearance)
+    }
+
     static func progressiveBand(over photo: Bitmap, direction: GradientDirection, dimmed: Bool) -> Bitmap {
         let (w, h) = photo.pointSize
         let band: Rect
