@@ -83,6 +83,7 @@ test: deps test-deps
 		status=$$?; rm -rf $$d; [ $$status = 0 ] && echo "blurkit.d.ts: Tests/Web/example.mts type-checks" || exit 1
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_page.py $(WASM_OUT)
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_scroll.py $(WASM_OUT)
+	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_glass.py $(WASM_OUT)
 	python3 Tests/Web/test_npm.py $(WASM_OUT)
 	$(SWIFT) build -c release $(CPU_FLAGS) --package-path Examples/Server
 	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit BLURKIT_WEB=$(CURDIR)/$(WASM_OUT) python3 Tests/Service/$$t.py || exit 1; done
