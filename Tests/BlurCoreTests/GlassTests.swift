@@ -167,12 +167,23 @@ import Testing
     @Test func fastPathMeetsTheReference() {
         let opaque = Self.backdrop
         let translucent = try! TestImages.translucentPhoto.cropped(x: 150, y: 60, width: 120, height: 70)
+        let small = Rect(x: 6, y: 5, width: 45, height: 24)
         var worst = (psnr: Double.infinity, maximum: 0)
-        for (effect, image, scale) in Self.effects.map({ ($0, opaque, 1.0) }) + [
-            (GlassEffect(), opaque, 2), (GlassEffect(.clear, appearance: .dark), opaque, 2),
-            (GlassEffect(.regular, dispersion: 1), translucent, 1), (GlassEffect(.clear, reduceTransparency: true), translucent, 1),
+        // The last three blur the whole depth widely: the layer is reduced by 2, 4 and 2.
+        for (effect, image, scale, frame) in Self.effects.map({ ($0, opaque, 1.0, Self.frame) }) + [
+            (GlassEffect(), opaque, 2, small), (GlassEffect(.clear, appearance: .dark), opaque, 2, small),
+            (GlassEffect(.regular, dispersion: 1), translucent, 1, Self.frame),
+            (GlassEffect(.clear, reduceTransparency: true), translucent, 1, Self.frame),
+            (GlassEffect(.regular, reduceTransparency: true), opaque, 2, small),
+            (
+                GlassEffect(.regular, shape: .roundedRectangle, appearance: .dark, reduceTransparency: true), opaque, 3,
+                Rect(x: 4, y: 3, width: 38, height: 21)
+            ),
+            (
+                GlassEffect(.regular, shape: .roundedRectangle), try! TestImages.photo.cropped(x: 100, y: 40, width: 220, height: 220), 1,
+                Rect(x: 16, y: 16, width: 188, height: 188)
+            ),
         ] {
-            let frame = scale == 1 ? Self.frame : Rect(x: 6, y: 5, width: 45, height: 24)
             let d = ImageDifference(effect.reference(over: image, frame: frame, scale: scale), effect.render(over: image, frame: frame, scale: scale))
             #expect(d.psnr >= Self.bar.psnr && d.maximum <= Self.bar.maximum, "\(effect) ×\(scale): \(d)")
             worst = (min(worst.psnr, d.psnr), max(worst.maximum, d.maximum))

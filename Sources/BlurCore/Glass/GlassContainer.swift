@@ -58,9 +58,25 @@ public struct GlassContainer: Sendable, Hashable {
 
     /// ``render(over:scale:threads:)`` that stops when `checkpoint` throws, and throws that.
     package func render(over backdrop: Bitmap, scale: Double, threads: Int?, checkpoint: @escaping () throws -> Void) throws -> Bitmap {
-        guard let plan = GlassPlan(self, scale: scale, width: backdrop.width, height: backdrop.height) else { return backdrop }
-        if KernelSwitch.useReference { return plan.reference(over: backdrop) }
-        return try plan.render(over: backdrop, threads: threads, checkpoint: checkpoint)
+        var out = backdrop
+        try draw(in: &out, scale: scale, threads: threads, checkpoint: checkpoint)
+        return out
+    }
+
+    /// ``render(over:scale:threads:)`` in place: only the glass's region and its shadow's margin
+    /// are written.
+    public func draw(in image: inout Bitmap, scale: Double, threads: Int? = nil) {
+        try! draw(in: &image, scale: scale, threads: threads, checkpoint: {})
+    }
+
+    /// ``draw(in:scale:threads:)`` that stops when `checkpoint` throws, and throws that.
+    package func draw(in image: inout Bitmap, scale: Double, threads: Int?, checkpoint: @escaping () throws -> Void) throws {
+        guard let plan = GlassPlan(self, scale: scale, width: image.width, height: image.height) else { return }
+        if KernelSwitch.useReference {
+            image = plan.reference(over: image)
+            return
+        }
+        try plan.render(into: &image, threads: threads, checkpoint: checkpoint)
     }
 
     /// The float64 reference of ``render(over:scale:threads:)``: see ``GlassEffect/reference(over:frame:scale:)``.

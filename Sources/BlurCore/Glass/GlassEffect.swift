@@ -16,8 +16,10 @@
 /// Premultiplied alpha throughout: an opaque backdrop stays opaque; over a transparent one the glass
 /// keeps the backdrop's alpha (the rim and shadows add theirs; Reduce Transparency is opaque).
 ///
-/// Cost: one Gaussian blur of the shape's bounding box plus one pass over it (and the shadow's
-/// margin); the bytes are the same whatever the thread count. `BLURKIT_REFERENCE=1` in the
+/// Cost: one Gaussian blur of the shape's bounding box (at ½, ¼ or ⅛ size when the whole depth is
+/// blurred with σ ≥ 12 px) plus one pass over it and the shadow's margin; ``draw(in:frame:scale:threads:)``
+/// writes only those pixels, ``render(over:frame:scale:threads:)`` also copies the image. The bytes are
+/// the same whatever the thread count. `BLURKIT_REFERENCE=1` in the
 /// environment renders ``reference(over:frame:scale:)`` instead.
 public struct GlassEffect: Sendable, Hashable {
     /// The parameter table entry for ``dispersion``: `dispersion`, 0…1, default 0.
@@ -103,7 +105,29 @@ public struct GlassEffect: Sendable, Hashable {
     package func render(
         over backdrop: Bitmap, frame: Rect, scale: Double, threads: Int?, checkpoint: @escaping () throws -> Void
     ) throws -> Bitmap {
+        var out = backdrop
+        try draw(in: &out, frame: frame, scale: scale, threads: threads, checkpoint: checkpoint)
+        return out
+    }
+
+    /// ``render(over:frame:scale:threads:)`` in place: `image` gets this glass drawn in `frame`, and
+    /// only the glass's region and its shadow's margin are written (no copy of the whole image when
+    /// `image` is not shared).
+    public func draw(in image: inout Bitmap, frame: Rect, scale: Double, threads: Int? = nil) {
+        try! draw(in: &image, frame: frame, scale: scale, threads: threads, checkpoint: {})
+    }
+
+    /// ``draw(in:frame:scale:threads:)`` that stops when `checkpoint` throws, and throws that; `image`
+    /// is then unchanged or partly drawn.
+    package func draw(in image: inout Bitmap, frame: Rect, scale: Double, threads: Int?, checkpoint: @escaping () throws -> Void) throws {
         let container = GlassContainer(effect: self, members: [GlassContainer.Member(shape, frame: frame)])
-        return try container.render(over: backdrop, scale: scale, threads: threads, checkpoint: checkpoint)
+        try container.draw(in: &image, scale: scale, threads: threads, checkpoint: checkpoint)
+    }
+
+    /// σ of the backdrop blur, pixels, for this glass in `frame` at `scale`: what a Gaussian of the
+    /// same region would be given, for comparisons.
+    package func blurSigma(frame: Rect, scale: Double) -> Double? {
+        GlassPlan(GlassContainer(effect: self, members: [GlassContainer.Member(shape, frame: frame)]), scale: scale, width: 1 << 30, height: 1 << 30)?
+            .sigma
     }
 }

@@ -1,22 +1,64 @@
-// The fast glass: the same steps as the reference (GlassEffect+Reference.swift), scheduled for speed.
+// The fast glass: the same steps as the reference (GlassEffect+Reference.swift), scheduled for speed,
+// drawn in place over the glass's canvas.
 //
-// The blur is the fast GaussianBlur of the region; the depth mix and the tone are one pass over it
-// in bytes (GlassToneTable); then one pass over the canvas in bands of rows, where each row's
-// interior runs — pixels deeper inside than the refraction band and the rim reach, known from each
-// box's inset outline without a distance per pixel — are copied from the toned layer, and only the
-// rest goes through the shader (tabulated curves, the layer sampled from bytes).
+// The layer: for a blur of the whole depth wide enough (σ ≥ 12 px), the region is reduced by 2, 4 or
+// 8 (block means, as Material does), blurred with what σ is left and toned at that size, and sampled
+// bilinearly from there; otherwise the region is blurred at full size, mixed with its sharp pixels
+// and toned (GlassToneTable).
+//
+// The shading, row by row. Where the boxes stand apart (no pixel the shader changes sees two of
+// them) and there is no dispersion, each box's row is cut into runs:
+// - interior (deeper than the refraction band and the rim): the layer at the pixel's own centre —
+//   a copy, at full size and opaque;
+// - along a straight side, the signed distance and the normal depend on one coordinate, so the
+//   shader's optics (GlassShader.Optics: the pull, Fresnel, rim, coverage and shadow) are made once
+//   a row (top and bottom sides) or once a column (left and right) and applied in Float;
+// - the rest (the corners) pixel by pixel, from the one box's distance and normal.
+// Otherwise every pixel but the interior goes through the shader in float64, as the reference does.
 extension GlassPlan {
-    /// The toned layer as bytes (the region's pixels, rows from 0), sampled bilinearly.
+    /// The toned layer as bytes: the region's pixels (rows from 0) reduced by `factor` (1: as
+    /// they are), sample i's centre at `region.x + (i + ½)·factor`; sampled bilinearly, clamped.
     struct ByteLayer: GlassLayer {
         let view: PixelView
         let region: PixelRect
+        let factor: Int
+        /// 1 / factor (exact: a power of 2).
+        let inverse: Double
+
+        init(view: PixelView, region: PixelRect, factor: Int) {
+            (self.view, self.region, self.factor) = (view, region, factor)
+            inverse = 1 / Double(factor)
+        }
+
+        /// The two samples that straddle one coordinate along an axis and the second one's weight.
+        struct Tap {
+            let first: Int, second: Int
+            let weight: Float
+        }
+
+        @inline(__always)
+        private func tap(_ x: Double, origin: Int, count: Int) -> (Int, Int, Double) {
+            let u = min(max((x - Double(origin)) * inverse - 0.5, 0), Double(count - 1))
+            let i = Int(u)
+            return (i, min(i + 1, count - 1), u - Double(i))
+        }
+
+        @inline(__always)
+        func tapX(_ x: Double) -> Tap {
+            let (i, i1, f) = tap(x, origin: region.x, count: view.width)
+            return Tap(first: i * 4, second: i1 * 4, weight: Float(f))
+        }
+
+        @inline(__always)
+        func tapY(_ y: Double) -> Tap {
+            let (j, j1, f) = tap(y, origin: region.y, count: view.height)
+            return Tap(first: j, second: j1, weight: Float(f))
+        }
 
         @inline(__always)
         func sample(_ x: Double, _ y: Double) -> SIMD4<Double> {
-            let u = min(max(x - 0.5 - Double(region.x), 0), Double(region.width - 1))
-            let v = min(max(y - 0.5 - Double(region.y), 0), Double(region.height - 1))
-            let i = Int(u), j = Int(v), fx = u - Double(i), fy = v - Double(j)
-            let i1 = min(i + 1, region.width - 1), j1 = min(j + 1, region.height - 1)
+            let (i, i1, fx) = tap(x, origin: region.x, count: view.width)
+            let (j, j1, fy) = tap(y, origin: region.y, count: view.height)
             let top = view.row(j), bottom = view.row(j1)
             @inline(__always) func at(_ row: UnsafePointer<UInt8>, _ a: Int) -> SIMD4<Double> {
                 SIMD4(Double(row[a * 4]), Double(row[a * 4 + 1]), Double(row[a * 4 + 2]), Double(row[a * 4 + 3]))
@@ -25,78 +67,345 @@ extension GlassPlan {
             let upper = a + (b - a) * fx, lower = c + (d - c) * fx
             return upper + (lower - upper) * fy
         }
+
+        /// The bilinear sample at taps `x` and `y`, in `Float`, in the reference's order.
+        @inline(__always)
+        func sample(_ x: Tap, _ y: Tap) -> SIMD4<Float> {
+            let top = view.row(y.first), bottom = view.row(y.second)
+            let a = GlassFinish.load(top + x.first), b = GlassFinish.load(top + x.second)
+            let c = GlassFinish.load(bottom + x.first), d = GlassFinish.load(bottom + x.second)
+            let upper = a + (b - a) * x.weight, lower = c + (d - c) * x.weight
+            return upper + (lower - upper) * y.weight
+        }
     }
 
-    /// The fast render over `backdrop`; `checkpoint` is asked inside the blur and before each pass.
-    func render(over backdrop: Bitmap, threads: Int?, checkpoint: @escaping () throws -> Void) throws -> Bitmap {
-        let canvas = canvas, region = region
-        let sharp = backdrop.copying(region)
+    /// How a run of a row's pixels is drawn.
+    enum Run: UInt8 {
+        case shaded, corner, interior, row, column
+    }
+
+    /// One column of a box's left or right side: its optics and where it samples.
+    struct SideColumn {
+        let finish: GlassFinish
+        let tap: ByteLayer.Tap
+    }
+
+    /// The factor the layer is reduced by: 2, 4 or 8 while σ stays ≥ 6 px at the small size (and
+    /// the region 8 px across) for a blur of the whole depth; 1 otherwise.
+    var layerFactor: Int {
+        guard depth == 1 else { return 1 }
+        var halvings = 0
+        while halvings < 3 && sigma / Double(2 << halvings) >= 6 && min(region.width, region.height) >> (halvings + 1) >= 8 { halvings += 1 }
+        return 1 << halvings
+    }
+
+    /// The toned layer, the factor it is reduced by and whether every pixel of it is opaque.
+    func tonedLayer(of image: Bitmap, threads: Int?, checkpoint: @escaping () throws -> Void) throws -> (Bitmap, Int, Bool) {
+        let region = region, factor = layerFactor, table = GlassToneTable(tone)
+        let (w, h) = ((region.width + factor - 1) / factor, (region.height + factor - 1) / factor)
+        // (The small image is at most the region's size, which exists: it cannot fail.)
+        if factor > 1, var reduced = try? Bitmap.uninitialized(width: w, height: h) {
+            // The f × f mean adds (f² − 1)/12 px², the bilinear way back about f²/6: both come off the blur.
+            let f = Double(factor)
+            let small = (max(0, sigma * sigma - (f * f - 1) / 12 - f * f / 6)).squareRoot() / f
+            image.withPixels { source in
+                reduced.withMutablePixels { target in
+                    Parallel.forEachBand(count: h, parts: threads) { band in
+                        var sums = [UInt32](repeating: 0, count: region.width * 4)
+                        sums.withUnsafeMutableBufferPointer { sums in
+                            for j in band {
+                                Bitmap.reduceRow(j, of: source, region: region, by: factor, sums: sums.baseAddress!, into: target.row(j))
+                            }
+                        }
+                    }
+                }
+            }
+            var layer = try GaussianBlur(clampingSigma: small).apply(to: reduced, threads: threads, checkpoint: checkpoint)
+            try checkpoint()
+            let opaque = layer.withMutablePixels { layer in
+                (0..<h).reduce(true) { all, y in table.apply(layer.row(y), count: w) && all }
+            }
+            return (layer, factor, opaque)
+        }
+        let sharp = image.copying(region)
         var layer = try GaussianBlur(clampingSigma: sigma).apply(to: sharp, threads: threads, checkpoint: checkpoint)
         try checkpoint()
-        let table = GlassToneTable(tone), depth = Float(self.depth), width = region.width
-        sharp.withPixels { sharp in
+        // The depth mix in 16-bit fixed point (a weight of depth × 2¹⁶), vectorised.
+        let weight = UInt32((depth * 65536).rounded()), width = region.width
+        let opaque = sharp.withPixels { sharp in
             layer.withMutablePixels { layer in
-                Parallel.forEachBand(count: region.height, parts: threads) { rows in
-                    for y in rows {
+                let opaqueRows = UnsafeMutableBufferPointer<Bool>.allocate(capacity: region.height)
+                defer { opaqueRows.deallocate() }
+                let rows = SharedPointer(opaqueRows.baseAddress!)
+                Parallel.forEachBand(count: region.height, parts: threads) { band in
+                    for y in band {
                         let row = layer.row(y)
-                        if depth < 1 {
+                        if weight < 65536 {
                             let source = sharp.row(y)
-                            for i in 0..<(width * 4) { row[i] = UInt8(Float(source[i]) * (1 - depth) + Float(row[i]) * depth + 0.5) }
+                            for i in 0..<(width * 4) {
+                                let mixed = UInt32(source[i]) &* (65536 &- weight) &+ UInt32(row[i]) &* weight &+ 32768
+                                row[i] = UInt8(truncatingIfNeeded: mixed >> 16)
+                            }
                         }
-                        table.apply(row, count: width)
+                        rows.base[y] = table.apply(row, count: width)
+                    }
+                }
+                return opaqueRows.allSatisfy { $0 }
+            }
+        }
+        return (layer, 1, opaque)
+    }
+
+    /// The fast render into `image`; `checkpoint` is asked inside the blur and before each pass.
+    func render(into image: inout Bitmap, threads: Int?, checkpoint: @escaping () throws -> Void) throws {
+        let (toned, factor, opaque) = try tonedLayer(of: image, threads: threads, checkpoint: checkpoint)
+        try checkpoint()
+        let canvas = canvas, region = region, shader = shader(tabulated: true)
+        let inset = shader.interiorDepth, reach = shader.outerReach
+        let boxes = surface.boxes
+        let apart = dispersion == 0 && isolated(reach: reach)
+        let interior = GlassFinish(interiorShadow: shader.shadow(-1))
+        toned.withPixels { view in
+            let layer = ByteLayer(view: view, region: region, factor: factor)
+            // The taps of every canvas column's centre, and each box's left and right sides
+            // (`canvas.width` entries a box, nil off the sides).
+            let columnTaps = UnsafeMutableBufferPointer<ByteLayer.Tap>.allocate(capacity: canvas.width)
+            let sideColumns = UnsafeMutableBufferPointer<SideColumn?>.allocate(capacity: apart ? canvas.width * boxes.count : 1)
+            defer {
+                columnTaps.deallocate()
+                sideColumns.deallocate()
+            }
+            for i in 0..<canvas.width { columnTaps[i] = layer.tapX(Double(canvas.x + i) + 0.5) }
+            if apart {
+                for (b, box) in boxes.enumerated() {
+                    for i in 0..<canvas.width {
+                        let dx = Double(canvas.x + i) + 0.5 - box.cx, sd = abs(dx) - box.hx
+                        var side: SideColumn?
+                        if -inset < sd && sd < reach {
+                            let o = shader.optics(sd, normal: SIMD2(dx < 0 ? -1 : 1, 0))
+                            side = SideColumn(finish: GlassFinish(o), tap: layer.tapX(Double(canvas.x + i) + 0.5 + o.shift.x))
+                        }
+                        sideColumns[b * canvas.width + i] = side
                     }
                 }
             }
-        }
-        try checkpoint()
-
-        let shader = shader(tabulated: true)
-        let inset = shader.interiorDepth + 1
-        var out = backdrop
-        layer.withPixels { toned in
-            let source = ByteLayer(view: toned, region: region)
-            out.withMutablePixels { target in
+            // Indexed by image column.
+            let columns = SharedPointer(columnTaps.baseAddress! - canvas.x)
+            let sides = SharedPointer(sideColumns.baseAddress! - canvas.x)
+            image.withMutablePixels { target in
                 Parallel.forEachBand(count: canvas.height, parts: threads) { rows in
-                    var runs: [(Int, Int)] = []
+                    // A row's runs other than its default kind: disjoint, sorted before drawing.
+                    var runs: [(Range<Int>, Run)] = []
+                    var interiorRuns: [(Int, Int)] = []
+                    // A row of the layer between two of its rows, blended once (factor > 1), and which.
+                    let blended = UnsafeMutableBufferPointer<SIMD4<Float>>.allocate(capacity: view.width)
+                    defer { blended.deallocate() }
+                    let blendedTap = UnsafeMutablePointer<ByteLayer.Tap>.allocate(capacity: 1)
+                    blendedTap.initialize(to: ByteLayer.Tap(first: -1, second: -1, weight: 0))
+                    defer { blendedTap.deallocate() }
+                    /// Makes `blended` the layer at row tap `t`.
+                    func blend(_ t: ByteLayer.Tap) {
+                        let b = blendedTap.pointee
+                        guard factor > 1, t.first != b.first || t.second != b.second || t.weight != b.weight else { return }
+                        let top = view.row(t.first), bottom = view.row(t.second)
+                        for i in 0..<view.width {
+                            let a = GlassFinish.load(top + i * 4)
+                            blended[i] = a + (GlassFinish.load(bottom + i * 4) - a) * t.weight
+                        }
+                        blendedTap.pointee = t
+                    }
                     for y in rows.lowerBound + canvas.y..<rows.upperBound + canvas.y {
-                        let row = target.row(y)
-                        interiorRuns(y, inset: inset, into: &runs)
-                        var x = canvas.x, next = 0
-                        while x < canvas.x + canvas.width {
-                            let stop = next < runs.count ? runs[next].0 : canvas.x + canvas.width
-                            for column in x..<stop {
-                                let p = row + column * 4
-                                let v = shader.shade(column, y, under: SIMD4(Double(p[0]), Double(p[1]), Double(p[2]), Double(p[3])), layer: source)
-                                for c in 0..<4 { p[c] = UInt8(min(255, max(0, v[c].rounded(.toNearestOrEven)))) }
+                        let row = target.row(y), py = Double(y) + 0.5
+                        let own = layer.tapY(py)
+                        let copies = factor == 1 && opaque
+                        /// The layer at column tap `x` on this row (`blend(own)` first).
+                        @inline(__always) func across(_ x: ByteLayer.Tap) -> SIMD4<Float> {
+                            if factor == 1 {
+                                let top = view.row(own.first)
+                                let a = GlassFinish.load(top + x.first)
+                                return a + (GlassFinish.load(top + x.second) - a) * x.weight
                             }
-                            x = stop
-                            guard next < runs.count else { break }
-                            let t = toned.row(y - region.y)
-                            for column in x..<runs[next].1 {
-                                let p = row + column * 4, q = t + (column - region.x) * 4
-                                if q[3] == 255 {
-                                    p[0] = q[0]; p[1] = q[1]; p[2] = q[2]; p[3] = 255
-                                } else {
-                                    let v = shader.shade(
-                                        column, y, under: SIMD4(Double(p[0]), Double(p[1]), Double(p[2]), Double(p[3])), layer: source)
-                                    for c in 0..<4 { p[c] = UInt8(min(255, max(0, v[c].rounded(.toNearestOrEven)))) }
+                            let a = blended[x.first >> 2]
+                            return a + (blended[x.second >> 2] - a) * x.weight
+                        }
+                        /// Draws `runs` over `span` (image columns), the rest of it as `kind`; `b` the box of
+                        /// a `row` or `column` run.
+                        func draw(
+                            _ span: Range<Int>, _ runs: inout [(Range<Int>, Run)], elsewhere: Run, box b: Int,
+                            rowOptics: (GlassFinish, ByteLayer.Tap)?
+                        ) {
+                            runs.sort { $0.0.lowerBound < $1.0.lowerBound }
+                            var x = span.lowerBound, next = 0
+                            while x < span.upperBound {
+                                while next < runs.count && runs[next].0.upperBound <= x { next += 1 }
+                                var kind = elsewhere, end = span.upperBound
+                                if next < runs.count {
+                                    if runs[next].0.lowerBound <= x {
+                                        (kind, end) = (runs[next].1, runs[next].0.upperBound)
+                                    } else {
+                                        end = runs[next].0.lowerBound
+                                    }
+                                }
+                                switch kind {
+                                case .shaded:
+                                    for column in x..<end {
+                                        let p = row + column * 4
+                                        let v = shader.shade(
+                                            column, y, under: SIMD4(Double(p[0]), Double(p[1]), Double(p[2]), Double(p[3])), layer: layer)
+                                        for c in 0..<4 { p[c] = UInt8(min(255, max(0, v[c].rounded(.toNearestOrEven)))) }
+                                    }
+                                case .interior:
+                                    blend(own)
+                                    if copies {
+                                        (row + x * 4).update(from: view.row(y - region.y) + (x - region.x) * 4, count: (end - x) * 4)
+                                    } else {
+                                        for column in x..<end {
+                                            let p = row + column * 4, g = across(columns.base[column])
+                                            GlassFinish.store(opaque ? g : interior.apply(g, under: GlassFinish.load(p)), p)
+                                        }
+                                    }
+                                case .row:
+                                    let (finish, tap) = rowOptics!
+                                    if finish.coverage == 0 {
+                                        // Outside: the outer shadow alone.
+                                        guard finish.shadow > 0 else { break }
+                                        for column in x..<end {
+                                            let p = row + column * 4
+                                            var u = GlassFinish.load(p) * finish.shade
+                                            u.w += finish.shadow
+                                            GlassFinish.store(u, p)
+                                        }
+                                        break
+                                    }
+                                    let top = view.row(tap.first), bottom = view.row(tap.second)
+                                    blend(tap)
+                                    for column in x..<end {
+                                        let p = row + column * 4, c = columns.base[column]
+                                        var g: SIMD4<Float>
+                                        if factor == 1 {
+                                            let a = GlassFinish.load(top + c.first)
+                                            g = a + (GlassFinish.load(bottom + c.first) - a) * tap.weight
+                                        } else {
+                                            let a = blended[c.first >> 2]
+                                            g = a + (blended[c.second >> 2] - a) * c.weight
+                                        }
+                                        GlassFinish.store(finish.apply(g, under: GlassFinish.load(p)), p)
+                                    }
+                                case .column:
+                                    blend(own)
+                                    for column in x..<end {
+                                        let p = row + column * 4, side = sides.base[b * canvas.width + column]!
+                                        GlassFinish.store(side.finish.apply(across(side.tap), under: GlassFinish.load(p)), p)
+                                    }
+                                case .corner:
+                                    blend(own)
+                                    let box = boxes[b]
+                                    for column in x..<end {
+                                        let px = Double(column) + 0.5
+                                        let sd = box.distance(px, py, radius: box.r)
+                                        guard sd < reach else { continue }
+                                        let p = row + column * 4
+                                        if sd >= 0.5 {
+                                            // Outside: the outer shadow alone.
+                                            let a = Float(shader.shadow(sd))
+                                            guard a > 0 else { continue }
+                                            var u = GlassFinish.load(p) * (1 - a)
+                                            u.w += 255 * a
+                                            GlassFinish.store(u, p)
+                                        } else if -sd >= inset {
+                                            let g = across(columns.base[column])
+                                            GlassFinish.store(interior.apply(g, under: GlassFinish.load(p)), p)
+                                        } else {
+                                            let o = shader.optics(sd, normal: box.gradient(px, py, radius: box.optical))
+                                            let g = layer.sample(layer.tapX(px + o.shift.x), layer.tapY(py + o.shift.y))
+                                            GlassFinish.store(GlassFinish(o).apply(g, under: GlassFinish.load(p)), p)
+                                        }
+                                    }
+                                }
+                                x = end
+                            }
+                        }
+                        guard apart else {
+                            let span = canvas.x..<(canvas.x + canvas.width)
+                            interiorRunsOf(y, inset: inset + 1, into: &interiorRuns)
+                            runs = interiorRuns.map { ($0.0..<$0.1, Run.interior) }
+                            draw(span, &runs, elsewhere: .shaded, box: 0, rowOptics: nil)
+                            continue
+                        }
+                        for (b, box) in boxes.enumerated() {
+                            let dy = py - box.cy, ady = abs(dy), depth = box.hy - ady
+                            guard -depth < reach else { continue }
+                            let all = canvas.x..<(canvas.x + canvas.width)
+                            let extent = clamp(
+                                Int((box.cx - box.hx - reach - 0.5).rounded(.down))..<Int((box.cx + box.hx + reach - 0.5).rounded(.up)) + 1, to: all)
+                            guard !extent.isEmpty else { continue }
+                            runs.removeAll(keepingCapacity: true)
+                            @inline(__always) func across(_ x: Int) -> Double { abs(Double(x) + 0.5 - box.cx) }
+                            var rowOptics: (GlassFinish, ByteLayer.Tap)?
+                            if depth >= inset {
+                                let hx = box.hx - inset, hy = box.hy - inset, r = max(box.r - inset, 0)
+                                let qy = ady - (hy - r)
+                                let half = qy <= 0 ? hx : hx - r + max(0, r * r - qy * qy).squareRoot()
+                                if hx > 0 {
+                                    let guess = Int((box.cx - half - 0.5).rounded(.up))..<Int((box.cx + half - 0.5).rounded(.down)) + 1
+                                    runs.append((clamp(guess, to: extent), .interior))
+                                }
+                            } else {
+                                // The top or bottom side: the normal is vertical where the column is
+                                // nearer that side than the left or right one and off the corner's arc.
+                                let limit = box.hx - box.optical
+                                let span = run(around: box.cx, upTo: min(limit, box.hx - depth), in: extent) { x in
+                                    let a = across(x)
+                                    return a <= limit && box.hx - a > depth
+                                }
+                                if !span.isEmpty {
+                                    let o = shader.optics(-depth, normal: SIMD2(0, dy < 0 ? -1 : 1))
+                                    rowOptics = (GlassFinish(o), layer.tapY(py + o.shift.y))
+                                    runs.append((span, .row))
                                 }
                             }
-                            x = runs[next].1
-                            next += 1
+                            if ady <= box.hy - box.optical {
+                                // The left and right sides.
+                                let low = box.hx - min(inset, depth)
+                                for sign in [-1.0, 1] {
+                                    let (a, b) = (box.cx + sign * low, box.cx + sign * (box.hx + reach))
+                                    let guess = Int((min(a, b) - 0.5).rounded(.down))..<Int((max(a, b) - 0.5).rounded(.down)) + 1
+                                    let span = refine(clamp(guess, to: extent), in: extent) { x in
+                                        let sd = across(x) - box.hx
+                                        return -inset < sd && sd < reach && box.hx - across(x) < depth && (Double(x) + 0.5 - box.cx) * sign > 0
+                                    }
+                                    runs.append((span, .column))
+                                }
+                            }
+                            runs.removeAll { $0.0.isEmpty }
+                            draw(extent, &runs, elsewhere: .corner, box: b, rowOptics: rowOptics)
                         }
                     }
                 }
             }
         }
-        return out
+    }
+
+    /// True when the boxes stand at least 2 × `reach` + k + 2 pixels apart (their frames): every
+    /// pixel the shader changes is then within `reach` of one box alone, whose distance and normal
+    /// the smooth union returns unchanged there.
+    func isolated(reach: Double) -> Bool {
+        let boxes = surface.boxes
+        for i in boxes.indices {
+            for j in boxes.indices where j > i {
+                let (a, b) = (boxes[i], boxes[j])
+                let gx = max(0, abs(a.cx - b.cx) - a.hx - b.hx), gy = max(0, abs(a.cy - b.cy) - a.hy - b.hy)
+                if (gx * gx + gy * gy).squareRoot() < 2 * reach + surface.k + 2 { return false }
+            }
+        }
+        return true
     }
 
     /// The runs of row `y`'s pixels, `start ..< end`, sorted, disjoint and inside the canvas, whose
     /// centres lie at least `inset` pixels inside one of the boxes (so inside the union too: the
     /// smooth minimum is at most the plain one). Each box inset is a rounded rectangle with the
     /// half sizes less `inset` and the radius less `inset` (at least 0).
-    func interiorRuns(_ y: Int, inset: Double, into runs: inout [(Int, Int)]) {
+    func interiorRunsOf(_ y: Int, inset: Double, into runs: inout [(Int, Int)]) {
         runs.removeAll(keepingCapacity: true)
         let py = Double(y) + 0.5
         for box in surface.boxes {
@@ -122,4 +431,28 @@ extension GlassPlan {
         }
         runs.removeLast(runs.count - merged - 1)
     }
+}
+
+/// `range` inside `limit` (empty at its lower end when they do not meet).
+private func clamp(_ range: Range<Int>, to limit: Range<Int>) -> Range<Int> {
+    let a = min(max(range.lowerBound, limit.lowerBound), limit.upperBound)
+    return a..<max(a, min(range.upperBound, limit.upperBound))
+}
+
+/// The columns of `limit` where `inside` holds, given that it holds on one run that `guess` is
+/// within a pixel of: the guess widened and narrowed until its ends are exact.
+private func refine(_ guess: Range<Int>, in limit: Range<Int>, _ inside: (Int) -> Bool) -> Range<Int> {
+    var a = guess.lowerBound, b = guess.upperBound
+    while a > limit.lowerBound && inside(a - 1) { a -= 1 }
+    while a < b && !inside(a) { a += 1 }
+    while b < limit.upperBound && inside(b) { b += 1 }
+    while b > a && !inside(b - 1) { b -= 1 }
+    return a..<b
+}
+
+/// The run of columns of `limit` within `half` of `centre` where `inside` holds.
+private func run(around centre: Double, upTo half: Double, in limit: Range<Int>, _ inside: (Int) -> Bool) -> Range<Int> {
+    guard half >= 0 else { return limit.lowerBound..<limit.lowerBound }
+    let guess = Int((centre - half - 0.5).rounded(.up))..<Int((centre + half - 0.5).rounded(.down)) + 1
+    return refine(clamp(guess, to: limit), in: limit, inside)
 }

@@ -91,6 +91,53 @@ struct GlassShader: Sendable {
         return t * t * t * (t * (t * 6 - 15) + 10)
     }
 
+    /// What the shader does at a pixel short of the interior, given its signed distance `sd` and its
+    /// normal `n`, besides sampling the layer: where it samples, the Fresnel gain, the rim, the
+    /// coverage and the outer shadow. A function of (sd, n) alone, so the fast path computes it once
+    /// for a whole row or column along a straight side.
+    struct Optics {
+        /// Where the layer is sampled, from the pixel's centre, pixels.
+        var shift: SIMD2<Double>
+        /// The Fresnel gain on colour (1: none).
+        var gain: Double
+        /// The rim: white of opacity `spec` over black, the two together of opacity `alpha` (0: none).
+        var spec: Double, alpha: Double
+        var coverage: Double
+        /// The outer shadow's opacity over the backdrop (0: none).
+        var shadow: Double
+    }
+
+    /// The outer shadow's opacity at signed distance `sd` (0 inside its reach's end and without one).
+    @inline(__always)
+    func shadow(_ sd: Double) -> Double {
+        guard outerShadow > 0 else { return 0 }
+        let t = 1 - min(1, max(0, sd) / reach)
+        return outerShadow * t * t
+    }
+
+    /// The optics at signed distance `sd` (less than ``interiorDepth`` inside) with outward normal `n`.
+    @inline(__always)
+    func optics(_ sd: Double, normal n: SIMD2<Double>) -> Optics {
+        let d = -sd
+        let t = min(1, max(0, d) / band)
+        let fade = GlassShader.smootherstep(d / soft)
+        let shift = -n * (pull * fade * (tabulated ? tabulated(profileTable, t) : GlassShader.profile(t)))
+        var gain = 1.0
+        if ambient > 0 {
+            gain = 1 + ambient * (tabulated ? tabulated(fresnelTable, t) : GlassShader.fresnel(t, bevel: bevel, exponent: fresnelExponent))
+        }
+        var spec = 0.0, alpha = 0.0
+        let edge = 1 - fade
+        if edge > 0 {
+            let facing = abs(n.x * light.x + n.y * light.y)
+            var lobe = 1.0
+            for _ in 0..<specularPower { lobe *= facing }
+            spec = specular * edge * (0.35 + 0.65 * lobe)
+            alpha = spec + edgeShadow * edge * (1 - spec)
+        }
+        return Optics(shift: shift, gain: gain, spec: spec, alpha: alpha, coverage: min(1, max(0, 0.5 - sd)), shadow: shadow(sd))
+    }
+
     /// The premultiplied output (0…255, not rounded) at pixel (x, y) over the backdrop pixel `under`.
     @inline(__always)
     func shade<Layer: GlassLayer>(_ x: Int, _ y: Int, under: SIMD4<Double>, layer: Layer) -> SIMD4<Double> {
@@ -98,22 +145,19 @@ struct GlassShader: Sendable {
         let sd = surface.distance(px, py)
         var under = under
         if outerShadow > 0 {
-            let t = 1 - min(1, max(0, sd) / reach)
-            let a = outerShadow * t * t
+            let a = shadow(sd)
             under = SIMD4(under.x * (1 - a), under.y * (1 - a), under.z * (1 - a), under.w + (255 - under.w) * a)
         }
         let coverage = min(1, max(0, 0.5 - sd))
         guard coverage > 0 else { return under }
-        let d = -sd
-        if d >= interiorDepth {
+        if -sd >= interiorDepth {
             let glass = layer.sample(px, py)
             return glass + under * (1 - glass.w / 255)
         }
 
         let n = surface.normal(px, py)
-        let t = min(1, max(0, d) / band)
-        let fade = GlassShader.smootherstep(d / soft)
-        let shift = -n * (pull * fade * (tabulated ? tabulated(profileTable, t) : GlassShader.profile(t)))
+        let o = optics(sd, normal: n)
+        let shift = o.shift
         var glass = layer.sample(px + shift.x, py + shift.y)
         if dispersion > 0 && (shift.x != 0 || shift.y != 0) {
             let b = surface.bounds
@@ -125,19 +169,12 @@ struct GlassShader: Sendable {
             glass = SIMD4(min(glass.x, glass.w), glass.y, min(glass.z, glass.w), glass.w)
         }
         if ambient > 0 {
-            let f = tabulated ? tabulated(fresnelTable, t) : GlassShader.fresnel(t, bevel: bevel, exponent: fresnelExponent)
-            let gain = 1 + ambient * f
+            let gain = o.gain
             glass = SIMD4(min(glass.w, glass.x * gain), min(glass.w, glass.y * gain), min(glass.w, glass.z * gain), glass.w)
         }
-        let edge = 1 - fade
-        if edge > 0 {
-            let facing = abs(n.x * light.x + n.y * light.y)
-            var lobe = 1.0
-            for _ in 0..<specularPower { lobe *= facing }
-            let spec = specular * edge * (0.35 + 0.65 * lobe)
-            let alpha = spec + edgeShadow * edge * (1 - spec)
-            let w = alpha * 255 + glass.w * (1 - alpha)
-            glass = SIMD4(repeating: spec * 255) + glass * (1 - alpha)
+        if o.alpha > 0 || o.spec > 0 {
+            let w = o.alpha * 255 + glass.w * (1 - o.alpha)
+            glass = SIMD4(repeating: o.spec * 255) + glass * (1 - o.alpha)
             glass.w = w
         }
         glass *= coverage
