@@ -34,7 +34,7 @@ struct Options {
             case "--markdown": markdown = it.next()
             case "--accuracy": accuracy = true
             case "--profile-progressive", "--profile-header", "--profile-material", "--scene-only", "--placeholders-only", "--files-only",
-                "--progressive-only":
+                "--progressive-only", "--glass-only":
                 break
             case "--profile": profileSigma = Double(it.next() ?? "")
             case "--threads": threads = Int(it.next() ?? "")
@@ -43,7 +43,7 @@ struct Options {
                 fileSigmas = sigmas
             default:
                 print(
-                    "usage: BlurBench [--quick] [--runs N] [--no-peers] [--sigmas 2,8] [--markdown FILE] [--progressive-only | --placeholders-only | --files-only | --scene-only]"
+                    "usage: BlurBench [--quick] [--runs N] [--no-peers] [--sigmas 2,8] [--markdown FILE] [--progressive-only | --placeholders-only | --files-only | --scene-only | --glass-only]"
                 )
                 exit(a == "--help" ? 0 : 2)
             }
@@ -108,6 +108,10 @@ if CommandLine.arguments.contains("--placeholders-only") {
 }
 if CommandLine.arguments.contains("--files-only") {
     try benchFiles(tile: tile, runs: min(options.runs, 3), quick: options.quick, sigmas: options.fileSigmas) { print($0) }
+    exit(0)
+}
+if CommandLine.arguments.contains("--glass-only") {
+    try benchGlass(tile: tile, runs: options.runs) { print($0) }
     exit(0)
 }
 if CommandLine.arguments.contains("--scene-only") {
@@ -259,6 +263,7 @@ do {
 }
 try benchFiles(tile: tile, runs: min(options.runs, 3), quick: options.quick, sigmas: options.fileSigmas, emit: emit)
 try benchScene(tile: tile, runs: options.runs, emit: emit)
+try benchGlass(tile: tile, runs: options.runs, emit: emit)
 try benchPlaceholders(tile: tile, runs: options.runs, quick: options.quick, emit: emit)
 if let path = options.markdown {
     let page = ["# Benchmarks: \(machine()) · \(today()) · commit \(commit(of: root))", "", "Written by `make bench`; each run replaces it."] + lines
