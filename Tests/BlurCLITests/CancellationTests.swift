@@ -72,6 +72,14 @@ import Testing
         }
     }
 
+    /// The effects drawn whole (no stages of their own) are asked between their passes too: the
+    /// glass at 16 px/pt and the scroll edge at its largest band and radius (each ran to its end, seconds
+    /// past a cancel, before the whole-image stage handed its checkpoint on).
+    @Test func theGlassAndTheScrollEdgeStop() throws {
+        try still("glass", [("scale", "16"), ("region", "0,0,1000000,1000000")])
+        try still("scrollEdge", [("scale", "16"), ("height", "10000"), ("max-radius", "1000")])
+    }
+
     @Test(arguments: ["down", "up", "left", "right"])
     func theProgressiveBlurAtTheLargestRadiusStops(direction: String) throws {
         // σ 1000…2000 px over every line: the first band of every direction reaches every row.

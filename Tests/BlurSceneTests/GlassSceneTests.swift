@@ -54,6 +54,12 @@ import Testing
         let file = try SceneFile.parse(Array(json.utf8))
         let start = try file.scene.render(at: 0, scale: 1)[60, 40], end = try file.scene.render(at: 1, scale: 1)[60, 40]
         #expect(Int(end.r) - Int(end.g) > Int(start.r) - Int(start.g) + 20, "\(start) → \(end)")
+        // A number or a word is the blur's and the material's short form, not glass's (it was drawn
+        // as a blur or a material).
+        for value in ["1", "\"thin\""] {
+            let short = json.replacingOccurrences(of: "{\"variant\": \"regular\"}", with: value)
+            #expect(throws: SceneFileError.self, "glass: \(value)") { _ = try SceneFile.parse(Array(short.utf8)) }
+        }
         // A key glass does not have is refused.
         let bad = json.replacingOccurrences(of: "\"variant\": \"regular\"", with: "\"variantt\": \"regular\"")
         #expect(throws: SceneFileError.self) { _ = try SceneFile.parse(Array(bad.utf8)) }

@@ -2,16 +2,22 @@
 /// bitmap, applies `transform` once, and hands out the result's rows. The chain around it still
 /// streams (decoding and encoding overlap the work), but this stage holds two images, the input
 /// gathered and the result (its input window only a band). The window's ``RowWindow/checkpoint``
-/// is asked between the bands it gathers and before `transform`.
+/// is asked between the bands it gathers and before `transform`, and handed to `transform` to ask
+/// inside its passes (what it throws stops the work).
 package final class WholeImageStage: RowStage {
     package let width: Int
     package let height: Int
     private let scale: Double
-    private let transform: (Bitmap) -> Bitmap
+    private let transform: (Bitmap, @escaping () throws -> Void) throws -> Bitmap
     private var result: Bitmap?
 
     /// - Parameter transform: the effect; its result must have the input's size.
-    package init(width: Int, height: Int, scale: Double = 1, transform: @escaping (Bitmap) -> Bitmap) {
+    package convenience init(width: Int, height: Int, scale: Double = 1, transform: @escaping (Bitmap) -> Bitmap) {
+        self.init(width: width, height: height, scale: scale) { image, _ in transform(image) }
+    }
+
+    /// A stage whose `transform` asks the checkpoint it is given between its passes.
+    package init(width: Int, height: Int, scale: Double = 1, checked transform: @escaping (Bitmap, @escaping () throws -> Void) throws -> Bitmap) {
         self.width = width
         self.height = height
         self.scale = scale
@@ -22,7 +28,7 @@ package final class WholeImageStage: RowStage {
         if result == nil {
             let image = try input.gathered(height: height, scale: scale)
             try input.checkpoint()
-            let done = transform(image)
+            let done = try transform(image, { try input.checkpoint() })
             precondition(done.width == width && done.height == height, "a whole-image stage keeps the size")
             result = done
         }

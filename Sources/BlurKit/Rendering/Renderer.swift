@@ -107,9 +107,11 @@ public enum Renderer {
             return (stages(width, height, scale, context), stillOpaque)
         }
         try ImageLimits.checkBudget(effect.estimatedBytes(width, height), for: arguments.operation.name)
-        let stage = WholeImageStage(width: width, height: height, scale: scale) { image in
-            // The arguments were checked when the effect was prepared: a draw without a checkpoint cannot fail.
-            (try? effect.draw(image, context)) ?? image
+        // The draw asks the chain's checkpoint between its passes: a cancelled or timed-out render stops there.
+        let stage = WholeImageStage(width: width, height: height, scale: scale) { image, checkpoint in
+            var checked = context
+            checked.checkpoint = checkpoint
+            return try effect.draw(image, checked)
         }
         return ([stage], stillOpaque)
     }

@@ -324,11 +324,11 @@ private struct Reader {
             return
         }
         switch value.value {
-        case .number:
+        case .number where name == GaussianBlurOperation.name:
             try o.forbid([Reader.dimmingKey], because: "with \"\(name)\" (it goes with \"\(MaterialOperation.name)\")")
             layer.backdropFilter = .blur(radius: try value.number(Layer.backdropRadiusSpec))
             if let r = o.optional(Reader.radiusKey) { layer.blurEffectRadius = try r.number(Layer.backdropRadiusSpec) }
-        case .string:
+        case .string where name == MaterialOperation.name:
             layer.backdropFilter = .material(Material(style: try value.choice(MaterialStyle.spec)))
             if let r = o.optional(Reader.radiusKey) { layer.blurEffectRadius = try r.number(Material.radiusSpec) }
             if let d = o.optional(Reader.dimmingKey) { layer.dimmingAlpha = try d.number(Material.dimmingSpec) }
