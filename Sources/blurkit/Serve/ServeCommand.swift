@@ -10,8 +10,9 @@ enum ServeCommand: Command {
     static let usage = "blurkit serve --root DIR [--host 127.0.0.1] [--port 8080] [options]"
     static let details = """
         Serves every effect of the command line over HTTP for images under --root (GET /blur/PATH?sigma=8)
-        or sent as a POST body (POST /blur?sigma=8): /blur, /progressive, /material, /blurup, /render (a
-        scene file under the root) and /placeholder. Query parameters have the command line's names and
+        or sent as a POST body (POST /blur?sigma=8): one route per operation of the registry,
+        \(BlurOperation.all.map { "/" + $0.flag }.joined(separator: ", ")) (/render takes a scene file
+        under the root). Query parameters have the command line's names and
         ranges (see /openapi.json and docs/http-api.md); the format comes from format= or Accept. Also
         /healthz, /metrics (Prometheus) and the playground at /.
 
