@@ -27,7 +27,7 @@ from functools import partial
 import numpy as np
 from playwright.sync_api import sync_playwright
 
-from test_scroll import mean_difference, read_pam, write_pam
+from test_scroll import flags, mean_difference, read_pam, write_pam
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 BLURKIT = os.environ.get("BLURKIT", ".build/release/blurkit")
@@ -55,17 +55,6 @@ STATE = """() => {
     return { width: c.width, height: c.height, glass: base64(out.data), source: base64(s.sources[n].data), options: s.options[n] };
   });
 }"""
-
-
-def flags(options, described):
-    """The page's options as `blurkit glass`'s flags, named by the registry (`blurkit --describe`)."""
-    parameters = {p["name"]: p for p in next(o for o in described if o["name"] == "glass")["parameters"]}
-    args = []
-    for name, value in options.items():
-        if isinstance(value, dict):
-            value = ",".join(repr(float(value[k])).removesuffix(".0") for k in ("x", "y", "width", "height"))
-        args += ["--" + parameters[name]["flag"], str(value)]
-    return args
 
 
 def main():
@@ -101,7 +90,7 @@ def main():
                     shape = (state["height"], state["width"], 4)
                     glass = np.frombuffer(base64.b64decode(state["glass"]), np.uint8).reshape(shape)
                     source = np.frombuffer(base64.b64decode(state["source"]), np.uint8).reshape(shape)
-                    args = flags(state["options"], described)
+                    args = flags(state["options"], described, "glass")
                     source_path, out_path = os.path.join(folder, "in.pam"), os.path.join(folder, "out.pam")
                     write_pam(source_path, source)
                     subprocess.run([BLURKIT, "glass", source_path, out_path, *args], check=True)

@@ -73,9 +73,9 @@ def read_pam(path):
     return np.frombuffer(data[end:], np.uint8).reshape(height, width, 4)
 
 
-def flags(options, described):
+def flags(options, described, operation="progressive"):
     """The page's options as the native command's flags, named by the registry (`blurkit --describe`)."""
-    parameters = {p["name"]: p for p in next(o for o in described if o["name"] == "progressive")["parameters"]}
+    parameters = {p["name"]: p for p in next(o for o in described if o["name"] == operation)["parameters"]}
     args = []
     for name, value in options.items():
         if isinstance(value, dict):

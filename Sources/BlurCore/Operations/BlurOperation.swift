@@ -32,36 +32,40 @@ public struct BlurOperation: Sendable {
 
     /// The operation `definition` declares.
     public init<Definition: OperationDefinition>(_ definition: Definition.Type) {
-        self.init(
-            name: Definition.name, summary: Definition.summary, details: Definition.details, parameters: Definition.parameters,
-            exclusive: Definition.exclusive.map { $0.map { $0.name } })
+        self.init(definition, image: nil)
     }
 
     /// The image operation `definition` declares, with its whole-image run.
     public init<Definition: ImageOperation>(_ definition: Definition.Type) {
-        self.init(
-            name: Definition.name, summary: Definition.summary, details: Definition.details, parameters: Definition.parameters,
-            exclusive: Definition.exclusive.map { $0.map { $0.name } },
-            image: ImageRun { (arguments: OperationArguments) throws(ParameterError) -> PreparedEffect in
-                let effect = try Definition.effect(arguments)
-                return PreparedEffect(
-                    draw: { image, context in try Definition.draw(effect, over: image, in: context) }, keepsOpaque: Definition.keepsOpaque(effect),
-                    estimatedBytes: Definition.estimatedBytes, stages: nil)
-            })
+        self.init(definition, image: BlurOperation.run(definition, stages: nil))
     }
 
     /// The image operation `definition` declares, with its whole-image run and its stages.
     package init<Definition: StreamingImageOperation>(_ definition: Definition.Type) {
         self.init(
-            name: Definition.name, summary: Definition.summary, details: Definition.details, parameters: Definition.parameters,
-            exclusive: Definition.exclusive.map { $0.map { $0.name } },
-            image: ImageRun { (arguments: OperationArguments) throws(ParameterError) -> PreparedEffect in
-                let effect = try Definition.effect(arguments)
-                return PreparedEffect(
-                    draw: { image, context in try Definition.draw(effect, over: image, in: context) }, keepsOpaque: Definition.keepsOpaque(effect),
-                    estimatedBytes: Definition.estimatedBytes,
-                    stages: { width, height, scale, context in Definition.stages(effect, width: width, height: height, scale: scale, in: context) })
+            definition,
+            image: BlurOperation.run(definition) { effect in
+                { width, height, scale, context in Definition.stages(effect, width: width, height: height, scale: scale, in: context) }
             })
+    }
+
+    private init<Definition: OperationDefinition>(_ definition: Definition.Type, image: ImageRun?) {
+        self.init(
+            name: Definition.name, summary: Definition.summary, details: Definition.details, parameters: Definition.parameters,
+            exclusive: Definition.exclusive.map { $0.map { $0.name } }, image: image)
+    }
+
+    /// `definition`'s run: its effect from the arguments, drawn whole, and staged by `stages` when given.
+    private static func run<Definition: ImageOperation>(
+        _ definition: Definition.Type,
+        stages: (@Sendable (Definition.Effect) -> @Sendable (Int, Int, Double, EffectContext) -> [any RowStage])?
+    ) -> ImageRun {
+        ImageRun { (arguments: OperationArguments) throws(ParameterError) -> PreparedEffect in
+            let effect = try Definition.effect(arguments)
+            return PreparedEffect(
+                draw: { image, context in try Definition.draw(effect, over: image, in: context) }, keepsOpaque: Definition.keepsOpaque(effect),
+                estimatedBytes: Definition.estimatedBytes, stages: stages.map { $0(effect) })
+        }
     }
 
     /// The command's and the route's name: ``name`` in kebab-case (`scrollEdge` → `scroll-edge`).
