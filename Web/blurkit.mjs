@@ -90,7 +90,12 @@ export class BlurKit {
     const words = [];
     for (const [key, value] of Object.entries(options)) {
       if (value === undefined) continue;
-      words.push(key, text(value));
+      const given = text(name, key, value);
+      // A NUL inside a word would start another option (`tint: 'white\0variant\0clear'`).
+      for (const word of [key, given]) {
+        if (/[\u0000-\u001f\u007f]/.test(word)) throw new Error(`${name}: ${JSON.stringify(word)} holds a control character`);
+      }
+      words.push(key, given);
     }
     const bytes = encoder.encode(words.map((w) => w + '\0').join(''));
     const nameBytes = encoder.encode(name);
@@ -127,10 +132,17 @@ export class BlurKit {
 }
 
 /// An option's value as the module's parsers read it: numbers in JavaScript's own shortest form
-/// (which the module reads back exactly), a region object as X,Y,W,H, anything else as its text.
-function text(value) {
-  if (typeof value === 'object' && value !== null && 'width' in value) {
-    return [value.x ?? 0, value.y ?? 0, value.width, value.height].map(String).join(',');
+/// (which the module reads back exactly), a region object `{ x, y, width, height }` (x and y 0 when
+/// left out) as X,Y,W,H, an array as its items joined by commas, anything else as its text.
+function text(name, key, value) {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const fields = [value.x ?? 0, value.y ?? 0, value.width, value.height];
+    if (!fields.every((f) => typeof f === 'number')) {
+      let shown;
+      try { shown = JSON.stringify(value); } catch { shown = 'an object'; }
+      throw new Error(`${name}: ${key} must be a region { x, y, width, height } of numbers (points), or 'X,Y,W,H'; got ${shown}`);
+    }
+    return fields.map(String).join(',');
   }
   return String(value);
 }

@@ -212,7 +212,10 @@ private let requestStarted: @convention(c) (UnsafeMutableRawPointer?, UnsafePoin
     context, uri, _ in
     let context = Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue()
     context.active.add(1, ordering: .relaxed)
-    return Unmanaged.passRetained(Exchange(rawTarget: uri.map { String(cString: $0) } ?? "")).toOpaque()
+    let exchange = Exchange(rawTarget: uri.map { String(cString: $0) } ?? "")
+    // The query is read from this copy (RequestTarget); libmicrohttpd's own parse of it is cut.
+    bk_mhd_cut_query(uri)
+    return Unmanaged.passRetained(exchange).toOpaque()
 }
 
 private let requestCompleted:

@@ -98,3 +98,11 @@ int bk_mhd_peer_gone(int fd) {
     if (got < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : 1;
     return 0; /* a pipelined request waiting, or the half-close */
 }
+
+void bk_mhd_cut_query(const char *uri) {
+    /* `uri` points into the connection's read buffer, which libmicrohttpd itself writes to (it ends
+       the path at the `?` after this callback). Ending the query at its first byte leaves its own
+       argument parser nothing to store. */
+    char *query = uri != NULL ? strchr(uri, '?') : NULL;
+    if (query != NULL) query[1] = '\0';
+}

@@ -56,6 +56,24 @@ import Testing
         #expect(response.status == 200 && response.body == cli, "\(response.status)")
     }
 
+    @Test func theScrollEdgeCountsWhatItsBlurHolds() throws {
+        // Its whole-image estimate (32 bytes a pixel, 4.3 MB here) let a blur of σ 16,000 px hold
+        // over 100 MB under a 64-MB budget; its stages' held bytes are counted now, under its command's name.
+        let folder = try Self.folder()
+        let wide = ["--scale", "16", "--max-radius", "1000", "--height", "10000", "--memory-budget", "64"]
+        for style in ["soft", "hard"] {
+            let r = try CLI.run(["scroll-edge", folder + "/photo.png", folder + "/o.png", "--style", style] + wide)
+            if style == "soft" {
+                #expect(r.status == 1 && r.stderr.contains("scroll-edge needs about") && r.stderr.contains("memory budget of 64 MB"), "\(r.stderr)")
+            } else {
+                // The hard band's blur is a Gaussian, whose memory does not grow with σ.
+                #expect(r.status == 0, "\(r.stderr)")
+            }
+        }
+        let r = try CLI.run(["scroll-edge", folder + "/photo.png", folder + "/ok.png", "--memory-budget", "64"])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
     @Test func theScrollEdgeAgreesToo() throws {
         let folder = try Self.folder()
         let options = ["--style", "hard", "--edge", "bottom", "--height", "50", "--appearance", "dark"]

@@ -31,8 +31,10 @@ import Testing
                 let line = help.split(separator: "\n").first { $0.hasPrefix("  --\(p.flag) ") || $0 == "  --\(p.flag)" }
                 #expect(line?.hasSuffix(p.help) == true, "\(operation.name) --\(p.flag): \(line ?? "no line")")
                 // No help line lists a choice's words twice ("clamp or transparent: clamp or transparent").
-                if case .choice = p.kind, let line, p.words.count > 1 {
-                    let listing = p.words.dropLast().joined(separator: ", ") + " or " + p.words.last!
+                // Each word with its aliases after it ("capsule or roundedRectangle (or roundedRect, rect)").
+                if case let .choice(entries) = p.kind, let line, p.words.count > 1 {
+                    let shown = entries.map { $0.count > 1 ? "\($0[0]) (or \($0.dropFirst().joined(separator: ", ")))" : $0[0] }
+                    let listing = shown.dropLast().joined(separator: ", ") + " or " + shown.last!
                     #expect(line.components(separatedBy: listing).count - 1 == 1, "\(line)")
                     // The words come from the table: a summary that lists them too says them twice.
                     #expect(!p.summary.contains(" or \(p.words.last!)"), "\(operation.name) --\(p.flag): \(p.summary)")

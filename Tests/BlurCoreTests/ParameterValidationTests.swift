@@ -20,6 +20,13 @@ import Testing
         #expect(try effect.validated() == effect)
     }
 
+    @Test func aValueJustPastABoundIsNotShownAsTheBound() {
+        let spec = ParameterSpec(name: "sigma", unit: "px", range: 0...1000, defaultValue: 1, summary: "")
+        #expect(message(of: { _ = try spec.validate(1000.0000001) }) == "sigma must be between 0 and 1000 px, got 1000.0000001")
+        #expect(message(of: { _ = try spec.validate(-0.00000001) }) == "sigma must be between 0 and 1000 px, got -1e-08")
+        #expect(message(of: { _ = try spec.validate(1000.5) }) == "sigma must be between 0 and 1000 px, got 1000.5")
+    }
+
     @Test(arguments: ParameterValidationTests.bad) func materialRefusesBadNumbersByName(_ value: Double) {
         let cases: [(Material, String)] = [
             (Material(style: .systemMaterial, blurEffectRadius: value), "radius"),

@@ -77,11 +77,27 @@ import Testing
             (##"{"width": 10, "height": 10, "background": "#+FF"}"##, "background: expected a colour"),
             (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "backdrop": {"progressive": {"dimmingAlpha": "half"}}}]}"#,
              #"layers[0].backdrop.progressive.dimmingAlpha: expected a number, null or {"light", "dark"}, got "half""#),
+            // One value per appearance only where the default has one (it was read as nothing and ignored).
+            (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "backdrop": {"progressive": {"maximumBlurRadius": {"light": 2, "dark": 9}}}}]}"#,
+             #"layers[0].backdrop.progressive.maximumBlurRadius: expected a number or null, got an object"#),
+            (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "backdrop": {"scrollEdge": {"height": {"light": 20, "dark": 30}}}}]}"#,
+             #"layers[0].backdrop.scrollEdge.height: expected a number, got an object"#),
         ]
         for (text, expected) in cases {
             let message = Self.error(text)
             #expect(message?.hasPrefix(expected) == true, "\(message ?? "no error") ≠ \(expected)")
         }
+    }
+
+    /// docs/scene-format.md's table of errors shows the message a backdrop of two kinds gets now
+    /// (it still named three kinds after the registry grew to five).
+    @Test func theDocumentsBackdropErrorIsTheReadersOwn() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/scene-format.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let message = try #require(
+            Self.error(#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "backdrop": {"blur": 3, "material": "thin"}}]}"#))
+        #expect(text.contains("`blurkit: s.json: \(message)`"), "scene-format.md lacks \(message)")
     }
 
     @Test func everyTruncationIsAnErrorNotACrash() throws {

@@ -197,9 +197,15 @@ for (const [call, start] of [
   [() => kit.material(photo, { region: { x: 1000, y: 0, width: 40, height: 40 } }), 'region expects a region that overlaps the 240×180-pt image'],
   [() => kit.material(photo, { region: { x: 0, y: 0, width: 0, height: 40 } }), 'region expects X,Y,W,H'],
   [() => kit.progressive(photo, { region: '-500,0,100,40' }), 'region expects a region that overlaps'],
+  [() => kit.material(photo, { region: { x: 10, y: 10, width: 0.2, height: 0.2 } }),
+    'region expects a region that overlaps the 240×180-pt image by a pixel at least (this one covers less than a pixel of it)'],
   [() => kit.blur(photo, { sigma: 2, radius: 3 }), 'give sigma or radius, not both'],
   [() => kit.blur(photo, { sigma: 2, scale: 3 }), 'scale goes with radius'],
   [() => kit.blur(photo, { sigmaa: 2 }), 'blur takes no parameter sigmaa'],
+  // A NUL in a value would smuggle another option in; an object that is no region was "[object Object]".
+  [() => kit.glass(photo, { tint: 'white\0variant\0identity' }), 'glass: "white\\u0000variant\\u0000identity" holds a control character'],
+  [() => kit.glass(photo, { ['variant\nx']: 'clear' }), 'glass: "variant\\nx" holds a control character'],
+  [() => kit.glass(photo, { region: { x: 0, y: 0, w: 40, h: 40 } }), 'glass: region must be a region { x, y, width, height } of numbers (points), or \'X,Y,W,H\'; got {"x":0,"y":0,"w":40,"h":40}'],
 ]) {
   let message = '';
   try { call(); } catch (error) { message = error.message; }

@@ -71,6 +71,9 @@ public struct BlurOperation: Sendable {
     /// The command's and the route's name: ``name`` in kebab-case (`scrollEdge` → `scroll-edge`).
     public var flag: String { kebabCase(name) }
 
+    /// The operation as `spelling`'s front end names it: ``flag`` on the command line and HTTP, ``name`` in keys.
+    public func spelled(_ spelling: Parameter.Spelling) -> String { spelling == .key ? name : flag }
+
     /// This operation with `more` parameters after its own (the output options of a front end that writes files).
     public func adding(_ more: [Parameter]) -> BlurOperation {
         BlurOperation(name: name, summary: summary, details: details, parameters: parameters + more, exclusive: exclusive, image: image)
@@ -101,7 +104,7 @@ public struct BlurOperation: Sendable {
         var arguments = OperationArguments(operation: self, pairs: [], spelling: spelling)
         for (word, text) in pairs {
             guard let parameter = parameter(spelled: word, as: spelling, in: frontEnds) else {
-                throw .unknown(name: word, operation: name, known: parameters(in: frontEnds).map { $0.spelled(spelling) })
+                throw .unknown(name: word, operation: spelled(spelling), known: parameters(in: frontEnds).map { $0.spelled(spelling) })
             }
             guard !arguments.has(named: parameter.name) else { throw .repeated(name: word) }
             arguments.pairs.append((parameter.name, try parameter.parse(text, as: spelling)))
@@ -178,7 +181,7 @@ public struct OperationArguments: Sendable {
     /// The value of `p`, for a caller that needs one: the table's default where the parameter has
     /// one, else an error naming it (arguments of another operation).
     public func required<V>(_ p: OperationParameter<V>) throws(ParameterError) -> V {
-        guard let v = self[p] else { throw .missing(names: [spelled(p)], operation: operation.name) }
+        guard let v = self[p] else { throw .missing(names: [spelled(p)], operation: operation.spelled(spelling)) }
         return v
     }
 
@@ -190,11 +193,12 @@ public struct OperationArguments: Sendable {
         let whole = Rect(x: 0, y: 0, width: Double(width) / scale, height: Double(height) / scale)
         guard let region = self[p] else { return whole }
         guard region.pixelRect(scale: scale, clippedTo: width, height) != nil else {
+            let inside = region.x < whole.width && region.y < whole.height && region.x + region.width > 0 && region.y + region.height > 0
+            let why = inside ? "this one covers less than a pixel of it" : "this one lies outside it"
             throw .invalidForm(
                 name: spelled(p), text: ParameterValue.region(region).text,
                 expected:
-                    "a region that overlaps the \(formatNumber(whole.width))×\(formatNumber(whole.height))-pt image by a pixel at least (this one lies outside it)"
-            )
+                    "a region that overlaps the \(formatNumber(whole.width))×\(formatNumber(whole.height))-pt image by a pixel at least (\(why))")
         }
         return region
     }

@@ -137,10 +137,12 @@ extension Parameter {
 
     /// The forms a colour takes, as messages and help list them.
     public static let colorForms =
-        "#RGB, #RRGGBB or #RRGGBBAA (the # may be left out), or "
-        + listing(
-            ParameterValue.Tint.words.map { $0.words.count > 1 ? "\($0.words[0]) (or \($0.words.dropFirst().joined(separator: ", ")))" : $0.words[0] }
-        )
+        "#RGB, #RRGGBB or #RRGGBBAA (the # may be left out), or " + wordsAndAliases(ParameterValue.Tint.words.map { $0.words })
+
+    /// `a, b (or c, d) or e`: each entry's canonical word, its aliases after it.
+    static func wordsAndAliases(_ entries: [[String]]) -> String {
+        listing(entries.map { $0.count > 1 ? "\($0[0]) (or \($0.dropFirst().joined(separator: ", ")))" : $0[0] })
+    }
 
     /// `lo…hi unit`.
     static func bounds(_ spec: ParameterSpec) -> String {
@@ -210,8 +212,8 @@ extension Parameter {
         switch kind {
         case let .number(spec):
             return "\(summary) (\(Parameter.bounds(spec))\(fallback.map { ", " + $0 } ?? ""))"
-        case .choice:
-            return "\(summary): \(listing(words))\(fallback.map { " (" + $0 + ")" } ?? "")"
+        case let .choice(entries):
+            return "\(summary): \(Parameter.wordsAndAliases(entries))\(fallback.map { " (" + $0 + ")" } ?? "")"
         case .color:
             return "\(summary): \(Parameter.colorForms)\(fallback.map { " (" + $0 + ")" } ?? "")"
         case .region:

@@ -1,7 +1,7 @@
 /// `scrollEdge`: the scroll-edge effect of iOS 26, soft or hard, along one edge of a region.
 ///
 /// Every parameter's default is the default of ``ScrollEdgeEffect``'s property it sets.
-public enum ScrollEdgeOperation: ImageOperation {
+public enum ScrollEdgeOperation: StreamingImageOperation {
     /// `scrollEdge` (JavaScript and scene files; the command and the route are `scroll-edge`).
     public static let name = "scrollEdge"
     /// One line about it.
@@ -58,4 +58,9 @@ public enum ScrollEdgeOperation: ImageOperation {
 
     /// ``ScrollEdgeEffect/estimatedBytes(width:height:)``.
     public static func estimatedBytes(width: Int, height: Int) -> Int { ScrollEdgeEffect.estimatedBytes(width: width, height: height) }
+
+    /// ``ScrollEdgeEffect``'s stages over the context's frame.
+    package static func stages(_ effect: ScrollEdgeEffect, width: Int, height: Int, scale: Double, in context: EffectContext) -> [any RowStage] {
+        effect.stages(width: width, height: height, scale: scale, frame: context.frame, appearance: context.appearance, threads: context.threads)
+    }
 }

@@ -1,28 +1,47 @@
-#if hasFeature(Embedded)
-/// Decimal text to the nearest double where the C library's `strtod` is not there (the
-/// WebAssembly module): exact for up to 15 significant digits and powers of ten up to 10²² (the
-/// numbers sliders and people type), and for any text in shortest round-trip form (what
-/// JavaScript's `String(number)` writes), found among the neighbours of an estimate by their own
-/// shortest form. Text already checked by ``parseDecimal(_:)``.
-enum EmbeddedDecimal {
-    static func parse(_ bytes: [UInt8]) -> Double? {
+/// Decimal text to the nearest double, ties to even — what the C library's `strtod` gives — for the
+/// builds that have no `strtod` (the WebAssembly module): an estimate within a few ulps, exact for
+/// up to 15 significant digits and powers of ten up to 10²² (Clinger's fast path), then moved to
+/// the neighbour the text is nearest to by comparing it with the midpoints between doubles in
+/// exact integer arithmetic (``ExactCompare``). Compiled natively too, where the tests hold it to
+/// `Double(_:)`. Text already checked by ``parseDecimal(_:)``.
+package enum EmbeddedDecimal {
+    /// The nearest double, nil for text that is not a decimal.
+    package static func parse(_ bytes: [UInt8]) -> Double? {
         guard let (negative, digits, exponent) = split(bytes) else { return nil }
-        let magnitude = estimate(digits, exponent)
-        guard magnitude.isFinite else { return nil }
-        var best = magnitude
-        if !(digits.count <= 15 && abs(exponent) <= 22) {
-            // Shortest forms are unique: the neighbour that prints as the text is the number.
-            var candidate = magnitude.nextDown.nextDown
-            for _ in 0..<5 {
-                if let (d, e) = split(Array(String(candidate).utf8)).map({ ($0.1, $0.2) }), d == digits, e == exponent {
-                    best = candidate
-                    break
-                }
-                candidate = candidate.nextUp
-            }
-        }
-        return negative ? -best : best
+        let magnitude = nearest(digits, exponent)
+        return negative ? -magnitude : magnitude
     }
+
+    /// The double nearest digits × 10^exponent (ties to even); infinity above the largest.
+    static func nearest(_ digits: [UInt8], _ exponent: Int) -> Double {
+        if digits.isEmpty { return 0 }
+        // The value lies in [10^(lead − 1), 10^lead): far outside the doubles, no arithmetic.
+        let lead = exponent + digits.count
+        if lead > 310 { return .infinity }
+        if lead < -324 { return 0 }
+        var c = estimate(digits, exponent)
+        if digits.count <= 15 && abs(exponent) <= 22 { return c }
+        if !c.isFinite { c = .greatestFiniteMagnitude }
+        let exact = ExactCompare(digits: digits, exponent: exponent)
+        while true {
+            let above = exact.order(against: c)
+            if above > 0 || (above == 0 && !isEven(c)) {
+                if c == .greatestFiniteMagnitude { return .infinity }
+                c = c.nextUp
+                continue
+            }
+            if c == 0 { return 0 }
+            let below = exact.order(against: c.nextDown)
+            if below < 0 || (below == 0 && !isEven(c)) {
+                c = c.nextDown
+                continue
+            }
+            return c
+        }
+    }
+
+    /// Whether the last bit of `x`'s significand is 0 (0 is even).
+    static func isEven(_ x: Double) -> Bool { x.significandBitPattern & 1 == 0 }
 
     /// The sign, the significant digits (no leading or trailing zeros) and the power of ten
     /// that makes them the number: `-12.50e1` → (true, [1, 2, 5], 0).
@@ -91,4 +110,3 @@ enum EmbeddedDecimal {
         return power >= 0 ? value * exact[power] : value / exact[-power]
     }
 }
-#endif

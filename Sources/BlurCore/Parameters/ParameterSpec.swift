@@ -181,7 +181,11 @@ public enum ParameterError: Error, Equatable, Sendable, CustomStringConvertible 
             return "\(name) must be a finite number, got \(value)"
         case let .outOfRange(name, value, range, unit):
             let u = unit.isEmpty ? "" : " \(unit)"
-            return "\(name) must be between \(formatNumber(range.lowerBound)) and \(formatNumber(range.upperBound))\(u), got \(formatNumber(value))"
+            let (low, high) = (formatNumber(range.lowerBound), formatNumber(range.upperBound))
+            // A value just past a bound is shown in full, not rounded onto the bound it passed.
+            var got = formatNumber(value)
+            if got.sameBytes(as: low) || got.sameBytes(as: high) { got = String(value) }
+            return "\(name) must be between \(low) and \(high)\(u), got \(got)"
         case let .notWhole(name, value):
             return "\(name) must be a whole number, got \(formatNumber(value))"
         case let .notANumber(name, text, integer):

@@ -63,6 +63,40 @@ public struct ScrollEdgeEffect: Sendable, Hashable {
     /// Bytes a render over `width × height` pixels needs besides the backdrop.
     public static func estimatedBytes(width: Int, height: Int) -> Int { VariableBlurEffect.estimatedBytes(width: width, height: height) }
 
+    /// The effect along ``edge`` of `frame` (points) of a `width × height` image at `scale`, as
+    /// stages of the streaming chain, whose held bytes the memory budget counts: soft, the
+    /// progressive blur's own stage over the band; hard, the band's blur and cover drawn whole, its
+    /// working images (the band and its Gaussian's) counted besides the two images the stage holds.
+    package func stages(width: Int, height: Int, scale: Double, frame: Rect, appearance: Appearance, threads: Int?) -> [any RowStage] {
+        let band = band(in: frame)
+        guard band.width > 0, band.height > 0 else { return [] }
+        switch style {
+        case .soft:
+            return [
+                softBlur(background: tint.resolved(for: appearance)).stage(
+                    width: width, height: height, scale: scale, frame: band, appearance: appearance)
+            ]
+        case .hard:
+            let pixels = band.pixelRect(scale: scale, clippedTo: width, height)
+            let working = pixels.map { $0.width * $0.height * 4 + GaussianBlur.estimatedBytes(width: $0.width, height: $0.height) } ?? 0
+            return [
+                WholeImageStage(width: width, height: height, scale: scale, workingBytes: working) { image, checkpoint in
+                    try render(over: image, frame: frame, appearance: appearance, threads: threads, checkpoint: checkpoint)
+                }
+            ]
+        }
+    }
+
+    /// The soft style's progressive blur over the band, dimmed to `background`.
+    private func softBlur(background: Color) -> VariableBlurEffect {
+        var blur = VariableBlurEffect(direction: edge.direction)
+        blur.maximumBlurRadius = maximumBlurRadius
+        blur.dimmingTintColor = DynamicColor(background)
+        blur.dimmingAlpha = ScrollEdgeEffect.softOpacity
+        blur.dimmingClearExtension = nil
+        return blur
+    }
+
     /// The backdrop with the effect along ``edge`` of `frame` (points, at the backdrop's scale).
     public func render(over backdrop: Bitmap, frame: Rect, appearance: Appearance = .light, threads: Int? = nil) -> Bitmap {
         try! render(over: backdrop, frame: frame, appearance: appearance, threads: threads, checkpoint: {})
@@ -77,12 +111,8 @@ public struct ScrollEdgeEffect: Sendable, Hashable {
         let background = tint.resolved(for: appearance)
         switch style {
         case .soft:
-            var blur = VariableBlurEffect(direction: edge.direction)
-            blur.maximumBlurRadius = maximumBlurRadius
-            blur.dimmingTintColor = DynamicColor(background)
-            blur.dimmingAlpha = ScrollEdgeEffect.softOpacity
-            blur.dimmingClearExtension = nil
-            return try blur.render(over: backdrop, frame: band, appearance: appearance, threads: threads, checkpoint: checkpoint)
+            return try softBlur(background: background).render(
+                over: backdrop, frame: band, appearance: appearance, threads: threads, checkpoint: checkpoint)
         case .hard:
             var out = try backdrop.blurring(band, radius: maximumBlurRadius, threads: threads, checkpoint: checkpoint)
             try checkpoint()

@@ -8,6 +8,7 @@ package final class WholeImageStage: RowStage {
     package let width: Int
     package let height: Int
     private let scale: Double
+    private let workingBytes: Int
     private let transform: (Bitmap, @escaping () throws -> Void) throws -> Bitmap
     private var result: Bitmap?
 
@@ -16,11 +17,16 @@ package final class WholeImageStage: RowStage {
         self.init(width: width, height: height, scale: scale) { image, _ in transform(image) }
     }
 
-    /// A stage whose `transform` asks the checkpoint it is given between its passes.
-    package init(width: Int, height: Int, scale: Double = 1, checked transform: @escaping (Bitmap, @escaping () throws -> Void) throws -> Bitmap) {
+    /// A stage whose `transform` asks the checkpoint it is given between its passes and needs
+    /// `workingBytes` besides the input gathered and its result.
+    package init(
+        width: Int, height: Int, scale: Double = 1, workingBytes: Int = 0,
+        checked transform: @escaping (Bitmap, @escaping () throws -> Void) throws -> Bitmap
+    ) {
         self.width = width
         self.height = height
         self.scale = scale
+        self.workingBytes = workingBytes
         self.transform = transform
     }
 
@@ -35,6 +41,6 @@ package final class WholeImageStage: RowStage {
         result!.withPixels { output.copyRows(rows, from: $0) }
     }
 
-    package func heldBytes(bandRows: Int) -> Int { 2 * width * height * 4 }
+    package func heldBytes(bandRows: Int) -> Int { 2 * width * height * 4 + workingBytes }
     package func inputBytes(bandRows: Int) -> Int { StreamingDefaults.bandRows(width: width) * width * 4 }
 }

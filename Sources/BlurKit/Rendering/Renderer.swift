@@ -67,7 +67,8 @@ public enum Renderer {
             let sink = try ImagePipeline.sink(
                 for: encoding, width: chain.width, height: chain.height, alpha: !stillOpaque, output: file, parts: options.threads)
             try ImageLimits.checkBudget(
-                chain.heldBytes + sink.heldBytes + ImagePipeline.queueBytes(width: chain.width) + held, for: arguments.operation.name)
+                chain.heldBytes + sink.heldBytes + ImagePipeline.queueBytes(width: chain.width) + held,
+                for: arguments.operation.spelled(arguments.spelling))
             try ImagePipeline.drain(chain, into: sink, cancelled: { options.cancelled() || overLimit() })
             if let limit, overLimit() {
                 let written = file.position
@@ -97,7 +98,7 @@ public enum Renderer {
         _ arguments: OperationArguments, width: Int, height: Int, opaque: Bool, threads: Int?
     ) throws -> (stages: [any RowStage], opaque: Bool) {
         guard let run = arguments.operation.image else {
-            throw RenderError.output("\(arguments.operation.name) does not make a still image from an image")
+            throw RenderError.output("\(arguments.operation.spelled(arguments.spelling)) does not make a still image from an image")
         }
         let effect = try run.prepare(arguments)
         let scale = arguments[BlurOperation.scale] ?? 1
@@ -106,7 +107,7 @@ public enum Renderer {
         if !KernelSwitch.useReference, let stages = effect.stages {
             return (stages(width, height, scale, context), stillOpaque)
         }
-        try ImageLimits.checkBudget(effect.estimatedBytes(width, height), for: arguments.operation.name)
+        try ImageLimits.checkBudget(effect.estimatedBytes(width, height), for: arguments.operation.spelled(arguments.spelling))
         // The draw asks the chain's checkpoint between its passes: a cancelled or timed-out render stops there.
         let stage = WholeImageStage(width: width, height: height, scale: scale) { image, checkpoint in
             var checked = context

@@ -366,7 +366,8 @@ private struct Reader {
             case let (.number(spec), .null) where spec.range.contains(0):
                 values[parameter.name] = .number(0)
             case let (.number(spec), .object):
-                guard case .perAppearance = parameter.defaultValue else { fallthrough }
+                // (`fallthrough` here would run the next case's body, not the default's.)
+                guard case .perAppearance = parameter.defaultValue else { throw Reader.mismatch(v, for: parameter) }
                 let a = try v.object(["light", "dark"])
                 values[parameter.name] = .number(try a.required(appearance.rawValue).number(spec))
                 _ = try a.required(appearance == .light ? "dark" : "light").number(spec)
@@ -389,14 +390,19 @@ private struct Reader {
             case (.flag, .null):
                 values[parameter.name] = .flag(false)
             default:
-                var forms = parameter.kind.sceneForms
-                if case let .number(spec) = parameter.kind, spec.range.contains(0) {
-                    if case .perAppearance = parameter.defaultValue { forms += ", null or {\"light\", \"dark\"}" } else { forms += " or null" }
-                }
-                throw .type(path: v.path, expected: forms, got: v.value.summary)
+                throw Reader.mismatch(v, for: parameter)
             }
         }
         return OperationArguments(operation: operation, values: values, spelling: .key)
+    }
+
+    /// The error for `node`, a value of a form `parameter` does not take: the forms it takes.
+    static func mismatch(_ node: Node, for parameter: Parameter) -> SceneFileError {
+        var forms = parameter.kind.sceneForms
+        if case let .number(spec) = parameter.kind, spec.range.contains(0) {
+            if case .perAppearance = parameter.defaultValue { forms += ", null or {\"light\", \"dark\"}" } else { forms += " or null" }
+        }
+        return .type(path: node.path, expected: forms, got: node.value.summary)
     }
 
     /// `{"relative": 0.5}` (a fraction of the size) or `{"absolute": 40}` (points); null for none.

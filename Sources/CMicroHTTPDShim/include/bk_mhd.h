@@ -27,6 +27,13 @@ struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCa
                                 void *uri_log_context, MHD_NotifyConnectionCallback connections,
                                 void *connections_context);
 
+/* Ends the raw target `uri` that `uri_log` was given just after its `?`, so that libmicrohttpd parses
+   no query arguments: the service reads the query from its own copy of the target, and
+   libmicrohttpd 0.9.75 stalls a connection (no answer until its timeout) whose arguments — two
+   thousand empty ones, `?&&&…` — do not fit the connection's memory pool. Call it from `uri_log`
+   after copying `uri`. */
+void bk_mhd_cut_query(const char *uri);
+
 /* The connection's socket (-1 when unknown). */
 int bk_mhd_connection_fd(struct MHD_Connection *connection);
 
