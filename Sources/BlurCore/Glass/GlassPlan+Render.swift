@@ -9,10 +9,12 @@
 // The shading, row by row. Where the boxes stand apart (no pixel the shader changes sees two of
 // them) and there is no dispersion, each box's row is cut into runs:
 // - interior (deeper than the refraction band and the rim): the layer at the pixel's own centre —
-//   a copy, at full size and opaque;
+//   a copy, at full size and opaque; at reduced size, two layer rows sampled at every canvas
+//   column (kept for the next rows) and blended, channel by channel (the loop vectorises);
 // - along a straight side, the signed distance and the normal depend on one coordinate, so the
 //   shader's optics (GlassShader.Optics: the pull, Fresnel, rim, coverage and shadow) are made once
-//   a row (top and bottom sides) or once a column (left and right) and applied in Float;
+//   a row (top and bottom sides: applied to the whole run channel by channel, vectorised, as is
+//   the outer shadow alone outside) or once a column (left and right) and applied in Float;
 // - the rest (the corners) pixel by pixel, from the one box's distance and normal.
 // Otherwise every pixel but the interior goes through the shader in float64, as the reference does.
 extension GlassPlan {
@@ -203,6 +205,40 @@ extension GlassPlan {
                     let blendedTap = UnsafeMutablePointer<ByteLayer.Tap>.allocate(capacity: 1)
                     blendedTap.initialize(to: ByteLayer.Tap(first: -1, second: -1, weight: 0))
                     defer { blendedTap.deallocate() }
+                    // Layer rows sampled at every canvas column's centre (four floats a column), the
+                    // least recently used of `slots` replaced: the interior's and the sides' rows.
+                    let slots = 4, span = canvas.width * 4
+                    let upsampled = UnsafeMutablePointer<Float>.allocate(capacity: slots * span)
+                    let slotRow = UnsafeMutablePointer<Int>.allocate(capacity: slots)
+                    let slotUse = UnsafeMutablePointer<Int>.allocate(capacity: slots + 1)
+                    slotRow.initialize(repeating: -1, count: slots)
+                    slotUse.initialize(repeating: 0, count: slots + 1)
+                    defer {
+                        upsampled.deallocate()
+                        slotRow.deallocate()
+                        slotUse.deallocate()
+                    }
+                    /// Layer row `j` at every canvas column's centre.
+                    func layerRow(_ j: Int) -> UnsafePointer<Float> {
+                        slotUse[slots] &+= 1
+                        var k = 0
+                        for s in 0..<slots {
+                            if slotRow[s] == j {
+                                slotUse[s] = slotUse[slots]
+                                return UnsafePointer(upsampled + s * span)
+                            }
+                            if slotUse[s] < slotUse[k] { k = s }
+                        }
+                        (slotRow[k], slotUse[k]) = (j, slotUse[slots])
+                        let out = upsampled + k * span, source = view.row(j)
+                        for i in 0..<canvas.width {
+                            let c = columns.base[canvas.x + i]
+                            let a = GlassFinish.load(source + c.first)
+                            let v = a + (GlassFinish.load(source + c.second) - a) * c.weight
+                            (out[i * 4], out[i * 4 + 1], out[i * 4 + 2], out[i * 4 + 3]) = (v.x, v.y, v.z, v.w)
+                        }
+                        return UnsafePointer(out)
+                    }
                     /// Makes `blended` the layer at row tap `t`.
                     func blend(_ t: ByteLayer.Tap) {
                         let b = blendedTap.pointee
@@ -255,42 +291,26 @@ extension GlassPlan {
                                         for c in 0..<4 { p[c] = UInt8(min(255, max(0, v[c].rounded(.toNearestOrEven)))) }
                                     }
                                 case .interior:
-                                    blend(own)
                                     if copies {
                                         (row + x * 4).update(from: view.row(y - region.y) + (x - region.x) * 4, count: (end - x) * 4)
                                     } else {
-                                        for column in x..<end {
-                                            let p = row + column * 4, g = across(columns.base[column])
-                                            GlassFinish.store(opaque ? g : interior.apply(g, under: GlassFinish.load(p)), p)
+                                        // Each layer row across, then the two blended (vectorised).
+                                        let upper = layerRow(own.first) + (x - canvas.x) * 4, lower = layerRow(own.second) + (x - canvas.x) * 4
+                                        if opaque {
+                                            GlassFinish.copy(upper: upper, lower: lower, weight: own.weight, to: row + x * 4, count: end - x)
+                                        } else {
+                                            interior.apply(upper: upper, lower: lower, weight: own.weight, to: row + x * 4, count: end - x)
                                         }
                                     }
                                 case .row:
                                     let (finish, tap) = rowOptics!
                                     if finish.coverage == 0 {
                                         // Outside: the outer shadow alone.
-                                        guard finish.shadow > 0 else { break }
-                                        for column in x..<end {
-                                            let p = row + column * 4
-                                            var u = GlassFinish.load(p) * finish.shade
-                                            u.w += finish.shadow
-                                            GlassFinish.store(u, p)
-                                        }
+                                        if finish.shadow > 0 { finish.darken(row + x * 4, count: end - x) }
                                         break
                                     }
-                                    let top = view.row(tap.first), bottom = view.row(tap.second)
-                                    blend(tap)
-                                    for column in x..<end {
-                                        let p = row + column * 4, c = columns.base[column]
-                                        var g: SIMD4<Float>
-                                        if factor == 1 {
-                                            let a = GlassFinish.load(top + c.first)
-                                            g = a + (GlassFinish.load(bottom + c.first) - a) * tap.weight
-                                        } else {
-                                            let a = blended[c.first >> 2]
-                                            g = a + (blended[c.second >> 2] - a) * c.weight
-                                        }
-                                        GlassFinish.store(finish.apply(g, under: GlassFinish.load(p)), p)
-                                    }
+                                    let upper = layerRow(tap.first) + (x - canvas.x) * 4, lower = layerRow(tap.second) + (x - canvas.x) * 4
+                                    finish.apply(upper: upper, lower: lower, weight: tap.weight, to: row + x * 4, count: end - x)
                                 case .column:
                                     blend(own)
                                     for column in x..<end {
