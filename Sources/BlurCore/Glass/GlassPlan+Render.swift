@@ -15,7 +15,9 @@
 //   shader's optics (GlassShader.Optics: the pull, Fresnel, rim, coverage and shadow) are made once
 //   a row (top and bottom sides: applied to the whole run channel by channel, vectorised, as is
 //   the outer shadow alone outside) or once a column (left and right) and applied in Float;
-// - the rest (the corners) pixel by pixel, from the one box's distance and normal.
+// - the rest (the corners) pixel by pixel: the geometry (distance, normal, optics) made once for
+//   the four corners of a box whose centre is on a half-pixel (GlassCornerTable), else from the
+//   one box's distance and normal; the sample and the finish at each pixel.
 // Otherwise every pixel but the interior goes through the shader in float64, as the reference does.
 extension GlassPlan {
     /// The toned layer as bytes: the region's pixels (rows from 0) reduced by `factor` (1: as
@@ -167,6 +169,8 @@ extension GlassPlan {
         let boxes = surface.boxes
         let apart = dispersion == 0 && isolated(reach: reach)
         let interior = GlassFinish(interiorShadow: shader.shadow(-1))
+        // Each box's corners from one corner's geometry (none without the side runs).
+        let corners = apart ? boxes.map { GlassCornerTable($0, shader: shader, inset: inset, reach: reach) } : []
         toned.withPixels { view in
             let layer = ByteLayer(view: view, region: region, factor: factor)
             // The taps of every canvas column's centre, and each box's left and right sides
@@ -320,25 +324,48 @@ extension GlassPlan {
                                 case .corner:
                                     blend(own)
                                     let box = boxes[b]
-                                    for column in x..<end {
-                                        let px = Double(column) + 0.5
-                                        let sd = box.distance(px, py, radius: box.r)
-                                        guard sd < reach else { continue }
-                                        let p = row + column * 4
-                                        if sd >= 0.5 {
-                                            // Outside: the outer shadow alone.
-                                            let a = Float(shader.shadow(sd))
-                                            guard a > 0 else { continue }
-                                            var u = GlassFinish.load(p) * (1 - a)
-                                            u.w += 255 * a
-                                            GlassFinish.store(u, p)
-                                        } else if -sd >= inset {
-                                            let g = across(columns.base[column])
-                                            GlassFinish.store(interior.apply(g, under: GlassFinish.load(p)), p)
-                                        } else {
-                                            let o = shader.optics(sd, normal: box.gradient(px, py, radius: box.optical))
-                                            let g = layer.sample(layer.tapX(px + o.shift.x), layer.tapY(py + o.shift.y))
-                                            GlassFinish.store(GlassFinish(o).apply(g, under: GlassFinish.load(p)), p)
+                                    let table = corners.isEmpty ? nil : corners[b]
+                                    (table?.entries ?? []).withUnsafeBufferPointer { entries in
+                                        for column in x..<end {
+                                            let p = row + column * 4
+                                            if let table, let (k, flipX, flipY) = table.entry(column, y) {
+                                                // From the top-left corner's pixel, mirrored.
+                                                let e = entries[k]
+                                                switch e.kind {
+                                                case .none: break
+                                                case .shadow:
+                                                    var u = GlassFinish.load(p) * (1 - e.shadow)
+                                                    u.w += 255 * e.shadow
+                                                    GlassFinish.store(u, p)
+                                                case .interior:
+                                                    let g = across(columns.base[column])
+                                                    GlassFinish.store(interior.apply(g, under: GlassFinish.load(p)), p)
+                                                case .optics:
+                                                    let sx = flipX ? -e.shift.x : e.shift.x, sy = flipY ? -e.shift.y : e.shift.y
+                                                    let g = layer.sample(layer.tapX(Double(column) + 0.5 + sx), layer.tapY(py + sy))
+                                                    let finish = flipX != flipY ? e.crossed : e.finish
+                                                    GlassFinish.store(finish.apply(g, under: GlassFinish.load(p)), p)
+                                                }
+                                                continue
+                                            }
+                                            let px = Double(column) + 0.5
+                                            let sd = box.distance(px, py, radius: box.r)
+                                            guard sd < reach else { continue }
+                                            if sd >= 0.5 {
+                                                // Outside: the outer shadow alone.
+                                                let a = Float(shader.shadow(sd))
+                                                guard a > 0 else { continue }
+                                                var u = GlassFinish.load(p) * (1 - a)
+                                                u.w += 255 * a
+                                                GlassFinish.store(u, p)
+                                            } else if -sd >= inset {
+                                                let g = across(columns.base[column])
+                                                GlassFinish.store(interior.apply(g, under: GlassFinish.load(p)), p)
+                                            } else {
+                                                let o = shader.optics(sd, normal: box.gradient(px, py, radius: box.optical))
+                                                let g = layer.sample(layer.tapX(px + o.shift.x), layer.tapY(py + o.shift.y))
+                                                GlassFinish.store(GlassFinish(o).apply(g, under: GlassFinish.load(p)), p)
+                                            }
                                         }
                                     }
                                 }
