@@ -13,8 +13,11 @@ struct GlassToneTable: Sendable {
     let linear: [Float]
     /// Per channel (256 each): byte → toned byte, no chroma boost.
     let direct: [UInt8]
-    /// Per channel (``count`` each): index of the linear light's bit pattern → toned byte.
+    /// Index of the linear light's bit pattern → toned byte: one table (``count`` entries) a distinct
+    /// tint component, so one alone (17 KB, within a core's first-level cache) without a tint.
     let encoded: [UInt8]
+    /// Where each channel's table starts in ``encoded``.
+    let offsets: (red: Int32, green: Int32, blue: Int32)
 
     /// The bit pattern of the least linear light told apart (2⁻¹⁷), of 1, and how many low mantissa
     /// bits an index drops.
@@ -37,19 +40,18 @@ struct GlassToneTable: Sendable {
         func byte(_ v: Double) -> UInt8 { UInt8(min(255, max(0, (v * 255).rounded(.toNearestOrEven)))) }
         direct = tints.flatMap { t in (0..<256).map { byte(tone.finish(Double($0) / 255, tint: t)) } }
         // One table a distinct tint component (all three alike without a tint).
-        var tables: [(Double, [UInt8])] = []
-        var encoded: [UInt8] = []
-        encoded.reserveCapacity(3 * GlassToneTable.count)
+        var made: [Double] = [], encoded: [UInt8] = [], starts: [Int32] = []
         for t in tints {
-            if let same = tables.first(where: { $0.0 == t }) {
-                encoded += same.1
+            if let i = made.firstIndex(of: t) {
+                starts.append(Int32(i * GlassToneTable.count))
             } else {
-                let table = GlassToneTable.centres.map { byte(tone.finish($0, tint: t)) }
-                tables.append((t, table))
-                encoded += table
+                starts.append(Int32(made.count * GlassToneTable.count))
+                made.append(t)
+                encoded += GlassToneTable.centres.map { byte(tone.finish($0, tint: t)) }
             }
         }
         self.encoded = encoded
+        offsets = (starts[0], starts[1], starts[2])
     }
 
     /// Tones `count` premultiplied pixels at `row` in place; true when all of them are opaque.
@@ -125,8 +127,7 @@ struct GlassToneTable: Sendable {
             bits = bits.replacing(with: one, where: bits .> one)
             return (bits &- least) &>> GlassToneTable.shift
         }
-        let size = Int32(GlassToneTable.count)
-        let ir = index(lr), ig = index(lg) &+ size, ib = index(lb) &+ 2 &* size
+        let ir = index(lr) &+ offsets.red, ig = index(lg) &+ offsets.green, ib = index(lb) &+ offsets.blue
         for i in 0..<count {
             let q = p + i * 4
             let (r, g, b) = (q[0], q[1], q[2])
