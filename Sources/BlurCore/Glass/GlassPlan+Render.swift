@@ -9,11 +9,15 @@
 // The shading, row by row. Where the boxes stand apart (no pixel the shader changes sees two of
 // them) and there is no dispersion, each box's row is cut into runs:
 // - interior (deeper than the refraction band and the rim): the layer at the pixel's own centre —
-//   a copy, at full size and opaque;
+//   a copy, at full size and opaque; at reduced size, two layer rows sampled at every canvas
+//   column (kept for the next rows) and blended, channel by channel (the loop vectorises);
 // - along a straight side, the signed distance and the normal depend on one coordinate, so the
 //   shader's optics (GlassShader.Optics: the pull, Fresnel, rim, coverage and shadow) are made once
-//   a row (top and bottom sides) or once a column (left and right) and applied in Float;
-// - the rest (the corners) pixel by pixel, from the one box's distance and normal.
+//   a row (top and bottom sides: applied to the whole run channel by channel, vectorised, as is
+//   the outer shadow alone outside) or once a column (left and right) and applied in Float;
+// - the rest (the corners) pixel by pixel: the geometry (distance, normal, optics) made once for
+//   the four corners of a box whose centre is on a half-pixel (GlassCornerTable), else from the
+//   one box's distance and normal; the sample and the finish at each pixel.
 // Otherwise every pixel but the interior goes through the shader in float64, as the reference does.
 extension GlassPlan {
     /// The toned layer as bytes: the region's pixels (rows from 0) reduced by `factor` (1: as
@@ -165,6 +169,8 @@ extension GlassPlan {
         let boxes = surface.boxes
         let apart = dispersion == 0 && isolated(reach: reach)
         let interior = GlassFinish(interiorShadow: shader.shadow(-1))
+        // Each box's corners from one corner's geometry (none without the side runs).
+        let corners = apart ? boxes.map { GlassCornerTable($0, shader: shader, inset: inset, reach: reach) } : []
         toned.withPixels { view in
             let layer = ByteLayer(view: view, region: region, factor: factor)
             // The taps of every canvas column's centre, and each box's left and right sides
@@ -203,6 +209,40 @@ extension GlassPlan {
                     let blendedTap = UnsafeMutablePointer<ByteLayer.Tap>.allocate(capacity: 1)
                     blendedTap.initialize(to: ByteLayer.Tap(first: -1, second: -1, weight: 0))
                     defer { blendedTap.deallocate() }
+                    // Layer rows sampled at every canvas column's centre (four floats a column), the
+                    // least recently used of `slots` replaced: the interior's and the sides' rows.
+                    let slots = 4, span = canvas.width * 4
+                    let upsampled = UnsafeMutablePointer<Float>.allocate(capacity: slots * span)
+                    let slotRow = UnsafeMutablePointer<Int>.allocate(capacity: slots)
+                    let slotUse = UnsafeMutablePointer<Int>.allocate(capacity: slots + 1)
+                    slotRow.initialize(repeating: -1, count: slots)
+                    slotUse.initialize(repeating: 0, count: slots + 1)
+                    defer {
+                        upsampled.deallocate()
+                        slotRow.deallocate()
+                        slotUse.deallocate()
+                    }
+                    /// Layer row `j` at every canvas column's centre.
+                    func layerRow(_ j: Int) -> UnsafePointer<Float> {
+                        slotUse[slots] &+= 1
+                        var k = 0
+                        for s in 0..<slots {
+                            if slotRow[s] == j {
+                                slotUse[s] = slotUse[slots]
+                                return UnsafePointer(upsampled + s * span)
+                            }
+                            if slotUse[s] < slotUse[k] { k = s }
+                        }
+                        (slotRow[k], slotUse[k]) = (j, slotUse[slots])
+                        let out = upsampled + k * span, source = view.row(j)
+                        for i in 0..<canvas.width {
+                            let c = columns.base[canvas.x + i]
+                            let a = GlassFinish.load(source + c.first)
+                            let v = a + (GlassFinish.load(source + c.second) - a) * c.weight
+                            (out[i * 4], out[i * 4 + 1], out[i * 4 + 2], out[i * 4 + 3]) = (v.x, v.y, v.z, v.w)
+                        }
+                        return UnsafePointer(out)
+                    }
                     /// Makes `blended` the layer at row tap `t`.
                     func blend(_ t: ByteLayer.Tap) {
                         let b = blendedTap.pointee
@@ -255,42 +295,26 @@ extension GlassPlan {
                                         for c in 0..<4 { p[c] = UInt8(min(255, max(0, v[c].rounded(.toNearestOrEven)))) }
                                     }
                                 case .interior:
-                                    blend(own)
                                     if copies {
                                         (row + x * 4).update(from: view.row(y - region.y) + (x - region.x) * 4, count: (end - x) * 4)
                                     } else {
-                                        for column in x..<end {
-                                            let p = row + column * 4, g = across(columns.base[column])
-                                            GlassFinish.store(opaque ? g : interior.apply(g, under: GlassFinish.load(p)), p)
+                                        // Each layer row across, then the two blended (vectorised).
+                                        let upper = layerRow(own.first) + (x - canvas.x) * 4, lower = layerRow(own.second) + (x - canvas.x) * 4
+                                        if opaque {
+                                            GlassFinish.copy(upper: upper, lower: lower, weight: own.weight, to: row + x * 4, count: end - x)
+                                        } else {
+                                            interior.apply(upper: upper, lower: lower, weight: own.weight, to: row + x * 4, count: end - x)
                                         }
                                     }
                                 case .row:
                                     let (finish, tap) = rowOptics!
                                     if finish.coverage == 0 {
                                         // Outside: the outer shadow alone.
-                                        guard finish.shadow > 0 else { break }
-                                        for column in x..<end {
-                                            let p = row + column * 4
-                                            var u = GlassFinish.load(p) * finish.shade
-                                            u.w += finish.shadow
-                                            GlassFinish.store(u, p)
-                                        }
+                                        if finish.shadow > 0 { finish.darken(row + x * 4, count: end - x) }
                                         break
                                     }
-                                    let top = view.row(tap.first), bottom = view.row(tap.second)
-                                    blend(tap)
-                                    for column in x..<end {
-                                        let p = row + column * 4, c = columns.base[column]
-                                        var g: SIMD4<Float>
-                                        if factor == 1 {
-                                            let a = GlassFinish.load(top + c.first)
-                                            g = a + (GlassFinish.load(bottom + c.first) - a) * tap.weight
-                                        } else {
-                                            let a = blended[c.first >> 2]
-                                            g = a + (blended[c.second >> 2] - a) * c.weight
-                                        }
-                                        GlassFinish.store(finish.apply(g, under: GlassFinish.load(p)), p)
-                                    }
+                                    let upper = layerRow(tap.first) + (x - canvas.x) * 4, lower = layerRow(tap.second) + (x - canvas.x) * 4
+                                    finish.apply(upper: upper, lower: lower, weight: tap.weight, to: row + x * 4, count: end - x)
                                 case .column:
                                     blend(own)
                                     for column in x..<end {
@@ -300,25 +324,48 @@ extension GlassPlan {
                                 case .corner:
                                     blend(own)
                                     let box = boxes[b]
-                                    for column in x..<end {
-                                        let px = Double(column) + 0.5
-                                        let sd = box.distance(px, py, radius: box.r)
-                                        guard sd < reach else { continue }
-                                        let p = row + column * 4
-                                        if sd >= 0.5 {
-                                            // Outside: the outer shadow alone.
-                                            let a = Float(shader.shadow(sd))
-                                            guard a > 0 else { continue }
-                                            var u = GlassFinish.load(p) * (1 - a)
-                                            u.w += 255 * a
-                                            GlassFinish.store(u, p)
-                                        } else if -sd >= inset {
-                                            let g = across(columns.base[column])
-                                            GlassFinish.store(interior.apply(g, under: GlassFinish.load(p)), p)
-                                        } else {
-                                            let o = shader.optics(sd, normal: box.gradient(px, py, radius: box.optical))
-                                            let g = layer.sample(layer.tapX(px + o.shift.x), layer.tapY(py + o.shift.y))
-                                            GlassFinish.store(GlassFinish(o).apply(g, under: GlassFinish.load(p)), p)
+                                    let table = corners.isEmpty ? nil : corners[b]
+                                    (table?.entries ?? []).withUnsafeBufferPointer { entries in
+                                        for column in x..<end {
+                                            let p = row + column * 4
+                                            if let table, let (k, flipX, flipY) = table.entry(column, y) {
+                                                // From the top-left corner's pixel, mirrored.
+                                                let e = entries[k]
+                                                switch e.kind {
+                                                case .none: break
+                                                case .shadow:
+                                                    var u = GlassFinish.load(p) * (1 - e.shadow)
+                                                    u.w += 255 * e.shadow
+                                                    GlassFinish.store(u, p)
+                                                case .interior:
+                                                    let g = across(columns.base[column])
+                                                    GlassFinish.store(interior.apply(g, under: GlassFinish.load(p)), p)
+                                                case .optics:
+                                                    let sx = flipX ? -e.shift.x : e.shift.x, sy = flipY ? -e.shift.y : e.shift.y
+                                                    let g = layer.sample(layer.tapX(Double(column) + 0.5 + sx), layer.tapY(py + sy))
+                                                    let finish = flipX != flipY ? e.crossed : e.finish
+                                                    GlassFinish.store(finish.apply(g, under: GlassFinish.load(p)), p)
+                                                }
+                                                continue
+                                            }
+                                            let px = Double(column) + 0.5
+                                            let sd = box.distance(px, py, radius: box.r)
+                                            guard sd < reach else { continue }
+                                            if sd >= 0.5 {
+                                                // Outside: the outer shadow alone.
+                                                let a = Float(shader.shadow(sd))
+                                                guard a > 0 else { continue }
+                                                var u = GlassFinish.load(p) * (1 - a)
+                                                u.w += 255 * a
+                                                GlassFinish.store(u, p)
+                                            } else if -sd >= inset {
+                                                let g = across(columns.base[column])
+                                                GlassFinish.store(interior.apply(g, under: GlassFinish.load(p)), p)
+                                            } else {
+                                                let o = shader.optics(sd, normal: box.gradient(px, py, radius: box.optical))
+                                                let g = layer.sample(layer.tapX(px + o.shift.x), layer.tapY(py + o.shift.y))
+                                                GlassFinish.store(GlassFinish(o).apply(g, under: GlassFinish.load(p)), p)
+                                            }
                                         }
                                     }
                                 }

@@ -1,22 +1,37 @@
 /// ``GlassTone`` tabulated for bytes: the fast path's tone, held to the formula by the tests.
 ///
 /// An opaque pixel whose chroma is not boosted (a grey, or a multiplier of 1) goes through one
-/// 256-entry table a channel; another opaque pixel is linearised by table, boosted in `Float`, and
-/// re-encoded through a table indexed by √(linear light) in 4096 steps (steps of at most 1/3000 of
-/// the sRGB range, a tenth of a byte). Translucent pixels take the float64 formula.
+/// 256-entry table a channel. Another opaque pixel is linearised by table, boosted in `Float` eight
+/// pixels at a time, and re-encoded through a table indexed by the boosted linear light's bit
+/// pattern: its exponent and the top 10 bits of its mantissa (steps of 2⁻¹⁰ of the value, at most
+/// 0.06 of a byte in sRGB; values under 2⁻¹⁷ count as 2⁻¹⁷, under 0.03 of a byte). No square root
+/// and no float-to-integer conversion: integer shifts, eight lanes at once. Translucent pixels take
+/// the float64 formula.
 struct GlassToneTable: Sendable {
     let tone: GlassTone
     /// sRGB byte → linear light.
     let linear: [Float]
     /// Per channel (256 each): byte → toned byte, no chroma boost.
     let direct: [UInt8]
-    /// Per channel (`steps + 1` each): round(√linear × steps) → toned byte.
+    /// Index of the linear light's bit pattern → toned byte: one table (``count`` entries) a distinct
+    /// tint component, so one alone (17 KB, within a core's first-level cache) without a tint.
     let encoded: [UInt8]
-    static let steps = 4096
+    /// Where each channel's table starts in ``encoded``.
+    let offsets: (red: Int32, green: Int32, blue: Int32)
 
-    /// sRGB byte → linear light, and step i → sRGB of (i / steps)²: the same for every tone, made once.
+    /// The bit pattern of the least linear light told apart (2⁻¹⁷), of 1, and how many low mantissa
+    /// bits an index drops.
+    static let lowBits: Int32 = 0x3700_0000, oneBits: Int32 = 0x3F80_0000, shift: Int32 = 13
+    /// Entries of ``encoded`` a channel: 17 octaves of 1024 steps, and 1 itself.
+    static let count = Int((oneBits - lowBits) >> shift) + 1
+
+    /// sRGB byte → linear light, and index i → the sRGB value of its step's centre: the same for
+    /// every tone, made once.
     static let decoded: [Float] = (0..<256).map { Float(GlassTone.decode(Double($0) / 255)) }
-    static let roots: [Double] = (0...steps).map { GlassTone.encode(Double($0 * $0) / Double(steps * steps)) }
+    static let centres: [Double] = (0..<count).map { i in
+        let bits = lowBits + Int32(i) << shift + (i == count - 1 ? 0 : 1 << (shift - 1))
+        return GlassTone.encode(Double(Float(bitPattern: UInt32(bits))))
+    }
 
     init(_ tone: GlassTone) {
         self.tone = tone
@@ -24,49 +39,52 @@ struct GlassToneTable: Sendable {
         let tints = [tone.tint.x, tone.tint.y, tone.tint.z]
         func byte(_ v: Double) -> UInt8 { UInt8(min(255, max(0, (v * 255).rounded(.toNearestOrEven)))) }
         direct = tints.flatMap { t in (0..<256).map { byte(tone.finish(Double($0) / 255, tint: t)) } }
-        encoded = tints.flatMap { t in GlassToneTable.roots.map { byte(tone.finish($0, tint: t)) } }
+        // One table a distinct tint component (all three alike without a tint).
+        var made: [Double] = [], encoded: [UInt8] = [], starts: [Int32] = []
+        for t in tints {
+            if let i = made.firstIndex(of: t) {
+                starts.append(Int32(i * GlassToneTable.count))
+            } else {
+                starts.append(Int32(made.count * GlassToneTable.count))
+                made.append(t)
+                encoded += GlassToneTable.centres.map { byte(tone.finish($0, tint: t)) }
+            }
+        }
+        self.encoded = encoded
+        offsets = (starts[0], starts[1], starts[2])
     }
 
     /// Tones `count` premultiplied pixels at `row` in place; true when all of them are opaque.
-    /// Eight opaque pixels whose chroma is boosted go through ``boost8(_:linear:encoded:)`` together.
+    /// Pixels go eight at a time (the last group fewer) through ``boost(_:_:linear:direct:encoded:)``
+    /// when the chroma is boosted; each pixel's bytes are the same whatever its group.
     @discardableResult
     func apply(_ row: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
-        let k = Float(tone.chroma), boosting = tone.chroma != 1, n = Float(GlassToneTable.steps)
+        let boosting = tone.chroma != 1
         var opaque = true
         linear.withUnsafeBufferPointer { linear in
             direct.withUnsafeBufferPointer { direct in
                 encoded.withUnsafeBufferPointer { encoded in
+                    // (The tables are never empty.)
+                    guard let linear = linear.baseAddress, let direct = direct.baseAddress, let encoded = encoded.baseAddress else { return }
                     var x = 0
                     while x < count {
-                        if boosting && x + 8 <= count && GlassToneTable.boosts8(row + x * 4) {
-                            boost8(row + x * 4, linear: linear, encoded: encoded)
-                            x += 8
-                            continue
-                        }
-                        let p = row + x * 4
-                        x += 1
-                        let (r, g, b) = (Int(p[0]), Int(p[1]), Int(p[2]))
-                        if p[3] != 255 {
-                            opaque = false
-                            let v = tone.pixel(SIMD4(Double(r), Double(g), Double(b), Double(p[3])))
-                            for c in 0..<4 { p[c] = UInt8(min(255, max(0, v[c].rounded(.toNearestOrEven)))) }
-                        } else if !boosting || (r == g && g == b) {
-                            p[0] = direct[r]
-                            p[1] = direct[256 + g]
-                            p[2] = direct[512 + b]
-                        } else {
-                            let lr = linear[r], lg = linear[g], lb = linear[b]
-                            let luma = 0.2126 * lr + 0.7152 * lg + 0.0722 * lb
-                            let high = max(lr, max(lg, lb)), low = min(lr, min(lg, lb))
-                            var s = k
-                            if s > 1 {
-                                if high > luma { s = min(s, (1 - luma) / (high - luma)) }
-                                if low < luma { s = min(s, luma / (luma - low)) }
+                        let n = min(8, count - x), p = row + x * 4
+                        x += n
+                        var alpha: UInt8 = 255
+                        for i in 0..<n { alpha &= p[i * 4 + 3] }
+                        if boosting { boost(p, n, linear: linear, direct: direct, encoded: encoded) }
+                        guard alpha != 255 || !boosting else { continue }
+                        for i in 0..<n {
+                            let q = p + i * 4
+                            if q[3] != 255 {
+                                opaque = false
+                                let v = tone.pixel(SIMD4(Double(q[0]), Double(q[1]), Double(q[2]), Double(q[3])))
+                                for c in 0..<4 { q[c] = UInt8(min(255, max(0, v[c].rounded(.toNearestOrEven)))) }
+                            } else if !boosting {
+                                q[0] = direct[Int(q[0])]
+                                q[1] = direct[256 + Int(q[1])]
+                                q[2] = direct[512 + Int(q[2])]
                             }
-                            func index(_ l: Float) -> Int { Int((max(0, luma + s * (l - luma))).squareRoot() * n + 0.5) }
-                            p[0] = encoded[min(index(lr), GlassToneTable.steps)]
-                            p[1] = encoded[GlassToneTable.steps + 1 + min(index(lg), GlassToneTable.steps)]
-                            p[2] = encoded[2 * (GlassToneTable.steps + 1) + min(index(lb), GlassToneTable.steps)]
                         }
                     }
                 }
@@ -75,56 +93,54 @@ struct GlassToneTable: Sendable {
         return opaque
     }
 
-    /// True when the eight pixels at `p` are opaque and none is grey.
+    /// The chroma boost and the rest of the tone for the opaque pixels among the `count` (1…8) at
+    /// `p`, eight lanes at a time; greys through ``direct``; translucent pixels are left as they are.
     @inline(__always)
-    private static func boosts8(_ p: UnsafeMutablePointer<UInt8>) -> Bool {
-        var all = true
-        for i in 0..<8 {
-            let q = p + i * 4
-            all = all && q[3] == 255 && !(q[0] == q[1] && q[1] == q[2])
-        }
-        return all
-    }
-
-    /// The scalar path's chroma boost for eight opaque, non-grey pixels at `p`, eight lanes at a time
-    /// (the same operations in the same order, so the same bytes).
-    @inline(__always)
-    private func boost8(_ p: UnsafeMutablePointer<UInt8>, linear: UnsafeBufferPointer<Float>, encoded: UnsafeBufferPointer<UInt8>) {
+    private func boost(
+        _ p: UnsafeMutablePointer<UInt8>, _ count: Int, linear: UnsafePointer<Float>, direct: UnsafePointer<UInt8>, encoded: UnsafePointer<UInt8>
+    ) {
         var lr = SIMD8<Float>(), lg = SIMD8<Float>(), lb = SIMD8<Float>()
-        for i in 0..<8 {
-            let q = p + i * 4
-            lr[i] = linear[Int(q[0])]
-            lg[i] = linear[Int(q[1])]
-            lb[i] = linear[Int(q[2])]
+        for i in 0..<count {
+            lr[i] = linear[Int(p[i * 4])]
+            lg[i] = linear[Int(p[i * 4 + 1])]
+            lb[i] = linear[Int(p[i * 4 + 2])]
         }
         let luma = 0.2126 * lr + 0.7152 * lg + 0.0722 * lb
         let k = Float(tone.chroma)
         var s = SIMD8<Float>(repeating: k)
         if k > 1 {
-            let one = SIMD8<Float>(repeating: 1)
-            var high = lr, low = lr
-            for i in 0..<8 {
-                high[i] = max(lr[i], max(lg[i], lb[i]))
-                low[i] = min(lr[i], min(lg[i], lb[i]))
-            }
-            let up = (one - luma) / (high - luma), down = luma / (luma - low)
-            for i in 0..<8 {
-                if high[i] > luma[i] { s[i] = min(s[i], up[i]) }
-                if low[i] < luma[i] { s[i] = min(s[i], down[i]) }
-            }
+            // Capped so that no channel leaves 0…1 (comparisons and selects: no generic min or max).
+            var high = lr.replacing(with: lg, where: lg .> lr)
+            high = high.replacing(with: lb, where: lb .> high)
+            var low = lr.replacing(with: lg, where: lg .< lr)
+            low = low.replacing(with: lb, where: lb .< low)
+            let up = (1 - luma) / (high - luma), down = luma / (luma - low)
+            s = s.replacing(with: up, where: (high .> luma) .& (up .< s))
+            s = s.replacing(with: down, where: (low .< luma) .& (down .< s))
         }
-        let n = Float(GlassToneTable.steps), steps = GlassToneTable.steps
-        func index(_ l: SIMD8<Float>) -> SIMD8<Float> {
-            var v = luma + s * (l - luma)
-            for i in 0..<8 { v[i] = max(0, v[i]) }
-            return v.squareRoot() * n + 0.5
+        let least = SIMD8<Int32>(repeating: GlassToneTable.lowBits), one = SIMD8<Int32>(repeating: GlassToneTable.oneBits)
+        /// The table index of boosted linear light: its bit pattern (ordered as the value for
+        /// non-negative floats, negative for negative ones) clamped to 2⁻¹⁷…1, less 2⁻¹⁷'s, shifted.
+        @inline(__always) func index(_ l: SIMD8<Float>) -> SIMD8<Int32> {
+            var bits = unsafeBitCast(luma + s * (l - luma), to: SIMD8<Int32>.self)
+            bits = bits.replacing(with: least, where: bits .< least)
+            bits = bits.replacing(with: one, where: bits .> one)
+            return (bits &- least) &>> GlassToneTable.shift
         }
-        let ir = index(lr), ig = index(lg), ib = index(lb)
-        for i in 0..<8 {
+        let ir = index(lr) &+ offsets.red, ig = index(lg) &+ offsets.green, ib = index(lb) &+ offsets.blue
+        for i in 0..<count {
             let q = p + i * 4
-            q[0] = encoded[min(Int(ir[i]), steps)]
-            q[1] = encoded[steps + 1 + min(Int(ig[i]), steps)]
-            q[2] = encoded[2 * (steps + 1) + min(Int(ib[i]), steps)]
+            let (r, g, b) = (q[0], q[1], q[2])
+            guard q[3] == 255 else { continue }
+            if r == g && g == b {
+                q[0] = direct[Int(r)]
+                q[1] = direct[256 + Int(g)]
+                q[2] = direct[512 + Int(b)]
+            } else {
+                q[0] = encoded[Int(ir[i])]
+                q[1] = encoded[Int(ig[i])]
+                q[2] = encoded[Int(ib[i])]
+            }
         }
     }
 }
