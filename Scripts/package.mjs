@@ -16,8 +16,8 @@ const files = ['blurkit.mjs', 'blurkit.wasm', 'blurkit.d.ts', 'blurkit.d.mts'];
 const manifest = {
   name: 'blurkit',
   version,
-  description: "Apple-style blur effects (the Gaussian, BlurUIKit's progressive blur, UIBlurEffect materials, ThumbHash) in WebAssembly, for browsers and Node",
-  keywords: ['blur', 'gaussian', 'progressive-blur', 'material', 'thumbhash', 'webassembly', 'image'],
+  description: "Apple-style blur effects (the Gaussian, BlurUIKit's progressive blur, UIBlurEffect materials, Liquid Glass, the scroll-edge effect, ThumbHash) in WebAssembly, for browsers and Node",
+  keywords: ['blur', 'gaussian', 'progressive-blur', 'material', 'liquid-glass', 'scroll-edge', 'thumbhash', 'webassembly', 'image'],
   type: 'module',
   main: './blurkit.mjs',
   types: './blurkit.d.ts',

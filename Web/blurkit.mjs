@@ -87,14 +87,15 @@ export class BlurKit {
   /// Runs `name` with `options` written as the module reads them: `name NUL value NUL …`.
   #apply(name, image, options) {
     if (options === null || typeof options !== 'object') throw new Error(`${name}: options must be an object`);
+    if (image === null || typeof image !== 'object') throw new Error(`${name}: image must be an ImageData or { width, height, data }`);
+    const kinds = new Map(this.operations.find((o) => o.name === name).parameters.map((p) => [p.name, p.kind]));
     const words = [];
     for (const [key, value] of Object.entries(options)) {
       if (value === undefined) continue;
-      const given = text(name, key, value);
       // A NUL inside a word would start another option (`tint: 'white\0variant\0clear'`).
-      for (const word of [key, given]) {
-        if (/[\u0000-\u001f\u007f]/.test(word)) throw new Error(`${name}: ${JSON.stringify(word)} holds a control character`);
-      }
+      if (/[\u0000-\u001f\u007f]/.test(key)) throw new Error(`${name}: the option name ${JSON.stringify(key)} holds a control character`);
+      const given = text(name, key, kinds.get(key), value);
+      if (/[\u0000-\u001f\u007f]/.test(given)) throw new Error(`${name}: ${key} holds a control character (${JSON.stringify(given)})`);
       words.push(key, given);
     }
     const bytes = encoder.encode(words.map((w) => w + '\0').join(''));
@@ -133,14 +134,21 @@ export class BlurKit {
 
 /// An option's value as the module's parsers read it: numbers in JavaScript's own shortest form
 /// (which the module reads back exactly), a region object `{ x, y, width, height }` (x and y 0 when
-/// left out) as X,Y,W,H, an array as its items joined by commas, anything else as its text.
-function text(name, key, value) {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+/// left out) or an array [x, y, width, height] as X,Y,W,H, anything else as its text. A colour is a string (`'#0A84FF'`, `'white'`):
+/// a number would be read as hex digits. Objects other than a region's, and null, are refused here,
+/// naming the option (an unknown option is the module's to name).
+function text(name, key, kind, value) {
+  const shown = () => { try { return JSON.stringify(value) ?? String(value); } catch { return String(value); } };
+  if (value === null) throw new Error(`${name}: ${key} must be given a value or left out, got null`);
+  if (kind === 'color' && typeof value !== 'string') {
+    throw new Error(`${name}: ${key} must be a colour as a string ('#RRGGBB', '#RRGGBBAA', 'white', …), got ${shown()}`);
+  }
+  if (kind === 'region' && Array.isArray(value) && value.length === 4 && value.every((f) => typeof f === 'number')) return value.join(',');
+  if (typeof value === 'object') {
     const fields = [value.x ?? 0, value.y ?? 0, value.width, value.height];
-    if (!fields.every((f) => typeof f === 'number')) {
-      let shown;
-      try { shown = JSON.stringify(value); } catch { shown = 'an object'; }
-      throw new Error(`${name}: ${key} must be a region { x, y, width, height } of numbers (points), or 'X,Y,W,H'; got ${shown}`);
+    if (kind !== 'region' || Array.isArray(value) || !fields.every((f) => typeof f === 'number')) {
+      const wanted = kind === 'region' ? "a region { x, y, width, height } of numbers (points), or 'X,Y,W,H'" : 'a number, a string or a boolean';
+      throw new Error(`${name}: ${key} must be ${wanted}; got ${shown()}`);
     }
     return fields.map(String).join(',');
   }

@@ -147,9 +147,11 @@ public enum RenderOperation: OperationDefinition {
         "scale", Scene.scaleSpec, default: .absent("the file's \"scale\", else \(formatNumber(Scene.scaleSpec.defaultValue ?? 1))"),
         placeholder: "K", in: [.commandLine, .http])
     /// A still's format or an animation's (or a folder of PNG frames); the two specs' words are parsed apart by the front ends.
+    /// `apng` is a word of its own here (for a still an alias of `png`), so that an animation asked for as `apng` is one.
     public static let format = OperationParameter<String>(
         Parameter(
-            "format", kind: .choice(ImageFormat.spec.choices.map(\.words) + [["frames"]]), default: .absent("from OUT"),
+            "format", kind: .choice(ImageFormat.spec.choices.flatMap { $0.value == .png ? $0.words.map { [$0] } : [$0.words] } + [["frames"]]),
+            default: .absent("from OUT"),
             summary: "output format: a still's, or an animation's (webp, gif, apng; frames: a folder of PNGs)", placeholder: "FMT",
             in: [.commandLine, .http])
     ) { if case let .word(w) = $0 { w } else { nil } }

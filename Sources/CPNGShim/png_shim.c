@@ -30,11 +30,12 @@ static void shim_warning(png_structp png, png_const_charp text) {
     (void)text;
 }
 
-bk_png_reader *bk_png_reader_open(FILE *file, int *width, int *height, int *has_alpha, int *interlaced,
-                                  const uint8_t **icc, size_t *icc_size, int *srgb,
-                                  int *truncated, char message[BK_PNG_MESSAGE_SIZE]) {
+bk_png_reader *bk_png_reader_open(FILE *file, uint64_t max_pixels, uint64_t max_bytes, int *width, int *height,
+                                  int *refused, int *has_alpha, int *interlaced, const uint8_t **icc, size_t *icc_size,
+                                  int *srgb, int *truncated, char message[BK_PNG_MESSAGE_SIZE]) {
     message[0] = 0;
     *truncated = 0;
+    *refused = 0;
     bk_png_reader *r = calloc(1, sizeof *r);
     if (!r) {
         snprintf(message, BK_PNG_MESSAGE_SIZE, "out of memory");
@@ -63,6 +64,17 @@ bk_png_reader *bk_png_reader_open(FILE *file, int *width, int *height, int *has_
     png_set_user_limits(r->png, 0x7fffffff, 0x7fffffff);
     png_init_io(r->png, file);
     png_read_info(r->png, r->info);
+    // The size, checked before libpng sizes its row buffers from it (png_read_update_info allocates
+    // and clears two rows: a 2³¹-pixel-wide row of one line is gigabytes).
+    png_uint_32 header_width = png_get_image_width(r->png, r->info), header_height = png_get_image_height(r->png, r->info);
+    *width = (int)header_width;
+    *height = (int)header_height;
+    if ((uint64_t)header_width * header_height > max_pixels) *refused = 1;
+    else if ((uint64_t)header_width * 16 > max_bytes) *refused = 2;
+    if (*refused) {
+        bk_png_reader_close(r);
+        return NULL;
+    }
     // The colour space: an iCCP profile (inflated by libpng, within the 16 MiB cap), or an sRGB chunk.
     *icc = NULL;
     *icc_size = 0;

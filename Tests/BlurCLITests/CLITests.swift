@@ -121,6 +121,24 @@ struct Workspace {
         for word in words { #expect(r.stderr.contains(word), "\(r.stderr) lacks \(word)", sourceLocation: sourceLocation) }
     }
 
+    /// `--format apng` makes an animated PNG file (it was read as `png`, a folder of frames), and
+    /// `--format frames` the folder.
+    @Test func anAnimationAskedForAsAPNGIsOne() throws {
+        let scene =
+            #"{"width": 16, "height": 16, "duration": 0.2, "fps": 10, "layers": [{"name": "a", "frame": [0, 0, 8, 8], "backgroundColor": "white"}], "#
+            + #""animations": [{"layer": "a", "duration": 0.2, "set": {"opacity": 0}}]}"#
+        try AtomicFile.write(Array(scene.utf8), to: folder + "/s.json")
+        var r = try CLI.run(["render", folder + "/s.json", folder + "/o.apng", "--format", "apng"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: folder + "/o.apng", isDirectory: &isFolder) && !isFolder.boolValue)
+        let bytes = try AtomicFile.read(folder + "/o.apng")
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) && String(decoding: bytes, as: UTF8.self).contains("acTL"))
+        r = try CLI.run(["render", folder + "/s.json", folder + "/frames", "--format", "frames"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/frames/frame-00000.png"))
+    }
+
     @Test func blursAFile() throws {
         let r = try CLI.run(["blur", input, folder + "/out.png", "--sigma", "3"])
         #expect(r.status == 0 && r.stderr.isEmpty && r.stdout.isEmpty)
@@ -247,6 +265,40 @@ struct Workspace {
         try FileManager.default.removeItem(atPath: folder + "/ok.pam")
         let left = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(left == ["cut.png", "in.png", "text.png"])
+    }
+
+    /// A 70-byte PNG whose header says 2³¹ − 1 × 1: refused from its header, before libpng makes
+    /// (and clears) its row buffers — 6.3 GB and 5–15 s before. Under a 3-GB address-space limit
+    /// those buffers cannot be made, so the old order failed with libpng's "out of memory".
+    @Test func aPNGTooWideIsRefusedBeforeItsRowsAreMade() throws {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            let length = withUnsafeBytes(of: UInt32(data.count).bigEndian) { Array($0) }
+            return length + body + withUnsafeBytes(of: crc32(body).bigEndian) { Array($0) }
+        }
+        for (width, budget, words) in [(0x7FFF_FFFF, 4096, ["limit of 268435456 pixels"]), (100_000_000, 1000, ["PNG", "memory budget of 1000 MB"])] {
+            var header = withUnsafeBytes(of: UInt32(width).bigEndian) { Array($0) } + [0, 0, 0, 1]
+            header += [8, 2, 0, 0, 0]
+            let png =
+                [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", [0x78, 0x9C, 0x63, 0, 0, 0, 1, 0, 1])
+                + chunk("IEND", [])
+            try AtomicFile.write(png, to: folder + "/wide.png")
+            let r = try CLI.shell(
+                "ulimit -v 3000000; exec \"$B\" \"$@\"", arguments: ["blur", folder + "/wide.png", folder + "/o.png", "--memory-budget", "\(budget)"])
+            #expect(r.status == 1, "\(r.stderr)")
+            for word in words { #expect(r.stderr.contains(word), "\(r.stderr) lacks \(word)") }
+            #expect(!r.stderr.contains("out of memory"), "\(r.stderr)")
+        }
+    }
+
+    /// PNG's CRC-32.
+    private func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            crc ^= UInt32(b)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
     }
 
     // Not under ThreadSanitizer: its runtime itself dies of SIGBUS under a 16-KB file-size limit

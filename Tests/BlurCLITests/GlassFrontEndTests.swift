@@ -56,6 +56,25 @@ import Testing
         #expect(response.status == 200 && response.body == cli, "\(response.status)")
     }
 
+    /// Values that differ past the sixth decimal are different results: their ETags differ (they
+    /// were keyed by the rounded text, so the cache answered one with the other's image).
+    @Test func valuesThatDifferHaveDifferentETags() throws {
+        let folder = try Self.folder()
+        let service = BlurService(.init(root: try ServeRoot(folder)))
+        for (a, b) in [
+            ("/glass/photo.png?region=0,0,100,100", "/glass/photo.png?region=0,0,100,100.0000001"),
+            ("/scroll-edge/photo.png?height=50", "/scroll-edge/photo.png?height=50.0000001"),
+        ] {
+            let first = Self.answer(service, a + "&format=png"), second = Self.answer(service, b + "&format=png")
+            #expect(first.status == 200 && second.status == 200)
+            #expect(first.headers["ETag"] != nil && first.headers["ETag"] != second.headers["ETag"], "\(a) and \(b) share an ETag")
+        }
+        // The same values spelled otherwise are the same result.
+        let plain = Self.answer(service, "/glass/photo.png?region=0,0,100,100&format=png")
+        let spelled = Self.answer(service, "/glass/photo.png?region=0.0,0,1e2,100.000&format=png")
+        #expect(plain.headers["ETag"] == spelled.headers["ETag"])
+    }
+
     @Test func theScrollEdgeCountsWhatItsBlurHolds() throws {
         // Its whole-image estimate (32 bytes a pixel, 4.3 MB here) let a blur of σ 16,000 px hold
         // over 100 MB under a 64-MB budget; its stages' held bytes are counted now, under its command's name.

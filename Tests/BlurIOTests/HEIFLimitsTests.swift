@@ -16,6 +16,18 @@ import Testing
 
     /// The header counts the coded pixels; a decode whose estimate is over the time left is refused
     /// with the estimate in the message, and decodes when there is time.
+    /// The time left is not rounded down to nothing: "over the 0 s left" said the deadline had passed.
+    @Test func theTimeLeftIsShownInTenthsUnderTenSeconds() {
+        func text(_ left: Double) -> String {
+            DecodingError.tooSlow(format: .avif, width: 10, height: 10, seconds: 12, secondsLeft: left).description
+        }
+        #expect(text(0.95).hasSuffix("over the 0.9 s left before the deadline"))
+        #expect(text(0.04).hasSuffix("over the 0.1 s left before the deadline"))
+        #expect(text(4.96).hasSuffix("over the 4.9 s left before the deadline"))
+        #expect(text(42.7).hasSuffix("over the 42 s left before the deadline"))
+        #expect(text(-1).hasSuffix("over the time left (none: the deadline has passed)"))
+    }
+
     @Test(arguments: [false, true])
     func refusesADecodeThatCannotFinishInTime(_ hevc: Bool) throws {
         let file = try HEIFLimitsTests.file(width: 256, height: 192, hevc: hevc)

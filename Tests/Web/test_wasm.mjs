@@ -203,8 +203,16 @@ for (const [call, start] of [
   [() => kit.blur(photo, { sigma: 2, scale: 3 }), 'scale goes with radius'],
   [() => kit.blur(photo, { sigmaa: 2 }), 'blur takes no parameter sigmaa'],
   // A NUL in a value would smuggle another option in; an object that is no region was "[object Object]".
-  [() => kit.glass(photo, { tint: 'white\0variant\0identity' }), 'glass: "white\\u0000variant\\u0000identity" holds a control character'],
-  [() => kit.glass(photo, { ['variant\nx']: 'clear' }), 'glass: "variant\\nx" holds a control character'],
+  [() => kit.glass(photo, { tint: 'white\0variant\0identity' }), 'glass: tint holds a control character ("white\\u0000variant\\u0000identity")'],
+  [() => kit.glass(photo, { ['variant\nx']: 'clear' }), 'glass: the option name "variant\\nx" holds a control character'],
+  // A colour object or number was read as a region's or as hex digits; null as the text "null".
+  [() => kit.glass(photo, { tint: { red: 1, green: 0, blue: 0 } }), 'glass: tint must be a colour as a string'],
+  [() => kit.glass(photo, { tint: 0xff0000 }), 'glass: tint must be a colour as a string (\'#RRGGBB\', \'#RRGGBBAA\', \'white\', …), got 16711680'],
+  [() => kit.glass(photo, { region: null }), 'glass: region must be given a value or left out, got null'],
+  [() => kit.glass(photo, { scale: {} }), 'glass: scale must be a number, a string or a boolean; got {}'],
+  [() => kit.glass(null), 'glass: image must be an ImageData'],
+  // A region past the coordinates' range was "positive width and height" with no word of the range.
+  [() => kit.glass(photo, { region: '0,0,1e9,1e9' }), 'region expects X,Y,W,H in points with a positive width and height, each number from -1000000 to 1000000'],
   [() => kit.glass(photo, { region: { x: 0, y: 0, w: 40, h: 40 } }), 'glass: region must be a region { x, y, width, height } of numbers (points), or \'X,Y,W,H\'; got {"x":0,"y":0,"w":40,"h":40}'],
 ]) {
   let message = '';

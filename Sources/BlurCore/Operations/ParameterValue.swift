@@ -87,18 +87,32 @@ public enum ParameterValue: Sendable, Hashable {
 
     /// The value in the form the parsers read (`25%`, `#FF8800`, `0,0,100,40`): what help texts,
     /// documentation and the generated front ends print.
-    public var text: String {
+    public var text: String { written(exactly: false) }
+
+    /// The value as ``text`` writes it but with every number in full (the shortest text that reads
+    /// back as the same double): two values have the same exact text only when they are equal, so
+    /// it keys caches and ETags (``text`` rounds to six decimals, and 100 and 100.0000001 looked alike).
+    public var exactText: String { written(exactly: true) }
+
+    /// `v` in full: a whole number without a point, else the shortest text that reads back as `v`.
+    private static func fullText(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return String(v)
+    }
+
+    private func written(exactly: Bool) -> String {
+        func number(_ v: Double) -> String { exactly ? ParameterValue.fullText(v) : formatNumber(v) }
         switch self {
-        case let .number(v): return formatNumber(v)
+        case let .number(v): return number(v)
         case let .word(w): return w
         case .color(.none): return "none"
         case .color(.background): return "background"
         case let .color(.color(c)): return c.hexString
-        case let .region(r): return [r.x, r.y, r.width, r.height].map(formatNumber).joined(separator: ",")
+        case let .region(r): return [r.x, r.y, r.width, r.height].map(number).joined(separator: ",")
         case .length(nil): return "none"
-        case let .length(.absolute(position)?): return formatNumber(position)
-        case let .length(.relative(fraction)?): return formatNumber(fraction * 100) + "%"
-        case let .size(w, h): return formatNumber(w) + "x" + formatNumber(h)
+        case let .length(.absolute(position)?): return number(position)
+        case let .length(.relative(fraction)?): return exactly ? number(fraction) + " of the size" : number(fraction * 100) + "%"
+        case let .size(w, h): return number(w) + "x" + number(h)
         case let .flag(on): return on ? "true" : "false"
         }
     }
@@ -151,7 +165,9 @@ extension Parameter {
 
     /// `X,Y,W,H` in points, width and height positive.
     static func region(_ text: String, name: String) throws(ParameterError) -> Rect {
-        let form = "X,Y,W,H in points with a positive width and height"
+        let range = Rect.coordinateSpec.range
+        let form =
+            "X,Y,W,H in points with a positive width and height, each number from \(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound))"
         let parts = text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
             String(decoding: $0, as: UTF8.self).trimmingSpaces
         }

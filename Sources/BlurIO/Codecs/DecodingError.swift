@@ -101,7 +101,10 @@ func pixels(_ count: Int) -> String { count == 1 ? "1 pixel" : "\(count) pixels"
 /// Seconds rounded up, at least 1: `42`.
 func wholeSeconds(_ seconds: Double) -> Int { seconds.isFinite ? max(1, Int(seconds.rounded(.up))) : Int.max }
 
-/// `12 s left before the deadline`, `time left (none: the deadline has passed)`.
+/// `12 s left before the deadline`, `0.9 s left …` (tenths under 10 s, never shown as 0),
+/// `time left (none: the deadline has passed)`.
 func secondsLeft(_ seconds: Double) -> String {
-    seconds > 0 ? "\(Int(seconds.rounded(.down))) s left before the deadline" : "time left (none: the deadline has passed)"
+    guard seconds > 0 else { return "time left (none: the deadline has passed)" }
+    let shown = seconds >= 10 ? "\(Int(seconds.rounded(.down)))" : "\(Double(max(1, Int((seconds * 10).rounded(.down)))) / 10)"
+    return "\(shown) s left before the deadline"
 }

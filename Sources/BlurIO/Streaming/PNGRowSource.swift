@@ -43,12 +43,21 @@ package final class PNGRowSource: RowSource {
     /// `memory`: a stream this source owns and closes (also when this initialiser throws).
     private init(stream: UnsafeMutablePointer<FILE>, owner: AnyObject?, memory: UnsafeMutablePointer<FILE>?) throws(DecodingError) {
         var message = [CChar](repeating: 0, count: Int(BK_PNG_MESSAGE_SIZE))
-        var w: Int32 = 0, h: Int32 = 0, alpha: Int32 = 0, interlace: Int32 = 0, truncated: Int32 = 0, sRGB: Int32 = 0
+        var w: Int32 = 0, h: Int32 = 0, refused: Int32 = 0, alpha: Int32 = 0, interlace: Int32 = 0, truncated: Int32 = 0, sRGB: Int32 = 0
         var icc: UnsafePointer<UInt8>?
         var iccSize = 0
-        guard let reader = bk_png_reader_open(stream, &w, &h, &alpha, &interlace, &icc, &iccSize, &sRGB, &truncated, &message) else {
+        let limit = UInt64(ImageLimits.maximumPixelCount), budget = UInt64(ImageLimits.memoryBudget)
+        guard
+            let reader = bk_png_reader_open(
+                stream, limit, budget, &w, &h, &refused, &alpha, &interlace, &icc, &iccSize, &sRGB, &truncated, &message)
+        else {
             if let memory { fclose(memory) }
-            throw PNGRowSource.failure(message, truncated: truncated)
+            let (width, height) = (Int(w), Int(h))
+            switch refused {
+            case 1: throw .tooLarge(format: .png, width: width, height: height, limit: ImageLimits.maximumPixelCount)
+            case 2: throw .overBudget(format: .png, width: width, height: height, needed: width * 16, budget: ImageLimits.memoryBudget)
+            default: throw PNGRowSource.failure(message, truncated: truncated)
+            }
         }
         self.reader = reader
         width = Int(w)

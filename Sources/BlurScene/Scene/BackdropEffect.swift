@@ -55,5 +55,5 @@ public struct BackdropEffect: Sendable, Hashable {
         return BackdropEffect(arguments: changed, prepared: prepared)
     }
 
-    private var canonical: [String] { arguments.pairs.map { $0.name + "=" + $0.value.text }.sorted() }
+    private var canonical: [String] { arguments.pairs.map { $0.name + "=" + $0.value.exactText }.sorted() }
 }

@@ -330,7 +330,8 @@ public final class BlurService: Sendable {
         // The key: the input, the route, the format and the values read (canonical names and
         // forms: however a client orders or spells them, the same result has the same ETag).
         // (`format` is in the key as the format it resolves to, asked for or negotiated.)
-        let canonical = given.pairs.filter { $0.name != ServiceRoute.format.name }.map { "\($0.name)=\($0.value.text)" }.sorted()
+        // Numbers in full: values that differ anywhere are different results.
+        let canonical = given.pairs.filter { $0.name != ServiceRoute.format.name }.map { "\($0.name)=\($0.value.exactText)" }.sorted()
         // The placeholder's JSON names its input: the name is part of what was made.
         let label = route.output == .placeholder && format == nil ? ["file=" + (request.method == "POST" ? "body" : target.rest)] : []
         let key = Digest.hex(

@@ -18,9 +18,12 @@ typedef struct bk_png_reader bk_png_reader;
 /// whether it is interlaced, its ICC profile (`icc`: the inflated iCCP chunk, NULL when there is
 /// none; valid while the reader is open) and whether an sRGB chunk names sRGB (`srgb`). Returns
 /// NULL and a message on failure; `truncated` is set when the failure was the data ending early.
-bk_png_reader *bk_png_reader_open(FILE *file, int *width, int *height, int *has_alpha, int *interlaced,
-                                  const uint8_t **icc, size_t *icc_size, int *srgb,
-                                  int *truncated, char message[BK_PNG_MESSAGE_SIZE]);
+/// The size is checked before any row buffer is made: NULL with `refused` 1 when width × height is
+/// over `max_pixels`, 2 when a row's buffers (16 bytes a pixel of width) are over `max_bytes`
+/// (`width` and `height` are set either way).
+bk_png_reader *bk_png_reader_open(FILE *file, uint64_t max_pixels, uint64_t max_bytes, int *width, int *height,
+                                  int *refused, int *has_alpha, int *interlaced, const uint8_t **icc, size_t *icc_size,
+                                  int *srgb, int *truncated, char message[BK_PNG_MESSAGE_SIZE]);
 
 /// Decodes the next `count` rows as RGBA into `rgba` (`stride` bytes a row): every colour type and
 /// depth expanded to 8 bits (16-bit samples rounded, v × 255 / 65535), tRNS as alpha, opaque

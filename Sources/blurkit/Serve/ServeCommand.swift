@@ -22,7 +22,8 @@ enum ServeCommand: Command {
         between bands, frames and layers), and a render whose client has gone stops. --memory-budget
         covers the renders (each gets its share) and what the server holds for clients (a quarter of
         it: request bodies, reserved before they are read at twice their size, and finished responses
-        until their last byte is sent); outputs are capped by --max-output.
+        until their last byte is sent) and the process itself (64 MB, at most a quarter); outputs are
+        capped by --max-output.
         SIGINT or SIGTERM stops accepting, lets the requests in flight finish within --timeout + 1 s, and exits 0.
         """
     static let operandCount = 0...0
@@ -100,10 +101,12 @@ enum ServeCommand: Command {
             let capacity = try arguments.integer(cacheSize)! << 20
             let cache = try arguments.values["cache"].map { (folder: String) throws(ServeError) in try DiskCache(folder: folder, capacity: capacity) }
             // A quarter of the memory budget for request bodies and finished responses held at once
-            // (cache hits included), the rest shared by the renders, so that together they stay under it.
-            let budget = ImageLimits.memoryBudget, bodies = budget / 4
+            // (cache hits included), the process itself set aside (its code, libraries, thread
+            // stacks and the allocator's slack: 64 MB, at most a quarter of the budget), the rest
+            // shared by the renders, so that together they stay under it.
+            let budget = ImageLimits.memoryBudget, bodies = budget / 4, process = ServeCommand.processBytes(budget: budget)
             let held = ByteBudget(capacity: bodies)
-            ImageLimits.memoryBudget = max(1 << 20, (budget - bodies) / maximumConcurrent)
+            ImageLimits.memoryBudget = max(1 << 20, (budget - bodies - process) / maximumConcurrent)
             // The WebAssembly build, read once: the playground previews with it.
             var web: [String: [UInt8]]?
             if let folder = arguments.values["web"] {
@@ -163,4 +166,9 @@ enum ServeCommand: Command {
         var address = in6_addr()
         return inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address) == 1
     }
+}
+
+extension ServeCommand {
+    /// The bytes of a `budget` set aside for the server process itself: 64 MB, at most a quarter.
+    static func processBytes(budget: Int) -> Int { min(64 << 20, budget / 4) }
 }
