@@ -45,7 +45,9 @@ final class VariableBlurStage: RowStage {
         let decimating = pendingSamples.isEmpty ? nil : decimated.flatMap { d in plan.earliestInput.decimation.map { max($0, d.nextInputRow) } }
         let directing = plan.lastDirect >= line ? plan.earliestInput.direct.map { max($0, plan.directKeep[min(max(line, 0), region.height)]) } : nil
         let pending = [decimating, directing].compactMap { $0 }
-        input.keepFrom = min(rows.lowerBound, region.y + (pending.min() ?? region.height))
+        // Nothing pending: the band's own rows are all it reads (past the region, `region.height`
+        // here kept every row below it, the rest of the image, until the end).
+        input.keepFrom = min(rows.lowerBound, pending.min().map { region.y + $0 } ?? rows.lowerBound)
         defer { input.keepFrom = nil }
         let inside = lines.regionRows(of: rows)
 
