@@ -167,16 +167,11 @@ function build() {
   refresh();
 }
 
-// A choice's words without its aliases, each once. The enum lists every word the route takes, aliases
-// included; the description, the registry's help line "summary: a, b or c (default …)", names the
-// canonical ones.
+// A choice's words without its aliases, each once: the schema's `x-blurkit-words` (the enum lists
+// every word the route takes, aliases included).
 function canonicalWords(p) {
-  const s = p.schema, fallback = s["x-blurkit-default-text"];
-  let line = p.description;
-  if (fallback !== undefined && line.endsWith(` (default ${fallback})`)) line = line.slice(0, -` (default ${fallback})`.length);
-  const named = new Set(line.slice(line.lastIndexOf(": ") + 2).split(/, | or /));
-  const words = s.enum.filter((w) => named.has(w));
-  return words.length ? words : s.enum.filter((w, i) => i === s.enum.indexOf(w));
+  const s = p.schema;
+  return s["x-blurkit-words"] ?? s.enum.filter((w, i) => i === s.enum.indexOf(w));
 }
 
 function control(p, box) {

@@ -187,14 +187,15 @@ enum OpenAPIDocument {
     }
 
     /// The schema of a registry parameter as a query takes it: its range, its words (aliases
-    /// included: any case is taken), its default, and where it comes from (`x-blurkit-*`).
+    /// included: any case is taken; `x-blurkit-words` the canonical ones), its default, and where
+    /// it comes from (`x-blurkit-*`).
     static func schema(_ p: Parameter) -> [String: Any] {
         var schema: [String: Any]
         switch p.kind {
         case let .number(spec):
             schema = ["type": spec.isInteger ? "integer" : "number", "minimum": spec.range.lowerBound, "maximum": spec.range.upperBound]
         case .choice:
-            schema = ["type": "string", "enum": p.allWords]
+            schema = ["type": "string", "enum": p.allWords, "x-blurkit-words": p.words]
         case .flag:
             schema = ["type": "string", "enum": ["", "1", "true", "0", "false"]]
         default:
