@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd: a pool of worker threads, each polling its own connections
-/// (epoll), keep-alive, an idle time-out for slow clients, and a graceful drain.
+/// (poll()), keep-alive, an idle time-out for slow clients, and a graceful drain.
 ///
 /// Each request goes through two functions of the owner's:
 /// - `screen`, on the connection's worker once the request line and headers are in and before any

@@ -14,12 +14,12 @@ struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCa
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *address = NULL;
-#ifdef __linux__
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
-#else
-    /* epoll is Linux's: elsewhere the best poller libmicrohttpd has there. */
-    unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
-#endif
+    /* poll(), not epoll: libmicrohttpd 0.9.75 quiesces an epoll daemon with a thread pool by taking
+       the listen socket out of each worker's epoll set while the worker may be doing the same, and
+       aborts the process when it loses that race ("Failed to remove listen FD from epoll set"), so a
+       drain could end in SIGABRT. With poll() a worker only stops asking for the socket. At the
+       connection limits the service runs with, poll costs nothing measurable. */
+    unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
     if (config->host != NULL) {
         memset(&v4, 0, sizeof v4);
         memset(&v6, 0, sizeof v6);

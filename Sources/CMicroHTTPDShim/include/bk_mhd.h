@@ -16,7 +16,7 @@ typedef struct bk_mhd_config {
     size_t memory_limit;           /* bytes a connection may use for its request line and headers (0: 32 KiB) */
 } bk_mhd_config;
 
-/* Starts a daemon with an internal polling thread per worker (epoll), an inter-thread channel (so
+/* Starts a daemon with an internal polling thread per worker (poll(), see bk_mhd.c for why not epoll), an inter-thread channel (so
    that it can be quiesced) and suspend/resume (so that a request can be answered from another thread). `uri_log` sees each request's raw target first; what it returns is
    the request's first context pointer; `connections` hears of each connection's start and end
    (the end before its socket is closed). NULL when the host is not a numeric address, the port cannot
