@@ -86,6 +86,9 @@ test: deps test-deps
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_glass.py $(WASM_OUT)
 	python3 Tests/Web/test_npm.py $(WASM_OUT)
 	$(SWIFT) build -c release $(CPU_FLAGS) --package-path Examples/Server
+	# The CLI as a package depending on BlurKit builds it, with no flags: the same bytes as with them.
+	$(SWIFT) build -c release --product blurkit --scratch-path .build/portable
+	python3 Tests/InstructionSets/test_same_bytes.py .build/release/blurkit .build/portable/release/blurkit
 	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit BLURKIT_WEB=$(CURDIR)/$(WASM_OUT) python3 Tests/Service/$$t.py || exit 1; done
 	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Photos/test_photos.py
 	python3 Tests/Docs/test_architecture.py

@@ -57,7 +57,9 @@ let package = Package(
         // libmicrohttpd's variadic calls (start, daemon info) behind fixed arguments.
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
 
-        .target(name: "BlurCore"),
+        // Which instruction sets the build was given (`-Xcc -mavx2`), read by the kernels as a constant.
+        .target(name: "CSIMDFeatures"),
+        .target(name: "BlurCore", dependencies: ["CSIMDFeatures"]),
         .target(
             name: "BlurIO", dependencies: ["BlurCore", "CPNGShim", "CZlib", "CJPEGShim", "CFreeType", "CWebP", "CGIF", "CLCMS2", "CHeif", "CGnuTLS"]),
         .target(name: "BlurScene", dependencies: ["BlurCore", "BlurIO"]),

@@ -18,9 +18,14 @@ bin=$(dirname "$(readlink -f "$(command -v swiftc)")")
 work=.build/wasm
 mkdir -p "$work" "$out"
 sources=$(find Sources/BlurCore -name '*.swift' | sort)
+# The SIMD128 intrinsics (wasm_simd128.h in the toolchain's clang resource folder) as a module the
+# kernels import as WasmSIMD (Sources/BlurCore/Kernels/Kernels+SIMD128.swift).
+header=$(ls "$bin"/../lib/clang/*/include/wasm_simd128.h | head -n 1)
+mkdir -p "$work/WasmSIMD"
+printf 'module WasmSIMD [system] {\n    header "%s"\n    export *\n}\n' "$(readlink -f "$header")" > "$work/WasmSIMD/module.modulemap"
 "$bin/swiftc" -target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo $OPT -parse-as-library \
     -package-name BlurKit -module-name BlurKitWasm -Xfrontend -disable-stack-protector -suppress-warnings $SIMD -Xllvm -mattr=+bulk-memory \
-    $sources Web/Exports.swift -c -o "$work/blurkit.o"
+    -I "$work/WasmSIMD" $sources Web/Exports.swift -c -o "$work/blurkit.o"
 "$bin/clang" --target=wasm32 -O2 -mbulk-memory -nostdlib -ffreestanding -c Web/runtime.c -o "$work/runtime.o"
 exports=$(grep -o '@_cdecl("[a-z_]*")' Web/Exports.swift | sed 's/@_cdecl("\(.*\)")/--export=\1/')
 "$bin/wasm-ld" --no-entry --gc-sections --strip-all $exports -z stack-size=1048576 \

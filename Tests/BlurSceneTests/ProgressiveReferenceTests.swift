@@ -79,11 +79,11 @@ import Testing
     /// What the fast path achieves per case (direction and maximum σ): PSNR whole and in its worst
     /// band of 20 lines (dB), and the largest difference, measured.
     static let achieved: [String: (whole: Double, band: Double, maximum: Int)] = [
-        "down 2": (71.9, 67.3, 1), "down 8": (65.7, 62.6, 1), "down 24": (65.1, 61.9, 1), "down 64": (65.0, 60.9, 2),
-        "up 2": (73.2, 70.4, 1), "up 8": (65.0, 61.6, 1), "up 24": (65.0, 61.9, 1), "up 64": (67.0, 64.0, 1),
+        "down 2": (71.4, 67.5, 1), "down 8": (65.2, 62.2, 1), "down 24": (65.0, 61.8, 1), "down 64": (64.8, 60.9, 2),
+        "up 2": (72.3, 69.9, 1), "up 8": (64.9, 61.6, 1), "up 24": (64.7, 61.7, 1), "up 64": (66.7, 63.9, 1),
         // Left and right run the rows of the image turned a quarter: the same figures as down and up.
-        "left 2": (71.9, 67.3, 1), "left 8": (65.7, 62.6, 1), "left 24": (65.1, 61.9, 1), "left 64": (65.0, 60.9, 2),
-        "right 2": (73.2, 70.4, 1), "right 8": (65.0, 61.6, 1), "right 24": (65.0, 61.9, 1), "right 64": (67.0, 64.0, 1),
+        "left 2": (71.4, 67.5, 1), "left 8": (65.2, 62.2, 1), "left 24": (65.0, 61.8, 1), "left 64": (64.8, 60.9, 2),
+        "right 2": (72.3, 69.9, 1), "right 8": (64.9, 61.6, 1), "right 24": (64.7, 61.7, 1), "right 64": (66.7, 63.9, 1),
     ]
 
     /// Opaque and translucent photos, every direction, maximum σ 2 (the direct lines alone), 8, 24 and
@@ -102,7 +102,7 @@ import Testing
         let got = Self.drawn(effect, over: image, direction) { $0.render(over: $1, frame: $2) }
         let expected = try Self.expected(effect, over: image, direction)
         let whole = ImageDifference(got, expected)
-        // Measured: 65.0–73.2 dB whole, 60.9 dB the worst band of 20 lines, maximum 2, over these cases; the
+        // Measured: 64.7–72.3 dB whole, 60.9 dB the worst band of 20 lines, maximum 2, over these cases; the
         // unblurred image is 22–28 dB away. The bands keep a local failure from hiding in the average.
         #expect(whole.psnr >= 58 && whole.maximum <= 3, "\(whole)")
         // And what the fast path achieves, less 2 dB, both whole and in its worst band.
@@ -116,10 +116,13 @@ import Testing
         }
         #expect(worst >= achieved.band - 2, "worst band \(worst) dB, achieved \(achieved)")
         // No drift: each truncating fixed-point pass gives back what it loses on average, or the
-        // image darkens by up to 2⁻⁷ of a level a pass (measured: −0.0002 … +0.0071 of a level).
+        // image darkens by up to 2⁻⁷ of a level a pass; one that gave it back twice would lighten it
+        // as much. Measured +0.0029 … +0.0101 of a level (−0.0002 … +0.0071 before the direct and
+        // residual passes rounded their products: their integer bias had given back half a unit too
+        // little wherever a pass summed an odd number of products).
         let signed = zip(got.premultipliedRGBA, expected.premultipliedRGBA).reduce(0) { $0 + Int($1.0) - Int($1.1) }
         let drift = Double(signed) / Double(got.premultipliedRGBA.count)
-        #expect(drift > -0.003 && drift < 0.01, "mean difference \(drift) of a level")
+        #expect(drift > -0.003 && drift < 0.015, "mean difference \(drift) of a level")
     }
 
     /// The library's float64 reference against this test's definition on tiny images: every size

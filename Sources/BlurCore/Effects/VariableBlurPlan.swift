@@ -18,7 +18,7 @@ final class VariableBlurPlan: Sendable {
     let decimation: DecimationPlan?
     let samples: [LevelSamples?]
     /// Per region row on a level: the first blurred coarse row it reads, the weights down from
-    /// there (Q16), and the residual's half-kernel across (Q16; empty: none).
+    /// there (Q16), and the residual's multipliers across (``FixedPointRows/multipliers(_:)``, Q15; empty: none).
     let down: [(start: Int, weights: [UInt16])]
     let across: [[UInt16]]
     /// The most weights of any row's `down` and `across`.
@@ -68,7 +68,7 @@ final class VariableBlurPlan: Sendable {
             let lo = weights.firstIndex { $0 != 0 } ?? 0, hi = weights.lastIndex { $0 != 0 } ?? 0
             down[line] = (upsample.starts[line] + lo, Kernels.quantised(Array(weights[lo...hi])))
             let r = plan.residual[line]
-            across[line] = r < VariableGaussianBlur.negligibleResidual ? [] : FixedPointRows.quantisedHalfKernel(r)
+            across[line] = r < VariableGaussianBlur.negligibleResidual ? [] : FixedPointRows.multipliers(r)
         }
         self.down = down
         self.across = across

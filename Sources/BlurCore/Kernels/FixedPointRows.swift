@@ -5,22 +5,23 @@
 /// a horizontal pass from it straight to the output bytes. One trip through memory a band; a row's
 /// bytes do not depend on which other rows were asked for.
 ///
-/// Integers in 16-bit lanes throughout, so the bytes are the same on every machine and in
-/// WebAssembly:
-/// - the half-kernel is quantised to Q16 (`w[0] + 2·Σ w[t] = 2¹⁶`); symmetric taps are added
-///   before the multiply, and a product is the high half of `u16 × u16`;
-/// - the vertical pass keeps 7 fractional bits (a line of `UInt16`, at most 255 × 2⁷ + bias), the
-///   horizontal pass rounds them away. Each truncated product loses less than one unit of 2⁻⁷, half
-///   a unit on average, which the bias of each pass gives back: a flat image stays flat and an
-///   opaque one opaque (the error stays below 0.1 of a level at the largest direct radius).
-/// Every weight is positive and every channel goes through the same operations, so premultiplied
-/// colour never exceeds alpha. Rows outside the image are the edge row (``EdgeMode/clamp``) or
-/// zeros (``EdgeMode/transparent``), and so are pixels beyond either end of a line.
+/// Integers in 16-bit lanes throughout, so the bytes are the same on every machine, with or without
+/// AVX2, and in WebAssembly (the arithmetic: `Kernels+FixedPoint.swift`):
+/// - the half-kernel is quantised to Q15 (`w[0] + 2·Σ w[t] = 2¹⁵`) and kept as multipliers, the
+///   centre's `w[0]` and each side's `2·w[t]`: symmetric taps are paired before the multiply, and a
+///   product is rounded, `(x · m + 2¹⁴) >> 15`;
+/// - the vertical pass pairs input bytes as `(a + b) · 2⁶` and keeps 7 fractional bits (a line of
+///   `UInt16`, at most 255 × 2⁷ plus half a unit a product); the horizontal pass pairs two line
+///   values by their mean rounded up and rounds the 7 bits away at the end. Each rounded product is
+///   off by at most half a unit of 2⁻⁷, so a flat image stays flat and an opaque one opaque.
+/// Every weight is positive and every operation is monotonic, so premultiplied colour never exceeds
+/// alpha. Rows outside the image are the edge row (``EdgeMode/clamp``) or zeros
+/// (``EdgeMode/transparent``), and so are pixels beyond either end of a line.
 struct FixedPointRows: Sendable {
     /// The largest row's reach, in pixels.
     let radius: Int
-    /// Per row, or one for all: `kernel[t]` for offsets ±t, Q16, in every lane (a vector in memory
-    /// keeps the compiler from widening the multiply to 32 bits). Empty: the row as it is.
+    /// Per row, or one for all: the ``multipliers(_:)`` for offsets ±t, in every lane (a vector in
+    /// memory is what the AVX2 and SIMD128 blocks load). Empty: the row as it is.
     private let kernels: [[SIMD16<UInt16>]]
     private let edges: EdgeMode
     private let width: Int
@@ -31,9 +32,6 @@ struct FixedPointRows: Sendable {
 
     /// Fractional bits the line between the two passes keeps.
     static let lineBits = 7
-
-    /// What a pass adds back for the truncation of its `radius + 1` products: half a unit each.
-    static func bias(radius: Int) -> UInt16 { UInt16((radius + 1) / 2) }
 
     /// Per-thread working memory for ``rows(_:source:scratch:into:)``.
     struct Scratch {
@@ -61,20 +59,23 @@ struct FixedPointRows: Sendable {
         self.width = width
         self.height = height
         radius = max(1, kernels.map { $0.count - 1 }.max() ?? 1)
-        // The line's values (255 × 2⁷ plus the bias) must stay below 2¹⁵, so that two add up in 16 bits.
+        // The line's values (255 × 2⁷ plus half a unit a product) must stay below 2¹⁵, the range
+        // every instruction set's rounded product agrees on.
         precondition(radius < 200, "a radius of \(radius) px is beyond the direct schedule")
     }
 
     private static func kernel(_ sigma: Double) -> [SIMD16<UInt16>] {
-        quantisedHalfKernel(sigma).map { SIMD16(repeating: $0) }
+        multipliers(sigma).map { SIMD16(repeating: $0) }
     }
 
-    /// ``GaussianFastPath/halfKernel(_:)`` in Q16, its centre taking what rounding leaves so that
-    /// the whole kernel sums to 2¹⁶ (less one where that is the centre alone: σ just above the
-    /// identity threshold).
-    static func quantisedHalfKernel(_ sigma: Double) -> [UInt16] {
-        let sides = GaussianFastPath.halfKernel(sigma).dropFirst().map { Int(($0 * 65_536).rounded()) }
-        return [UInt16(min(65_535, 65_536 - 2 * sides.reduce(0, +)))] + sides.map { UInt16($0) }
+    /// ``GaussianFastPath/halfKernel(_:)`` in Q15 as the passes multiply by it: the centre's weight
+    /// `w[0]`, taking what rounding leaves so that the whole kernel sums to 2¹⁵ (less one where that
+    /// is the centre alone: σ just above the identity threshold), then `2·w[t]` for each pair of
+    /// sides, which the passes apply to a pair's mean (or its sum at half the scale). Each is below
+    /// 2¹⁵: a side weighs less than half.
+    static func multipliers(_ sigma: Double) -> [UInt16] {
+        let sides = GaussianFastPath.halfKernel(sigma).dropFirst().map { Int(($0 * 32_768).rounded()) }
+        return [UInt16(min(32_767, 32_768 - 2 * sides.reduce(0, +)))] + sides.map { UInt16(2 * $0) }
     }
 
     private func kernel(ofRow y: Int) -> [SIMD16<UInt16>] { kernels[kernels.count == 1 ? 0 : y] }

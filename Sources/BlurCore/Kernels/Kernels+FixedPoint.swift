@@ -1,71 +1,85 @@
-// The inner loops of ``FixedPointRows``: sixteen 16-bit lanes a vector (one AVX2 register under
-// `-mavx2`, two i16x8 under SIMD128), two vectors a block so the sums overlap. A product is the
-// high half of `u16 × u16` (`vpmulhuw`), so it is truncated: each pass adds back half a unit per
-// product it sums (``FixedPointRows/bias(radius:)``). The tails run the same integer operations one
-// lane at a time, so they give the same values.
+// The inner loops of ``FixedPointRows``: integers in 16-bit lanes whose arithmetic is defined here,
+// lane by lane, once. The AVX2 blocks (`Kernels+AVX2.swift`, builds with `-Xcc -mavx2`) and the
+// SIMD128 blocks (`Kernels+SIMD128.swift`, the WebAssembly module) compute the same integers with
+// one instruction an operation, so every build gives the same bytes; the blocks here (sixteen lanes
+// a vector, two vectors a block) are what any other build runs, and the tails of every build run
+// the same operations one lane at a time.
+//
+// The three operations, on values below 2¹⁵ (signed and unsigned agree):
+// - a pair of input bytes to 7 fractional bits: `(a + b) · 2⁶`, at most 32,640 (`vpmaddubsw` of the
+//   interleaved bytes with 64 on x86; widen, add, shift in SIMD128);
+// - a rounded Q15 product `(x · m + 2¹⁴) >> 15` (`vpmulhrsw`, `i16x8.q15mulr_sat_s`), with
+//   multipliers below 2¹⁵ (``FixedPointRows/multipliers(_:)``), so no product saturates;
+// - the mean of two line values rounded up, `(a + b + 1) >> 1` (`vpavgw`, `i16x8.avgr_u`).
 extension Kernels {
-    /// `line[i] = Σ_t ⌊(x₋ₜ[i] + xₜ[i]) · 2⁷ · w[t] / 2¹⁶⌋ + bias` (the centre once) for `i < count`:
-    /// the vertical pass from the `2r + 1` rows around the output row (`rows[r + t]` is xₜ) to 7
-    /// fractional bits.
+    /// `line[i] = ⌊(c[i] · 2⁷ · m₀ + 2¹⁴) / 2¹⁵⌋ + Σ_t ⌊((x₋ₜ[i] + xₜ[i]) · 2⁶ · mₜ + 2¹⁴) / 2¹⁵⌋` for
+    /// `i < count`: the vertical pass from the `2r + 1` rows around the output row (`rows[r + t]` is
+    /// xₜ, c is x₀) to 7 fractional bits, `m` the kernel's ``FixedPointRows/multipliers(_:)``.
     static func fixedVertical(
         rows: UnsafeBufferPointer<UnsafePointer<UInt8>?>, weights w: UnsafeBufferPointer<SIMD16<UInt16>>, count: Int,
         into line: UnsafeMutablePointer<UInt16>
     ) {
-        let r = w.count - 1, bits = UInt16(FixedPointRows.lineBits), bias = FixedPointRows.bias(radius: r)
-        let centre = rows[r]!, out = UnsafeMutableRawPointer(line)
+        let r = w.count - 1
         var i = 0
+        #if arch(x86_64)
+        if hasAVX2 { i = avx2Vertical(rows: rows, weights: w, count: count, into: line) }
+        #elseif arch(wasm32) && canImport(WasmSIMD)
+        i = simd128Vertical(rows: rows, weights: w, count: count, into: line)
+        #endif
+        let centre = rows[r]!, out = UnsafeMutableRawPointer(line)
         while i + 32 <= count {
             let w0 = w[0]
-            var a0 = mulhi(widen(centre, i) &<< bits, w0) &+ bias
-            var a1 = mulhi(widen(centre, i + 16) &<< bits, w0) &+ bias
+            var a0 = mulhrs(widen(centre, i) &<< 7, w0)
+            var a1 = mulhrs(widen(centre, i + 16) &<< 7, w0)
             for t in 1..<(r + 1) {
                 let wt = w[t], above = rows[r &- t].unsafelyUnwrapped, below = rows[r &+ t].unsafelyUnwrapped
-                a0 &+= mulhi((widen(above, i) &+ widen(below, i)) &<< bits, wt)
-                a1 &+= mulhi((widen(above, i &+ 16) &+ widen(below, i &+ 16)) &<< bits, wt)
+                a0 &+= mulhrs((widen(above, i) &+ widen(below, i)) &<< 6, wt)
+                a1 &+= mulhrs((widen(above, i &+ 16) &+ widen(below, i &+ 16)) &<< 6, wt)
             }
             out.storeBytes(of: a0, toByteOffset: i * 2, as: SIMD16<UInt16>.self)
             out.storeBytes(of: a1, toByteOffset: i * 2 + 32, as: SIMD16<UInt16>.self)
             i += 32
         }
         while i < count {
-            var acc = (UInt16(rows[r]![i]) &<< bits).multipliedFullWidth(by: w[0][0]).high &+ bias
-            for t in 1..<(r + 1) {
-                let pair = (UInt16(rows[r - t]![i]) &+ UInt16(rows[r + t]![i])) &<< bits
-                acc &+= pair.multipliedFullWidth(by: w[t][0]).high
-            }
+            var acc = mulhrs(UInt16(rows[r]![i]) &<< 7, w[0][0])
+            for t in 1..<(r + 1) { acc &+= mulhrs((UInt16(rows[r - t]![i]) &+ UInt16(rows[r + t]![i])) &<< 6, w[t][0]) }
             line[i] = acc
             i += 1
         }
     }
 
-    /// `Σ_t ⌊(v[i − 4t] + v[i + 4t]) · w[t] / 2¹⁶⌋ + bias` (the centre once) for `i < count`: the
-    /// horizontal pass over interleaved RGBA with 7 fractional bits, into `target` (to bytes: plus
-    /// 2⁶, shifted right by 7 and clamped to 255). `centre` must have `4r` readable values before it
-    /// and after `count`.
+    /// `⌊(v[i] · m₀ + 2¹⁴) / 2¹⁵⌋ + Σ_t ⌊(⌈(v[i − 4t] + v[i + 4t]) / 2⌉ · mₜ + 2¹⁴) / 2¹⁵⌋` for
+    /// `i < count`: the horizontal pass over interleaved RGBA with 7 fractional bits, into `target`
+    /// (to bytes: plus 2⁶, shifted right by 7 and clamped to 255). `centre` must have `4r` readable
+    /// values before it and after `count`.
     static func fixedHorizontal(
         _ centre: UnsafePointer<UInt16>, weights w: UnsafeBufferPointer<SIMD16<UInt16>>, count: Int, into target: FixedTarget
     ) {
-        let r = w.count - 1
-        let offset = FixedPointRows.bias(radius: r) &+ target.rounding
+        let r = w.count - 1, offset = target.rounding
         var i = 0
+        #if arch(x86_64)
+        if hasAVX2 { i = avx2Horizontal(centre, weights: w, count: count, into: target) }
+        #elseif arch(wasm32) && canImport(WasmSIMD)
+        i = simd128Horizontal(centre, weights: w, count: count, into: target)
+        #endif
         while i + 32 <= count {
             let w0 = w[0]
-            var a0 = mulhi(load16(centre + i), w0) &+ offset, a1 = mulhi(load16(centre + i + 16), w0) &+ offset
+            var a0 = mulhrs(load16(centre + i), w0) &+ offset, a1 = mulhrs(load16(centre + i + 16), w0) &+ offset
             var left = centre + i, right = centre + i, weight = w.baseAddress!
             for _ in 0..<r {
                 left -= 4
                 right += 4
                 weight += 1
                 let wt = weight.pointee
-                a0 &+= mulhi(load16(left) &+ load16(right), wt)
-                a1 &+= mulhi(load16(left + 16) &+ load16(right + 16), wt)
+                a0 &+= mulhrs(mean(load16(left), load16(right)), wt)
+                a1 &+= mulhrs(mean(load16(left + 16), load16(right + 16)), wt)
             }
             target.store(a0, a1, at: i)
             i += 32
         }
         while i < count {
-            var acc = centre[i].multipliedFullWidth(by: w[0][0]).high &+ offset
-            for t in 1..<(r + 1) { acc &+= (centre[i - 4 * t] &+ centre[i + 4 * t]).multipliedFullWidth(by: w[t][0]).high }
+            var acc = mulhrs(centre[i], w[0][0]) &+ offset
+            for t in 1..<(r + 1) { acc &+= mulhrs(mean(centre[i - 4 * t], centre[i + 4 * t]), w[t][0]) }
             target.store(acc, at: i)
             i += 1
         }
@@ -134,6 +148,34 @@ extension Kernels {
         var high = SIMD16<UInt16>()
         for lane in 0..<16 { high[lane] = a[lane].multipliedFullWidth(by: b[lane]).high }
         return high
+    }
+
+    /// The rounded Q15 product of each lane, `(a · b + 2¹⁴) >> 15`, for lanes below 2¹⁵.
+    @inline(__always)
+    static func mulhrs(_ a: SIMD16<UInt16>, _ b: SIMD16<UInt16>) -> SIMD16<UInt16> {
+        var product = SIMD16<UInt16>()
+        for lane in 0..<16 { product[lane] = mulhrs(a[lane], b[lane]) }
+        return product
+    }
+
+    /// `(a · b + 2¹⁴) >> 15`, for values below 2¹⁵.
+    @inline(__always)
+    static func mulhrs(_ a: UInt16, _ b: UInt16) -> UInt16 {
+        UInt16(truncatingIfNeeded: (UInt32(a) &* UInt32(b) &+ 0x4000) &>> 15)
+    }
+
+    /// Each lane's mean rounded up, `(a + b + 1) >> 1`.
+    @inline(__always)
+    static func mean(_ a: SIMD16<UInt16>, _ b: SIMD16<UInt16>) -> SIMD16<UInt16> {
+        var mean = SIMD16<UInt16>()
+        for lane in 0..<16 { mean[lane] = Kernels.mean(a[lane], b[lane]) }
+        return mean
+    }
+
+    /// `(a + b + 1) >> 1`.
+    @inline(__always)
+    static func mean(_ a: UInt16, _ b: UInt16) -> UInt16 {
+        UInt16(truncatingIfNeeded: (UInt32(a) &+ UInt32(b) &+ 1) &>> 1)
     }
 
     // Lane by lane, which the compiler turns into one instruction where the standard library's
