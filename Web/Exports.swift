@@ -1,6 +1,6 @@
 // The C functions blurkit.wasm exports, compiled with BlurCore's own sources into one module by
-// `make wasm` (Embedded Swift, wasm32). Pixels are the canvas's: straight-alpha RGBA bytes at
-// `pixels`, `width × height`, rewritten in place.
+// `make wasm` (Embedded Swift, wasm32). Pixels are the canvas's: straight-alpha RGBA bytes,
+// `width × height`.
 //
 // No effect is named here: `bk_run` runs any of `BlurOperation.effects` (BlurCore's image
 // operations, each one type) and reads the options it is given through their parameters, with
@@ -66,12 +66,15 @@ public func bkDescribe() -> Int32 {
     return 0
 }
 
-/// Runs the effect called `name` (any of `BlurOperation.effects`) on the pixels with the options at
-/// `options`: UTF-8 `name NUL value NUL …`, names as JavaScript spells them.
+/// Runs the effect called `name` (any of `BlurOperation.effects`) on the pixels at `source` with the
+/// options at `options` (UTF-8 `name NUL value NUL …`, names as JavaScript spells them), writing
+/// the result over `target`: the same pointer to draw in place, another to keep the source (a page
+/// redrawing its header each frame keeps the backdrop and changes only the rows that moved). Both
+/// hold `width × height` pixels; on failure `target` is left alone.
 @_cdecl("bk_run")
 public func bkRun(
     _ nameBytes: UnsafePointer<UInt8>, _ nameLength: Int32, _ optionBytes: UnsafePointer<UInt8>, _ optionLength: Int32,
-    _ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32
+    _ source: UnsafeMutablePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32
 ) -> Int32 {
     let name = text(nameBytes, nameLength)
     guard let operation = BlurOperation.effects.first(where: { $0.name.sameBytes(as: name) }), let run = operation.image else {
@@ -89,7 +92,7 @@ public func bkRun(
         let arguments = try operation.read(pairs, as: .key, in: .javascript)
         effect = try run.prepare(arguments)
         let scale = arguments[BlurOperation.scale] ?? 1
-        guard let picture = bitmap(pixels, width, height, scale: scale) else { return fail("image: empty or too large") }
+        guard let picture = bitmap(source, width, height, scale: scale) else { return fail("image: empty or too large") }
         image = picture
         context = try BlurOperation.context(arguments, width: image.width, height: image.height, scale: scale)
     } catch {
@@ -97,7 +100,7 @@ public func bkRun(
     }
     // Checked arguments and no checkpoint: nothing is left to fail.
     guard let drawn = try? effect.draw(image, context) else { return fail("\(name) could not draw") }
-    store(drawn, pixels)
+    store(drawn, target)
     return 0
 }
 

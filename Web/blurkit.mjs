@@ -8,7 +8,10 @@
 //
 // Images are canvas ImageData (straight-alpha RGBA bytes) or any { width, height, data }; each call
 // returns a new one (an ImageData in a browser, a plain object of that shape in Node) and leaves
-// its argument alone. Options are the library's parameters, read by
+// its argument alone. An image drawn again and again (a header redrawn every frame) can instead
+// live in the module's memory, in a surface (`blurkit.surface(width, height)`): the caller changes
+// only the input's rows that moved, and each call draws into the surface's output without a copy
+// in or out. Options are the library's parameters, read by
 // the library's own parsers inside the module: the same names, defaults, ranges, aliases and case
 // rules as the command line, the HTTP service and scene files, and errors that name the option.
 // `blurkit.operations` lists them (what blurkit.d.ts and the demo page's controls are made from).
@@ -84,10 +87,58 @@ export class BlurKit {
   /// Bytes the module's memory holds now (it only grows when an image is larger than any before).
   get memoryBytes() { return this.#e.memory.buffer.byteLength; }
 
-  /// Runs `name` with `options` written as the module reads them: `name NUL value NUL …`.
+  /// Two images of `width × height` in the module's memory, for an effect drawn again and again:
+  /// the caller writes `input` (an ImageData over the module's memory) in place, and each operation
+  /// (`surface.progressive(options)`, …) draws it into `output`, another such ImageData, leaving
+  /// `input` alone. The two views are made again when the module's memory grows (which empties the
+  /// old ones): read `input` and `output` after each call instead of keeping them. `close()` frees
+  /// the memory; the surface is unusable after it.
+  surface(width, height) {
+    const bytes = size(width, height), e = this.#e;
+    const input = e.bk_alloc(bytes), output = input && e.bk_alloc(bytes);
+    if (!output) {
+      if (input) e.bk_free(input);
+      throw new Error(`image: no memory for ${width}×${height}`);
+    }
+    let views = null, open = true;
+    const images = () => {
+      if (!open) throw new Error('surface: closed');
+      const buffer = e.memory.buffer;
+      if (views?.buffer !== buffer) {
+        const view = (pointer) => imageData(new Uint8ClampedArray(buffer, pointer, bytes), width, height);
+        views = { buffer, input: view(input), output: view(output) };
+      }
+      return views;
+    };
+    const surface = {
+      width, height,
+      get input() { return images().input; },
+      get output() { return images().output; },
+      close() { if (open) { open = false; views = null; e.bk_free(input); e.bk_free(output); } },
+    };
+    for (const { name } of this.operations) {
+      Object.defineProperty(surface, name, { value: (options = {}) => {
+        images();
+        this.#run(this.#encode(name, options), input, output, width, height);
+        return images().output;
+      }, enumerable: false });
+    }
+    return surface;
+  }
+
+  /// Runs `name` over a copy of the image in the module's pixel buffer, in place, and copies it out.
   #apply(name, image, options) {
-    if (options === null || typeof options !== 'object') throw new Error(`${name}: options must be an object`);
+    const encoded = this.#encode(name, options);
     if (image === null || typeof image !== 'object') throw new Error(`${name}: image must be an ImageData or { width, height, data }`);
+    const { width, height } = image;
+    const pointer = this.#upload(image);
+    this.#run(encoded, pointer, pointer, width, height);
+    return imageData(new Uint8ClampedArray(new Uint8Array(this.#e.memory.buffer, pointer, width * height * 4)), width, height);
+  }
+
+  /// `options` written as the module reads them: `name NUL value NUL …`, checked.
+  #encode(name, options) {
+    if (options === null || typeof options !== 'object') throw new Error(`${name}: options must be an object`);
     const kinds = new Map(this.operations.find((o) => o.name === name).parameters.map((p) => [p.name, p.kind]));
     const words = [];
     for (const [key, value] of Object.entries(options)) {
@@ -101,20 +152,21 @@ export class BlurKit {
     const bytes = encoder.encode(words.map((w) => w + '\0').join(''));
     const nameBytes = encoder.encode(name);
     if (nameBytes.length + bytes.length > 4096) throw new Error(`${name}: options too long`);
-    const { width, height } = image;
-    const pointer = this.#upload(image);
+    return { nameBytes, bytes };
+  }
+
+  /// Runs an operation with its encoded options from the pixels at `source` into those at `target`.
+  #run({ nameBytes, bytes }, source, target, width, height) {
     const memory = new Uint8Array(this.#e.memory.buffer);
     memory.set(nameBytes, this.#words);
     memory.set(bytes, this.#words + nameBytes.length);
-    const status = this.#e.bk_run(this.#words, nameBytes.length, this.#words + nameBytes.length, bytes.length, pointer, width, height);
+    const status = this.#e.bk_run(this.#words, nameBytes.length, this.#words + nameBytes.length, bytes.length, source, target, width, height);
     if (status !== 0) throw new Error(this.#error());
-    return imageData(new Uint8ClampedArray(new Uint8Array(this.#e.memory.buffer, pointer, width * height * 4)), width, height);
   }
 
   /// Copies the image's pixels into the module's pixel buffer, made anew only for a new size.
   #upload({ width, height, data }) {
-    if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) throw new Error('image: width and height must be positive integers');
-    const bytes = width * height * 4;
+    const bytes = size(width, height);
     if (!data || data.length !== bytes) throw new Error(`image: ${width}×${height} needs ${bytes} bytes of RGBA, got ${data ? data.length : 0}`);
     if (this.#pixels.bytes !== bytes) {
       if (this.#pixels.pointer) this.#e.bk_free(this.#pixels.pointer);
@@ -153,6 +205,12 @@ function text(name, key, kind, value) {
     return fields.map(String).join(',');
   }
   return String(value);
+}
+
+/// The bytes of a `width × height` RGBA image, or an error if either is not a positive integer.
+function size(width, height) {
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) throw new Error('image: width and height must be positive integers');
+  return width * height * 4;
 }
 
 /// An ImageData where there is one (a browser, a worker); elsewhere (Node) a plain object of the

@@ -1,7 +1,7 @@
 // A user's code against blurkit.d.ts, checked by `tsc --noEmit --lib es2022` in `make test` (no
 // `dom`: a Node project's setting): the options the registry declares type-check, and misspelt or
 // mistyped ones do not (each @ts-expect-error must find an error, or tsc fails).
-import { load, BlurKit, ProgressiveOptions, MaterialOptions, Image, RGBAImage } from './blurkit.mjs';
+import { load, BlurKit, ProgressiveOptions, MaterialOptions, Image, RGBAImage, Surface } from './blurkit.mjs';
 
 async function main(image: Image): Promise<string[]> {
   const kit: BlurKit = await load();
@@ -13,6 +13,11 @@ async function main(image: Image): Promise<string[]> {
     blurMaximumRadiusInset: '25%', dimmingClearExtension: 'none', region: { x: 0, y: 0, width: 390, height: 120 }, scale: 3,
   };
   kit.progressive(image, header);
+  const surface: Surface = kit.surface(1170, 450);
+  surface.input.data.fill(255);
+  const drawn: RGBAImage = surface.progressive(header);
+  kit.thumbHash(drawn);
+  surface.close();
   const card: MaterialOptions = { style: 'thin', appearance: 'dark', region: '20,20,200,120', cornerRadius: 24 };
   kit.material(image, card);
   const names: string[] = [];
@@ -26,6 +31,8 @@ async function main(image: Image): Promise<string[]> {
   kit.progressive(image, { dimmingTintColor: 0xffffff });
   // @ts-expect-error: blur needs its options
   kit.blur(image);
+  // @ts-expect-error: a surface's effects draw its own input
+  surface.blur(image, { sigma: 8 });
   return names;
 }
 

@@ -2,7 +2,8 @@
 //   node Tests/Web/test_wasm.mjs BLURKIT WEB_DIR
 // BLURKIT is the native binary, WEB_DIR what `make wasm` wrote (blurkit.wasm, blurkit.mjs). Each case
 // runs the same effect with the same parameters on the same fixture through both, and the bytes must
-// be equal. Then: errors name their parameter, memory stops growing, ThumbHash round trips.
+// be equal. Then: errors name their parameter, memory stops growing, ThumbHash round trips, a
+// surface draws what the copying calls draw.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -255,6 +256,28 @@ kit.material(photo, {});
 const settled = kit.memoryBytes;
 for (let i = 0; i < 20; i++) { kit.progressive(photo, { maximumBlurRadius: 8 }); kit.material(photo, {}); kit.blur(photo, { sigma: 4 }); }
 check(kit.memoryBytes === settled, `memory grew from ${settled} to ${kit.memoryBytes} bytes over 60 calls`);
+
+// A surface draws its input into its output with the copying call's bytes and leaves the input
+// alone; rows moved in place (as a scrolling page moves them) are what the next call draws; its
+// memory is taken once.
+const surface = kit.surface(photo.width, photo.height), stride = photo.width * 4;
+surface.input.data.set(photo.data);
+const shifted = { width: photo.width, height: photo.height, data: new Uint8ClampedArray(photo.data) };
+shifted.data.copyWithin(0, 9 * stride);
+const equal = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+for (const [name, options] of [['progressive', { maximumBlurRadius: 8, scale: 2 }], ['blur', { sigma: 3 }], ['glass', {}]]) {
+  check(equal(surface[name](options).data, kit[name](photo, options).data), `surface.${name}: differs from kit.${name}`);
+  check(equal(surface.input.data, photo.data), `surface.${name}: changed its input`);
+}
+surface.input.data.copyWithin(0, 9 * stride);
+const grown = kit.memoryBytes;
+check(equal(surface.progressive({ scale: 3 }).data, kit.progressive(shifted, { scale: 3 }).data), 'surface: rows moved in place are not what it drew');
+for (let i = 0; i < 20; i++) surface.progressive({ scale: 3 });
+check(kit.memoryBytes === grown, `surface: memory grew from ${grown} to ${kit.memoryBytes} bytes over 20 calls`);
+surface.close();
+let closed = '';
+try { surface.blur({ sigma: 1 }); } catch (error) { closed = error.message; }
+check(closed === 'surface: closed', `a closed surface: '${closed}'`);
 
 rmSync(work, { recursive: true, force: true });
 console.log(`${checks - failures}/${checks} checks passed`);
