@@ -5,9 +5,9 @@
 // No effect is named here: `bk_run` runs any of `BlurOperation.effects` (BlurCore's image
 // operations, each one type) and reads the options it is given through their parameters, with
 // the parsers the command line, the HTTP service and the scene reader use, spelled as JavaScript
-// options; `bk_describe` hands the registry to
-// blurkit.mjs, which builds its option checks, blurkit.d.ts and the page's controls from it. Every
-// function returns 0, or 1 with the message left for `bk_error`.
+// options; `bk_describe` (Web/describe.c: `bk_registry`'s JSON, kept by the build) hands the
+// registry to blurkit.mjs, which builds its option checks, blurkit.d.ts and the page's controls from
+// it. Every function here returns 0, or 1 with the message left for `bk_error`.
 
 /// The message of the last call that failed, or the description, NUL-terminated, kept until the
 /// next (one thread: WebAssembly has no other).
@@ -60,8 +60,11 @@ public func bkError() -> UnsafePointer<UInt8> { UnsafePointer(lastText.baseAddre
 
 /// The registry as JSON, for blurkit.mjs: each operation's name and summary and the parameters the
 /// module takes (name, kind, range, unit, words with aliases, default, help). Read with `bk_error`.
-@_cdecl("bk_describe")
-public func bkDescribe() -> Int32 {
+/// Only the build calls it: Scripts/wasm.sh links the module once with this export, keeps what it
+/// returns as the data `bk_describe` hands out (Web/describe.c), and links blurkit.wasm without it,
+/// so `Describe`'s code is not in the module.
+@_cdecl("bk_registry")
+public func bkRegistry() -> Int32 {
     keep("[" + BlurOperation.effects.map { Describe.operation($0, in: .javascript, spelling: .key) }.joined(separator: ",") + "]")
     return 0
 }

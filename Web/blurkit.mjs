@@ -53,8 +53,7 @@ export class BlurKit {
     this.#words = exports.bk_alloc(4096);
     this.#hash = exports.bk_alloc(32);
     this.#size = exports.bk_alloc(8);
-    exports.bk_describe();
-    this.operations = JSON.parse(this.#error());
+    this.operations = JSON.parse(this.#string(exports.bk_describe()));
     // One method per operation the module describes (blur, progressive, material, …): no effect is
     // named here. A region is { x, y, width, height } in points, or 'X,Y,W,H'.
     for (const { name } of this.operations) {
@@ -177,8 +176,10 @@ export class BlurKit {
     return this.#pixels.pointer;
   }
 
-  #error() {
-    const at = this.#e.bk_error();
+  #error() { return this.#string(this.#e.bk_error()); }
+
+  /// The NUL-terminated UTF-8 text at `at` in the module's memory.
+  #string(at) {
     const memory = new Uint8Array(this.#e.memory.buffer, at);
     return decoder.decode(memory.subarray(0, memory.indexOf(0)));
   }
