@@ -20,11 +20,13 @@ extension BlurOperation {
     public static let regionParameter = region(summary: "the effect's frame")
 
     /// `appearance` with `summary` (not a scene key: a scene has its own).
+    @inline(never)
     public static func appearance(summary: String) -> OperationParameter<Appearance> {
         OperationParameter.choice("appearance", Appearance.spec.with(summary: summary), placeholder: "MODE", in: [.commandLine, .http, .javascript])
     }
 
     /// `region` in points with `summary`, the whole image when absent (a scene layer's frame is its region).
+    @inline(never)
     public static func region(summary: String) -> OperationParameter<Rect> {
         OperationParameter.region("region", absent: "the whole image", summary: summary, in: [.commandLine, .http, .javascript])
     }

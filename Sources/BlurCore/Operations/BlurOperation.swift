@@ -155,6 +155,7 @@ public struct OperationArguments: Sendable {
     package func has(named name: String) -> Bool { given(name) != nil }
 
     /// The value given for `name`, else its default (for `appearance` when it has one per appearance).
+    @inline(never)
     func value(_ name: String, appearance: Appearance = .light) -> ParameterValue? {
         given(name) ?? operation.parameter(name)?.defaultValue(for: appearance)
     }
@@ -163,13 +164,16 @@ public struct OperationArguments: Sendable {
     func spelled(_ name: String) -> String { operation.parameter(name)?.spelled(spelling) ?? name }
 
     /// The value given for `p`, nil when it was not given.
+    @inline(never)
     public func given<V>(_ p: OperationParameter<V>) -> V? { given(p.name).flatMap(p.read) }
 
     /// True when `p` was given.
+    @inline(never)
     public func has<V>(_ p: OperationParameter<V>) -> Bool { given(p.name) != nil }
 
     /// The value given for `p`, else its default (for `appearance` when it has one per
     /// appearance); nil when absent without a default.
+    @inline(never)
     public subscript<V>(_ p: OperationParameter<V>, appearance appearance: Appearance = .light) -> V? {
         value(p.name, appearance: appearance).flatMap(p.read)
     }

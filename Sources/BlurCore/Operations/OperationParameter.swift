@@ -11,6 +11,7 @@ public struct OperationParameter<Value>: Sendable {
     private let convert: @Sendable (ParameterValue) -> Value?
 
     /// A parameter and how a checked value of its kind becomes `Value`.
+    @inline(never)
     public init(_ parameter: Parameter, read convert: @escaping @Sendable (ParameterValue) -> Value?) {
         self.parameter = parameter
         self.convert = convert
@@ -23,11 +24,13 @@ public struct OperationParameter<Value>: Sendable {
     public func read(_ value: ParameterValue) -> Value? { convert(value) }
 
     /// This parameter, meaningful beside `other` only (``Parameter/goesWith``).
+    @inline(never)
     public func going<Other>(with other: OperationParameter<Other>) -> OperationParameter {
         OperationParameter(parameter.going(with: other.parameter), read: convert)
     }
 
     /// This parameter with a control's starting value (``Parameter/suggested``).
+    @inline(never)
     public func suggesting(_ value: ParameterValue) -> OperationParameter {
         OperationParameter(parameter.suggesting(value), read: convert)
     }
@@ -36,6 +39,7 @@ public struct OperationParameter<Value>: Sendable {
 extension OperationParameter where Value == Double {
     /// A number parameter from its spec: range, unit, summary and default come from it (or from
     /// `default`, e.g. one value per appearance).
+    @inline(never)
     public static func number(
         _ name: String, flag: String? = nil, _ spec: ParameterSpec, default defaultValue: Parameter.Default? = nil, placeholder: String,
         in frontEnds: Parameter.FrontEnds = .all
@@ -48,6 +52,7 @@ extension OperationParameter where Value == Double {
 
 extension OperationParameter where Value == Int {
     /// A whole-number parameter from its spec (an integer spec).
+    @inline(never)
     public static func integer(
         _ name: String, flag: String? = nil, _ spec: ParameterSpec, placeholder: String, in frontEnds: Parameter.FrontEnds = .all
     ) -> OperationParameter {
@@ -60,6 +65,7 @@ extension OperationParameter where Value == Int {
 extension OperationParameter where Value: Sendable & Equatable {
     /// A choice parameter from its spec: the words, aliases, summary and default come from it, and
     /// the value read is the spec's.
+    @inline(never)
     public static func choice(
         _ name: String, flag: String? = nil, _ spec: ChoiceSpec<Value>, placeholder: String, in frontEnds: Parameter.FrontEnds = .all
     ) -> OperationParameter {
@@ -71,6 +77,7 @@ extension OperationParameter where Value: Sendable & Equatable {
 
 extension OperationParameter where Value == ParameterValue.Tint {
     /// A colour parameter (``Parameter/Kind/color``).
+    @inline(never)
     public static func color(
         _ name: String, flag: String? = nil, default defaultValue: ParameterValue.Tint?, summary: String, placeholder: String,
         in frontEnds: Parameter.FrontEnds = .all
@@ -84,6 +91,7 @@ extension OperationParameter where Value == ParameterValue.Tint {
 
 extension OperationParameter where Value == Rect {
     /// A region in points (`X,Y,W,H`), absent meaning `absent` in words.
+    @inline(never)
     public static func region(
         _ name: String, absent: String, summary: String, placeholder: String = "X,Y,W,H", in frontEnds: Parameter.FrontEnds = .all
     ) -> OperationParameter {
@@ -95,6 +103,7 @@ extension OperationParameter where Value == Rect {
 
 extension OperationParameter where Value == GradientSizing? {
     /// A length: points or a percentage of the view (`none` too when `allowsNone`).
+    @inline(never)
     public static func length(
         _ name: String, flag: String? = nil, fractions: ParameterSpec, allowsNone: Bool, default defaultValue: GradientSizing?, summary: String,
         placeholder: String, in frontEnds: Parameter.FrontEnds = .all
@@ -109,6 +118,7 @@ extension OperationParameter where Value == GradientSizing? {
 
 extension OperationParameter where Value == ParameterValue.Dimensions {
     /// A `WxH` size, each side inside `spec`, absent meaning `absent` in words.
+    @inline(never)
     public static func size(
         _ name: String, flag: String? = nil, _ spec: ParameterSpec, absent: String, summary: String, placeholder: String = "WxH",
         in frontEnds: Parameter.FrontEnds = .all
@@ -121,6 +131,7 @@ extension OperationParameter where Value == ParameterValue.Dimensions {
 
 extension OperationParameter where Value == Bool {
     /// A flag: off unless given.
+    @inline(never)
     public static func flag(_ name: String, flag: String? = nil, summary: String, in frontEnds: Parameter.FrontEnds = .all) -> OperationParameter {
         OperationParameter(
             Parameter(name, flag: flag, kind: .flag, default: .value(.flag(false)), summary: summary, placeholder: "", in: frontEnds)

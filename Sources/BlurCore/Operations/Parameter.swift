@@ -84,6 +84,7 @@ public struct Parameter: Sendable {
     public var goesWith: String?
 
     /// A parameter as given; `flag` defaults to the name in kebab-case.
+    @inline(never)
     public init(
         _ name: String, flag: String? = nil, kind: Kind, default defaultValue: Default, summary: String, placeholder: String,
         in frontEnds: FrontEnds = .all
@@ -100,6 +101,7 @@ public struct Parameter: Sendable {
     }
 
     /// This parameter, meaningful beside `other` only (``goesWith``).
+    @inline(never)
     public func going(with other: Parameter) -> Parameter {
         var copy = self
         copy.goesWith = other.name
@@ -107,6 +109,7 @@ public struct Parameter: Sendable {
     }
 
     /// This parameter with a control's starting value (``suggested``).
+    @inline(never)
     public func suggesting(_ value: ParameterValue) -> Parameter {
         var copy = self
         copy.suggested = value
@@ -114,6 +117,7 @@ public struct Parameter: Sendable {
     }
 
     /// A number parameter from its spec: range, unit, whole-ness, summary and default come from it.
+    @inline(never)
     public init(
         _ name: String, flag: String? = nil, number spec: ParameterSpec, default defaultValue: Default? = nil, placeholder: String,
         in frontEnds: FrontEnds = .all
@@ -124,6 +128,7 @@ public struct Parameter: Sendable {
     }
 
     /// A choice parameter from its spec: words, aliases, summary and default come from it.
+    @inline(never)
     public init<T>(_ name: String, flag: String? = nil, choice spec: ChoiceSpec<T>, placeholder: String, in frontEnds: FrontEnds = .all) {
         self.init(
             name, flag: flag, kind: .choice(spec.choices.map { $0.words }),

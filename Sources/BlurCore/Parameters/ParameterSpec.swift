@@ -19,6 +19,7 @@ public struct ParameterSpec: Sendable, Hashable {
     public let summary: String
 
     /// A spec as given; `integer: true` allows whole numbers only (default false).
+    @inline(never)
     public init(name: String, unit: String, range: ClosedRange<Double>, defaultValue: Double?, integer: Bool = false, summary: String) {
         self.name = name
         self.unit = unit
@@ -29,6 +30,7 @@ public struct ParameterSpec: Sendable, Hashable {
     }
 
     /// This spec under another name (a scene key or an option that means the same quantity).
+    @inline(never)
     public func named(_ name: String, summary: String? = nil) -> ParameterSpec {
         ParameterSpec(name: name, unit: unit, range: range, defaultValue: defaultValue, integer: isInteger, summary: summary ?? self.summary)
     }
@@ -86,6 +88,7 @@ public struct ChoiceSpec<Value: Sendable & Equatable>: Sendable {
     public let summary: String
 
     /// A spec as given; `defaultValue` nil when there is none.
+    @inline(never)
     public init(name: String, choices: [Choice], defaultValue: Value?, summary: String) {
         self.name = name
         self.choices = choices
@@ -97,6 +100,7 @@ public struct ChoiceSpec<Value: Sendable & Equatable>: Sendable {
     public var words: [String] { choices.map { $0.words[0] } }
 
     /// This spec with another summary (the same choice, said for another parameter).
+    @inline(never)
     public func with(summary: String) -> ChoiceSpec {
         ChoiceSpec(name: name, choices: choices, defaultValue: defaultValue, summary: summary)
     }
