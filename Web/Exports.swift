@@ -74,6 +74,7 @@ public func bkRegistry() -> Int32 {
 /// the result over `target`: the same pointer to draw in place, another to keep the source (a page
 /// redrawing its header each frame keeps the backdrop and changes only the rows that moved). Both
 /// hold `width × height` pixels; on failure `target` is left alone.
+@_optimize(size)  // like the registry's reading (`read`, `parse`, `effect(_:)`): once a call, so small costs nothing
 @_cdecl("bk_run")
 public func bkRun(
     _ nameBytes: UnsafePointer<UInt8>, _ nameLength: Int32, _ optionBytes: UnsafePointer<UInt8>, _ optionLength: Int32,

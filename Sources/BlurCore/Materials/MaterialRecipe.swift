@@ -43,6 +43,7 @@ public enum MaterialTable {
     /// Every style's saturation factor after the blur: 1.8 (1 = none).
     public static let saturation = 1.8
 
+    @inline(never)  // once, not inlined in each of the table's twenty entries
     private static func grey(_ hex: String, _ alpha: Double = 1) -> Color {
         Color(hex: hex)!.withAlphaMultiplied(by: alpha)
     }

@@ -96,6 +96,7 @@ public struct BlurOperation: Sendable {
     /// Name–value pairs as a front end received them, read and checked: every name known to
     /// `frontEnds`, none twice, none of an exclusive set beside another, every value parsed by its
     /// kind. Errors name the parameter as `spelling` writes it.
+    @_optimize(size)
     public func read(
         _ pairs: [(name: String, value: String)], as spelling: Parameter.Spelling, in frontEnds: Parameter.FrontEnds
     ) throws(ParameterError)

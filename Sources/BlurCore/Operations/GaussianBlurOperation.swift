@@ -35,6 +35,7 @@ public enum GaussianBlurOperation: StreamingImageOperation {
     /// The blur the arguments describe: σ, or radius × scale.
     /// - Throws: when neither σ nor a radius is given, when `scale` comes with σ, or when
     ///   radius × scale is outside σ's range; each names the parameters as the front end does.
+    @_optimize(size)
     public static func effect(_ arguments: OperationArguments) throws(ParameterError) -> GaussianBlur {
         let s: Double
         if let given = arguments.given(sigma) {

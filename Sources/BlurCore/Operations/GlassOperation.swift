@@ -57,6 +57,7 @@ public enum GlassOperation: ImageOperation {
     }
 
     /// The glass the arguments describe, checked.
+    @_optimize(size)
     public static func effect(_ arguments: OperationArguments) throws(ParameterError) -> Prepared {
         var glass = standard
         glass.variant = arguments[variant] ?? glass.variant

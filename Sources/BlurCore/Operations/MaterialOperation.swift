@@ -37,6 +37,7 @@ public enum MaterialOperation: StreamingImageOperation {
     }
 
     /// The material the arguments describe, checked.
+    @_optimize(size)
     public static func effect(_ arguments: OperationArguments) throws(ParameterError) -> Material {
         var material = Material(style: arguments[style] ?? .systemMaterial)
         material.blurEffectRadius = arguments.given(blurEffectRadius)

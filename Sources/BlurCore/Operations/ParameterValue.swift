@@ -120,6 +120,7 @@ public enum ParameterValue: Sendable, Hashable {
 
 extension Parameter {
     /// `text` read as this parameter's kind and checked; errors name the parameter as `spelling` writes it.
+    @_optimize(size)
     public func parse(_ text: String, as spelling: Spelling) throws(ParameterError) -> ParameterValue {
         let name = spelled(spelling)
         switch kind {

@@ -63,6 +63,7 @@ public enum ProgressiveBlurOperation: StreamingImageOperation {
     }
 
     /// The effect the arguments describe, checked.
+    @_optimize(size)
     public static func effect(_ arguments: OperationArguments) throws(ParameterError) -> VariableBlurEffect {
         var effect = VariableBlurEffect(direction: arguments[direction] ?? standard.direction)
         effect.maximumBlurRadius = arguments[maximumBlurRadius] ?? effect.maximumBlurRadius

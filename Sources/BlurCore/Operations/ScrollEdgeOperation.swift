@@ -41,6 +41,7 @@ public enum ScrollEdgeOperation: StreamingImageOperation {
     }
 
     /// The effect the arguments describe, checked.
+    @_optimize(size)
     public static func effect(_ arguments: OperationArguments) throws(ParameterError) -> ScrollEdgeEffect {
         var effect = standard
         effect.style = arguments[style] ?? effect.style
