@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make wasm: blurkit.wasm from BlurCore's own sources and Web/Exports.swift (Embedded Swift,
 # wasm32-unknown-none-wasm), Web/runtime.c (memory and the few C routines the compiler calls) and
-# Web/describe.c (the registry's description, as data) with the toolchain's clang, linked by its wasm-ld; then the ES module and the static page beside it,
+# Web/describe.c (the registry's description, gzipped data) with the toolchain's clang, linked by its wasm-ld; then the ES module and the static page beside it,
 # and the same module as an npm package in OUT/package (Scripts/package.mjs).
 # Nothing is downloaded: everything comes with the Swift toolchain.
 #
@@ -29,21 +29,24 @@ printf 'module WasmSIMD [system] {\n    header "%s"\n    export *\n}\n' "$(readl
 "$bin/clang" --target=wasm32 -O2 -mbulk-memory -nostdlib -ffreestanding -c Web/runtime.c -o "$work/runtime.o"
 link() { "$bin/wasm-ld" --no-entry --gc-sections --strip-all -z stack-size=1048576 "$@"; }
 # The registry's description as data: a first link exports only `bk_registry` (Describe, the code
-# behind blurkit --describe), Node asks it for the JSON, and Web/describe.c embeds that as the
-# module's `bk_describe`; the module itself is linked without `bk_registry`, so Describe's code is
-# left out. Everything blurkit.mjs and blurkit.d.ts know still comes from the registry, at build time.
+# behind blurkit --describe), Node asks it for the JSON and gzips it (19 KB → 3), and Web/describe.c
+# embeds that as the module's `bk_describe`; the module itself is linked without `bk_registry`, so
+# Describe's code is left out. Everything blurkit.mjs and blurkit.d.ts know still comes from the
+# registry, at build time.
 link --export=bk_registry --export=bk_error "$work/blurkit.o" "$work/runtime.o" -o "$work/registry.wasm"
-node --input-type=module - "$work/registry.wasm" "$work/description.json" <<'JS'
+node --input-type=module - "$work/registry.wasm" "$work/description.json.gz" <<'JS'
 import { readFileSync, writeFileSync } from 'node:fs';
-const [wasm, json] = process.argv.slice(2);
+import { gzipSync } from 'node:zlib';
+const [wasm, gz] = process.argv.slice(2);
 const { instance: { exports: e } } = await WebAssembly.instantiate(readFileSync(wasm), {});
 if (e.bk_registry() !== 0) throw new Error('bk_registry failed');
 const memory = new Uint8Array(e.memory.buffer, e.bk_error());
-writeFileSync(json, memory.subarray(0, memory.indexOf(0)));
+writeFileSync(gz, gzipSync(memory.subarray(0, memory.indexOf(0)), { level: 9 }));
 JS
 "$bin/clang" --target=wasm32 -std=c23 -O2 -nostdlib -ffreestanding --embed-dir="$work" -c Web/describe.c -o "$work/describe.o"
 exports=$(grep -o '@_cdecl("[a-z_]*")' Web/Exports.swift | grep -v bk_registry | sed 's/@_cdecl("\(.*\)")/--export=\1/')
-link $exports --export=bk_describe "$work/blurkit.o" "$work/runtime.o" "$work/describe.o" -o "$work/blurkit.wasm.partial"
+link $exports --export=bk_describe --export=bk_describe_length "$work/blurkit.o" "$work/runtime.o" "$work/describe.o" \
+    -o "$work/blurkit.wasm.partial"
 mv "$work/blurkit.wasm.partial" "$out/blurkit.wasm"
 cp Web/blurkit.mjs "$out/blurkit.mjs"
 # The TypeScript declarations, from the module's own description of its operations; .d.mts is

@@ -35,8 +35,11 @@ export async function load(source = new URL('./blurkit.wasm', import.meta.url)) 
   } else {
     bytes = await (await fetch(String(source))).arrayBuffer();
   }
-  const module = await WebAssembly.instantiate(bytes, {});
-  return new BlurKit(module.instance.exports);
+  const { exports } = (await WebAssembly.instantiate(bytes, {})).instance;
+  // The operations as the module describes them: the registry's JSON, gzipped into it at build time.
+  const description = new Uint8Array(exports.memory.buffer, exports.bk_describe(), exports.bk_describe_length());
+  const json = new Blob([description]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new BlurKit(exports, JSON.parse(await new Response(json).text()));
 }
 
 export class BlurKit {
@@ -48,12 +51,12 @@ export class BlurKit {
   /// The operations and their options, as the module describes them (blurkit.d.ts's source).
   operations;
 
-  constructor(exports) {
+  constructor(exports, operations) {
     this.#e = exports;
     this.#words = exports.bk_alloc(4096);
     this.#hash = exports.bk_alloc(32);
     this.#size = exports.bk_alloc(8);
-    this.operations = JSON.parse(this.#string(exports.bk_describe()));
+    this.operations = operations;
     // One method per operation the module describes (blur, progressive, material, …): no effect is
     // named here. A region is { x, y, width, height } in points, or 'X,Y,W,H'.
     for (const { name } of this.operations) {
@@ -176,10 +179,8 @@ export class BlurKit {
     return this.#pixels.pointer;
   }
 
-  #error() { return this.#string(this.#e.bk_error()); }
-
-  /// The NUL-terminated UTF-8 text at `at` in the module's memory.
-  #string(at) {
+  #error() {
+    const at = this.#e.bk_error();
     const memory = new Uint8Array(this.#e.memory.buffer, at);
     return decoder.decode(memory.subarray(0, memory.indexOf(0)));
   }
