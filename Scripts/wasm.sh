@@ -8,8 +8,8 @@
 # The link leaves out the toolchain's libswiftUnicodeDataTables.a: the engine compares its words
 # byte for byte (String+Bytes.swift), so a String `==`, `lowercased()` or Character walk that
 # creeps onto the module's paths fails to link instead of adding the tables (about 120 KB with the
-# code that reads them). OPT=-Osize makes the module about 50 KB smaller and its kernels about
-# 25 % slower (Notes/wasm-size.md).
+# code that reads them). OPT=-Osize makes the module about 90 KB smaller and the Gaussian blur and
+# the material about 1.5× and 2× slower (Notes/wasm-size.md).
 set -euo pipefail
 out=${1:-demo-output/web}
 SIMD=${SIMD:--Xcc -msimd128 -Xllvm -mattr=+simd128}

@@ -10,6 +10,9 @@ public struct OperationParameter<Value>: Sendable {
     public let parameter: Parameter
     private let convert: @Sendable (ParameterValue) -> Value?
 
+    // The constructors here, Parameter's and the specs' are not inlined: every parameter is a
+    // `static let`, and inlined they were copied into each one-time initialiser (Notes/wasm-size.md).
+
     /// A parameter and how a checked value of its kind becomes `Value`.
     @inline(never)
     public init(_ parameter: Parameter, read convert: @escaping @Sendable (ParameterValue) -> Value?) {
