@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd: a pool of worker threads, each polling its own connections
-/// (poll()), keep-alive, an idle time-out for slow clients, and a graceful drain.
+/// (epoll), keep-alive, an idle time-out for slow clients, and a graceful drain.
 ///
 /// Each request goes through two functions of the owner's:
 /// - `screen`, on the connection's worker once the request line and headers are in and before any
@@ -108,7 +108,8 @@ public final class HTTPServer: Sendable {
                 timeout_seconds: UInt32(clamping: configuration.idleTimeout),
                 memory_limit: 64 << 10)
             return bk_mhd_start(
-                &config, accessHandler, opaque, requestCompleted, opaque, requestStarted, opaque, connectionNotice, opaque)
+                &config, accessHandler, opaque, requestCompleted, opaque, requestStarted, opaque, connectionNotice, opaque,
+                acceptPolicy, opaque)
         }
         guard let started else {
             throw .internalError("cannot listen on \(configuration.host) port \(configuration.port) (a numeric address, a free port)")
@@ -123,13 +124,13 @@ public final class HTTPServer: Sendable {
     /// True from ``drain(within:)`` on.
     public var isDraining: Bool { context.draining.load(ordering: .relaxed) }
 
-    /// Stops accepting connections (new ones are refused at once), lets the requests in progress
+    /// Stops taking connections (a new one is closed as soon as it is accepted), lets the requests in progress
     /// finish — their responses say `Connection: close` — then stops. Requests still arriving get up
     /// to `seconds`; a handler already running is always waited for (it has its own time limit, and
     /// its connection must be resumed before the daemon stops). Call once.
     public func drain(within seconds: Double) {
+        // From here on a new connection is closed as soon as it is accepted (``acceptPolicy``).
         context.draining.store(true, ordering: .relaxed)
-        let socket = bk_mhd_quiesce(daemon.pointer)
         let deadline = Date().addingTimeInterval(seconds)
         // Until nothing has been in progress for a quarter of a second: a request that arrives on an
         // open connection meanwhile is answered (503 for a render, with `Connection: close`) rather
@@ -148,7 +149,7 @@ public final class HTTPServer: Sendable {
             usleep(10_000)
         }
         context.clock.stop()
-        bk_mhd_stop(daemon.pointer, socket)
+        bk_mhd_stop(daemon.pointer)
     }
 }
 
@@ -231,6 +232,13 @@ private let requestCompleted:
     }
 
 /// A connection opened or closing: the clock on its request lines and headers.
+/// Takes a new connection unless the server is draining, when it is closed at once: a client or a
+/// balancer sees it fail before a byte is read, as if refused, and tries elsewhere.
+private let acceptPolicy: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sockaddr>?, socklen_t) -> MHD_Result = {
+    context, _, _ in
+    Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue().draining.load(ordering: .relaxed) ? .NO : .YES
+}
+
 private let connectionNotice:
     @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode)
         -> Void = { context, connection, _, notice in

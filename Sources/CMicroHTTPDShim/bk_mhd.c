@@ -10,16 +10,17 @@
 struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCallback handler, void *handler_context,
                                 MHD_RequestCompletedCallback completed, void *completed_context,
                                 void *(*uri_log)(void *, const char *, struct MHD_Connection *), void *uri_log_context,
-                                MHD_NotifyConnectionCallback connections, void *connections_context) {
+                                MHD_NotifyConnectionCallback connections, void *connections_context,
+                                MHD_AcceptPolicyCallback accept, void *accept_context) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *address = NULL;
-    /* poll(), not epoll: libmicrohttpd 0.9.75 quiesces an epoll daemon with a thread pool by taking
-       the listen socket out of each worker's epoll set while the worker may be doing the same, and
-       aborts the process when it loses that race ("Failed to remove listen FD from epoll set"), so a
-       drain could end in SIGABRT. With poll() a worker only stops asking for the socket. At the
-       connection limits the service runs with, poll costs nothing measurable. */
-    unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
+#ifdef __linux__
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
+#else
+    /* epoll is Linux's: elsewhere the best poller libmicrohttpd has there. */
+    unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
+#endif
     if (config->host != NULL) {
         memset(&v4, 0, sizeof v4);
         memset(&v6, 0, sizeof v6);
@@ -58,8 +59,8 @@ struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCa
     OPTION(MHD_OPTION_END, 0, NULL);
 #undef OPTION
     /* The address is copied when the daemon binds, inside this call. */
-    return MHD_start_daemon(flags, config->port, NULL, NULL, handler, handler_context, MHD_OPTION_ARRAY, options,
-                            MHD_OPTION_END);
+    return MHD_start_daemon(flags, config->port, accept, accept_context, handler, handler_context, MHD_OPTION_ARRAY,
+                            options, MHD_OPTION_END);
 }
 
 unsigned int bk_mhd_current_connections(struct MHD_Daemon *daemon) {
@@ -72,17 +73,7 @@ uint16_t bk_mhd_bound_port(struct MHD_Daemon *daemon) {
     return info != NULL ? info->port : 0;
 }
 
-int bk_mhd_quiesce(struct MHD_Daemon *daemon) {
-    MHD_socket socket = MHD_quiesce_daemon(daemon);
-    /* Refuses connections waiting in the backlog and new ones at once; closed after the stop. */
-    if (socket != MHD_INVALID_SOCKET) shutdown(socket, SHUT_RDWR);
-    return socket;
-}
-
-void bk_mhd_stop(struct MHD_Daemon *daemon, int quiesced_socket) {
-    MHD_stop_daemon(daemon);
-    if (quiesced_socket >= 0) close(quiesced_socket);
-}
+void bk_mhd_stop(struct MHD_Daemon *daemon) { MHD_stop_daemon(daemon); }
 
 int bk_mhd_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);

@@ -756,7 +756,8 @@ def held_before_the_first_row():
 def drain_under_load():
     """SIGTERM while a dozen keep-alive clients keep the workers busy, twenty times: each drain ends
     with exit status 0. libmicrohttpd 0.9.75 aborted now and then while quiescing an epoll thread
-    pool ("Failed to remove listen FD from epoll set"); the service polls with poll() instead."""
+    pool ("Failed to remove listen FD from epoll set"); the service no longer quiesces: while it
+    drains, its accept policy closes each new connection at once."""
     folder = folder_with()
     root = os.path.join(folder, "root")
     rounds, aborted = 20, []

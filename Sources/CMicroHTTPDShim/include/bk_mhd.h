@@ -16,16 +16,17 @@ typedef struct bk_mhd_config {
     size_t memory_limit;           /* bytes a connection may use for its request line and headers (0: 32 KiB) */
 } bk_mhd_config;
 
-/* Starts a daemon with an internal polling thread per worker (poll(), see bk_mhd.c for why not epoll), an inter-thread channel (so
-   that it can be quiesced) and suspend/resume (so that a request can be answered from another thread). `uri_log` sees each request's raw target first; what it returns is
-   the request's first context pointer; `connections` hears of each connection's start and end
-   (the end before its socket is closed). NULL when the host is not a numeric address, the port cannot
-   be bound, or the options conflict. */
+/* Starts a daemon with an internal polling thread per worker (epoll), an inter-thread channel and
+   suspend/resume (so that a request can be answered from another thread). `uri_log` sees each
+   request's raw target first; what it returns is the request's first context pointer; `connections`
+   hears of each connection's start and end (the end before its socket is closed); `accept` decides
+   for each new connection whether it is taken (MHD_NO closes it at once). NULL when the host is not
+   a numeric address, the port cannot be bound, or the options conflict. */
 struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCallback handler, void *handler_context,
                                 MHD_RequestCompletedCallback completed, void *completed_context,
                                 void *(*uri_log)(void *context, const char *uri, struct MHD_Connection *connection),
                                 void *uri_log_context, MHD_NotifyConnectionCallback connections,
-                                void *connections_context);
+                                void *connections_context, MHD_AcceptPolicyCallback accept, void *accept_context);
 
 /* Ends the raw target `uri` that `uri_log` was given just after its `?`, so that libmicrohttpd parses
    no query arguments: the service reads the query from its own copy of the target, and
@@ -48,11 +49,9 @@ unsigned int bk_mhd_current_connections(struct MHD_Daemon *daemon);
 /* The port the daemon listens on. */
 uint16_t bk_mhd_bound_port(struct MHD_Daemon *daemon);
 
-/* Stops accepting: new connections are refused at once, those open go on. Returns the listening
-   socket, to be passed to bk_mhd_stop (-1 when there is none). */
-int bk_mhd_quiesce(struct MHD_Daemon *daemon);
-
-/* Stops the daemon (closing what is still open), then the socket bk_mhd_quiesce returned. */
-void bk_mhd_stop(struct MHD_Daemon *daemon, int quiesced_socket);
+/* Stops the daemon, closing what is still open. (The service stops taking connections before that
+   through its accept policy, not MHD_quiesce_daemon: libmicrohttpd 0.9.75 quiescing an epoll thread
+   pool races with its own workers and can abort with "Failed to remove listen FD from epoll set".) */
+void bk_mhd_stop(struct MHD_Daemon *daemon);
 
 #endif
