@@ -1,27 +1,10 @@
 // The fixed-point passes' blocks in AVX2 intrinsics: the arithmetic `Kernels+FixedPoint.swift`
-// defines, 32 lanes a block, one instruction an operation. Taken only where the build was given
-// `-Xcc -mavx2` (``Kernels/hasAVX2``, decided at compile time); a build without it compiles these
-// functions but never calls them, and takes the portable blocks, which give the same bytes.
-#if canImport(CSIMDFeatures)
-import CSIMDFeatures
-#endif
-#if arch(x86_64)
+// defines, 32 lanes a block, one instruction an operation. Compiled only where the target has AVX2
+// (`-Xcc -mavx2`, which makes `CSIMDFeatures.AVX2` importable); a build without it, debug or
+// release, never sees them and takes the portable blocks, which give the same bytes.
+#if canImport(CSIMDFeatures.AVX2)
 import _Builtin_intrinsics.intel
-#endif
 
-extension Kernels {
-    /// Whether this build may use AVX2: a constant of the build, so the branch is folded away.
-    @inline(__always)
-    static var hasAVX2: Bool {
-        #if canImport(CSIMDFeatures)
-        return BK_AVX2 != 0
-        #else
-        return false
-        #endif
-    }
-}
-
-#if arch(x86_64)
 extension Kernels {
     /// ``fixedVertical(rows:weights:count:into:)``'s whole blocks of 32 lanes; the lanes done.
     ///

@@ -1,5 +1,5 @@
 // The inner loops of ``FixedPointRows``: integers in 16-bit lanes whose arithmetic is defined here,
-// lane by lane, once. The AVX2 blocks (`Kernels+AVX2.swift`, builds with `-Xcc -mavx2`) and the
+// lane by lane, once. The AVX2 blocks (`Kernels+AVX2.swift`, builds whose target has AVX2: `-Xcc -mavx2`) and the
 // SIMD128 blocks (`Kernels+SIMD128.swift`, the WebAssembly module) compute the same integers with
 // one instruction an operation, so every build gives the same bytes; the blocks here (sixteen lanes
 // a vector, two vectors a block) are what any other build runs, and the tails of every build run
@@ -21,8 +21,8 @@ extension Kernels {
     ) {
         let r = w.count - 1
         var i = 0
-        #if arch(x86_64)
-        if hasAVX2 { i = avx2Vertical(rows: rows, weights: w, count: count, into: line) }
+        #if canImport(CSIMDFeatures.AVX2)
+        i = avx2Vertical(rows: rows, weights: w, count: count, into: line)
         #elseif arch(wasm32) && canImport(WasmSIMD)
         i = simd128Vertical(rows: rows, weights: w, count: count, into: line)
         #endif
@@ -57,8 +57,8 @@ extension Kernels {
     ) {
         let r = w.count - 1, offset = target.rounding
         var i = 0
-        #if arch(x86_64)
-        if hasAVX2 { i = avx2Horizontal(centre, weights: w, count: count, into: target) }
+        #if canImport(CSIMDFeatures.AVX2)
+        i = avx2Horizontal(centre, weights: w, count: count, into: target)
         #elseif arch(wasm32) && canImport(WasmSIMD)
         i = simd128Horizontal(centre, weights: w, count: count, into: target)
         #endif
