@@ -231,7 +231,6 @@ private let requestCompleted:
         context.active.subtract(1, ordering: .relaxed)
     }
 
-/// A connection opened or closing: the clock on its request lines and headers.
 /// Takes a new connection unless the server is draining, when it is closed at once: a client or a
 /// balancer sees it fail before a byte is read, as if refused, and tries elsewhere.
 private let acceptPolicy: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sockaddr>?, socklen_t) -> MHD_Result = {
@@ -239,6 +238,7 @@ private let acceptPolicy: @convention(c) (UnsafeMutableRawPointer?, UnsafePointe
     Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue().draining.load(ordering: .relaxed) ? .NO : .YES
 }
 
+/// A connection opened or closing: the clock on its request lines and headers.
 private let connectionNotice:
     @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode)
         -> Void = { context, connection, _, notice in
