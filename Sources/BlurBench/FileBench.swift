@@ -10,7 +10,7 @@ import Glibc
 /// same photo, interleaved, medians of `runs`; wall time and peak RSS (`/usr/bin/time`), and
 /// each output's size. JPEG is written at quality 90 by all; PNG at each tool's default. Beside
 /// them, the command's decoder and encoder each alone in process: the floor the command overlaps.
-func benchFiles(tile: Bitmap, runs: Int, quick: Bool, sigmas: [Double], emit: (String) -> Void) throws {
+@MainActor func benchFiles(tile: Bitmap, runs: Int, quick: Bool, sigmas: [Double], emit: (String) -> Void) throws {
     let blurkit = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         .appendingPathComponent("blurkit").path
     guard FileManager.default.isExecutableFile(atPath: blurkit), FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
@@ -75,6 +75,7 @@ func benchFiles(tile: Bitmap, runs: Int, quick: Bool, sigmas: [Double], emit: (S
             if vips != nil {
                 let theirs = med("vips")
                 row += " \(fmt(theirs, 2)) | \(memory["vips"]! >> 10) | \(size(tools[1].output)) | \(fmt(theirs / ours, 2))× |"
+                Targets.atLeast("file to file \(suffix == "jpg" ? "JPEG" : "PNG") \(w)×\(h) σ \(s): vips ÷ blurkit", theirs / ours, 2)
             }
             if magick != nil {
                 row += medians["convert"] == nil ? " — | — |" : " \(fmt(med("convert"), 2)) | \(memory["convert"]! >> 10) |"

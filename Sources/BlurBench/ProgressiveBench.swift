@@ -5,7 +5,7 @@ import Foundation
 /// direction (maximum σ 24 px), and over a header at BlurUIKit's defaults (3.5 pt at 3× over a
 /// 390×120-pt header of a 1170×2532 screenshot); with its accuracy against its float64 reference
 /// (`VariableBlurEffect.reference`) on a 600×400 photo, where the reference takes seconds, not hours.
-func benchProgressive(images: [(Int, Int, Bitmap)], tile: Bitmap, runs: Int, emit: (String) -> Void) throws {
+@MainActor func benchProgressive(images: [(Int, Int, Bitmap)], tile: Bitmap, runs: Int, emit: (String) -> Void) throws {
     func effect(_ direction: GradientDirection, radius: Double) -> VariableBlurEffect {
         var effect = VariableBlurEffect(direction: direction)
         effect.maximumBlurRadius = radius
@@ -30,6 +30,7 @@ func benchProgressive(images: [(Int, Int, Bitmap)], tile: Bitmap, runs: Int, emi
             let p = median(runs: runs) { blackHole(plain.render(over: image, frame: frame)) }
             let d = ImageDifference(plain.render(over: small, frame: smallFrame), plain.reference(over: small, frame: smallFrame))
             emit("| \(w)×\(h) | \(direction) | \(fmt(u)) | \(fmt(p)) | \(fmt(p / u, 2))× | \(fmt(d.psnr)) dB, ≤ \(d.maximum) |")
+            Targets.atMost("progressive \(w)×\(h) \(direction) ÷ uniform σ 24", p / u, 1.5)
         }
     }
     // BlurUIKit's defaults: the header of a phone screenshot.
@@ -55,4 +56,5 @@ func benchProgressive(images: [(Int, Int, Bitmap)], tile: Bitmap, runs: Int, emi
     emit("| uniform σ \(fmt(sigma)) ms | progressive ms | ratio | over the screenshot ms | accuracy (no dimming) |")
     emit("|---|---|---|---|---|")
     emit("| \(fmt(u, 2)) | \(fmt(p, 2)) | \(fmt(p / u, 2))× | \(fmt(onScreen, 2)) | \(fmt(d.psnr)) dB, ≤ \(d.maximum) |")
+    Targets.atMost("BlurUIKit's header ÷ uniform σ \(fmt(sigma))", p / u, 1.3)
 }

@@ -100,6 +100,7 @@ if CommandLine.arguments.contains("--progressive-only") {
         ($0.0, $0.1, try photo(width: $0.0, height: $0.1, from: tile))
     }
     try benchProgressive(images: images, tile: tile, runs: options.runs) { print($0) }
+    Targets.table().forEach { print($0) }
     exit(0)
 }
 if CommandLine.arguments.contains("--placeholders-only") {
@@ -108,6 +109,7 @@ if CommandLine.arguments.contains("--placeholders-only") {
 }
 if CommandLine.arguments.contains("--files-only") {
     try benchFiles(tile: tile, runs: min(options.runs, 3), quick: options.quick, sigmas: options.fileSigmas) { print($0) }
+    Targets.table().forEach { print($0) }
     exit(0)
 }
 if CommandLine.arguments.contains("--glass-only") {
@@ -189,7 +191,9 @@ emit("|---|---|" + peerNames.map { _ in "---|" }.joined())
 for sigma in options.sigmas {
     let blur = try GaussianBlur(sigma: sigma)
     let reference = blur.reference(tile)
-    var row = "| \(fmt(sigma, 0)) | \(describe(ImageDifference(reference, blur.apply(to: tile)))) |"
+    let ours = ImageDifference(reference, blur.apply(to: tile))
+    Targets.accuracy("Gaussian σ \(fmt(sigma, 0)): accuracy", psnr: ours.psnr, maximum: ours.maximum)
+    var row = "| \(fmt(sigma, 0)) | \(describe(ours)) |"
     for peer in peerNames {
         let path = work.appendingPathComponent("\(peer)-\(fmt(sigma, 0)).rgba").path
         if let data = FileManager.default.contents(atPath: path),
@@ -232,6 +236,8 @@ for (w, h, image) in images {
         for peer in peerNames { row += " \(theirs[peer].map { fmt($0) } ?? "—") |" }
         let fastest = theirs.values.min()
         row += " \(fastest.map { fmt($0 / ms, 2) + "×" } ?? "—") | \(fmt(ms / floor, 1))× |"
+        if let fastest { Targets.atLeast("Gaussian \(w)×\(h) σ \(fmt(sigma, 0)): fastest peer ÷ BlurKit", fastest / ms, 2) }
+        if w == 6000, sigma <= 2 { Targets.atMost("Gaussian \(w)×\(h) σ \(fmt(sigma, 0)): × the copy floor", ms / floor, 2.5) }
         emit(row)
     }
     emit(
@@ -266,7 +272,9 @@ try benchScene(tile: tile, runs: options.runs, emit: emit)
 try benchGlass(tile: tile, runs: options.runs, emit: emit)
 try benchPlaceholders(tile: tile, runs: options.runs, quick: options.quick, emit: emit)
 if let path = options.markdown {
-    let page = ["# Benchmarks: \(machine()) · \(today()) · commit \(commit(of: root))", "", "Written by `make bench`; each run replaces it."] + lines
+    let page =
+        ["# Benchmarks: \(machine()) · \(today()) · commit \(commit(of: root))", "", "Written by `make bench`; each run replaces it."]
+        + Targets.table() + lines
     try (page.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
 }
 
