@@ -100,7 +100,7 @@ if CommandLine.arguments.contains("--progressive-only") {
         ($0.0, $0.1, try photo(width: $0.0, height: $0.1, from: tile))
     }
     try benchProgressive(images: images, tile: tile, runs: options.runs) { print($0) }
-    Targets.table().forEach { print($0) }
+    for line in Targets.table() { print(line) }
     exit(0)
 }
 if CommandLine.arguments.contains("--placeholders-only") {
@@ -109,7 +109,7 @@ if CommandLine.arguments.contains("--placeholders-only") {
 }
 if CommandLine.arguments.contains("--files-only") {
     try benchFiles(tile: tile, runs: min(options.runs, 3), quick: options.quick, sigmas: options.fileSigmas) { print($0) }
-    Targets.table().forEach { print($0) }
+    for line in Targets.table() { print(line) }
     exit(0)
 }
 if CommandLine.arguments.contains("--glass-only") {
