@@ -31,14 +31,17 @@ func accuracySweep(tile: Bitmap) throws {
     print("worst: PSNR \(String(format: "%.1f", worst.psnr)) dB, max \(worst.maximum)")
 }
 
-/// `BlurBench --profile-progressive`: a full-frame progressive blur of 6000×4000 in a loop, for perf,
+/// `BlurBench --profile-progressive`: a full-frame progressive blur of 6000×4000 (or the size
+/// `BENCH_SIZE` names, such as `1920x1080`) in a loop, for perf,
 /// alternating with the uniform blur of its maximum σ (the machine's speed drifts); every direction,
 /// or the one `BENCH_DIRECTION` names (down, up, left, right). Prints the best and the median of each,
 /// and of building a stage for a geometry not seen before (what the first frame of a view pays; its plan
 /// is kept after that, so the loop's first run pays it once).
 func profileProgressive(tile: Bitmap, threads: Int?) throws {
-    let image = try photo(width: 6000, height: 4000, from: tile)
-    let frame = Rect(x: 0, y: 0, width: 6000, height: 4000)
+    let size = (ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "6000x4000").split(separator: "x").compactMap { Int($0) }
+    let (w, h) = size.count == 2 && size.allSatisfy({ $0 > 0 && $0 <= 20_000 }) ? (size[0], size[1]) : (6000, 4000)
+    let image = try photo(width: w, height: h, from: tile)
+    let frame = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
     let uniform = try GaussianBlur(sigma: 24)
     let clock = ContinuousClock()
     func summary(_ times: [Double]) -> String {
@@ -50,14 +53,14 @@ func profileProgressive(tile: Bitmap, threads: Int?) throws {
         effect.maximumBlurRadius = 24
         effect.dimmingTintColor = nil
         var progressive: [Double] = [], plain: [Double] = []
-        for _ in 0..<8 {
+        for _ in 0..<(w * h >= 10_000_000 ? 8 : 40) {
             progressive.append(milliseconds(clock.measure { blackHole(effect.render(over: image, frame: frame, threads: threads)) }))
             plain.append(milliseconds(clock.measure { blackHole(uniform.apply(to: image, threads: threads)) }))
         }
         // A stage's plan is cached by geometry: each of these frames is new.
         let setUp = (0..<8).map { i in
-            let frame = Rect(x: 0, y: 0, width: 6000 - Double(i + 1), height: 4000 - Double(i + 1))
-            return milliseconds(clock.measure { blackHole(effect.stage(width: 6000, height: 4000, scale: 1, frame: frame)) })
+            let frame = Rect(x: 0, y: 0, width: Double(w - i - 1), height: Double(h - i - 1))
+            return milliseconds(clock.measure { blackHole(effect.stage(width: w, height: h, scale: 1, frame: frame)) })
         }
         print("progressive \(direction) σ 24: \(summary(progressive)) (set-up \(summary(setUp))); uniform σ 24: \(summary(plain))")
     }
