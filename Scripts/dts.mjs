@@ -147,7 +147,8 @@ ${methods('image: Image, ')}
 
 /**
  * Two images of one size in the module's memory ({@link BlurKit.surface}). Each effect draws
- * \`input\` into \`output\` with no copy in or out and leaves \`input\` alone. Both are views of the
+ * \`input\` into \`output\` with no copy in or out and leaves \`input\` alone. Both start
+ * transparent (zeros), as a new canvas's ImageData does. Both are views of the
  * module's memory, made again when it grows (which empties older views): read them after each call
  * rather than keeping them.
  */

@@ -92,9 +92,10 @@ export class BlurKit {
   /// Two images of `width × height` in the module's memory, for an effect drawn again and again:
   /// the caller writes `input` (an ImageData over the module's memory) in place, and each operation
   /// (`surface.progressive(options)`, …) draws it into `output`, another such ImageData, leaving
-  /// `input` alone. The two views are made again when the module's memory grows (which empties the
-  /// old ones): read `input` and `output` after each call instead of keeping them. `close()` frees
-  /// the memory; the surface is unusable after it.
+  /// `input` alone. Both start transparent (zeros), as a new canvas's ImageData does. The two views
+  /// are made again when the module's memory grows (which empties the old ones): read `input` and
+  /// `output` after each call instead of keeping them. `close()` frees the memory; the surface is
+  /// unusable after it.
   surface(width, height) {
     const bytes = size(width, height), e = this.#e;
     const input = e.bk_alloc(bytes), output = input && e.bk_alloc(bytes);
@@ -102,6 +103,9 @@ export class BlurKit {
       if (input) e.bk_free(input);
       throw new Error(`image: no memory for ${width}×${height}`);
     }
+    // The allocator hands back memory earlier calls used: nothing of theirs may show through.
+    new Uint8Array(e.memory.buffer, input, bytes).fill(0);
+    new Uint8Array(e.memory.buffer, output, bytes).fill(0);
     let views = null, open = true;
     const images = () => {
       if (!open) throw new Error('surface: closed');

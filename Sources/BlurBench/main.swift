@@ -114,6 +114,7 @@ if CommandLine.arguments.contains("--files-only") {
 }
 if CommandLine.arguments.contains("--glass-only") {
     try benchGlass(tile: tile, runs: options.runs) { print($0) }
+    for line in Targets.table() { print(line) }
     exit(0)
 }
 if CommandLine.arguments.contains("--scene-only") {

@@ -324,6 +324,33 @@ struct Workspace {
         #expect(try AtomicFile.read(input) == before)
     }
 
+    /// A named pipe or a device as OUT is written, not replaced by a file renamed over it; a folder
+    /// is refused saying it is one.
+    @Test func writesIntoAPipeOrDeviceAndRefusesAFolder() throws {
+        let direct = folder + "/direct.png"
+        #expect(try CLI.run(["blur", input, direct, "--sigma", "2"]).status == 0)
+        let r = try CLI.shell(
+            "mkfifo pipe && { timeout 20 cat pipe > got.png & } && \"$B\" blur in.png pipe --sigma 2 --format png && wait && test -p pipe",
+            in: folder)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try AtomicFile.read(folder + "/got.png") == AtomicFile.read(direct))
+        // Streaming (a JPEG in, the band pipeline's writer) likewise.
+        try ImageFile.write(try ImageFile.read(input), to: folder + "/in.jpg", quality: 95)
+        let streamed = try CLI.shell(
+            "{ timeout 20 cat pipe > got.jpg & } && \"$B\" blur in.jpg pipe --sigma 2 --format jpeg && wait && test -p pipe", in: folder)
+        #expect(streamed.status == 0, "\(streamed.stderr)")
+        #expect(try ImageFile.read(folder + "/got.jpg").width > 0)
+        // A private /dev/null (needs root to make): still a device after the write.
+        if try CLI.shell("mknod null c 1 3", in: folder).status == 0 {
+            let r = try CLI.shell("\"$B\" blur in.png null --sigma 2 --format png && test -c null", in: folder)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        for target in [folder + "/sub", folder + "/sub/", folder] {
+            expectFailure(try CLI.run(["blur", input, target, "--sigma", "2", "--format", "png"]), status: 1, mentioning: ["folder"])
+        }
+    }
+
     @Test func demoWritesItsGallery() throws {
         let r = try CLI.run(["demo", folder + "/demo"])
         #expect(r.status == 0)

@@ -278,6 +278,13 @@ surface.close();
 let closed = '';
 try { surface.blur({ sigma: 1 }); } catch (error) { closed = error.message; }
 check(closed === 'surface: closed', `a closed surface: '${closed}'`);
+// A new surface starts transparent, as a new canvas's ImageData does: none of the pixels the closed
+// one (or any call before) left in the memory it is given.
+const fresh = kit.surface(photo.width, photo.height);
+check(fresh.input.data.every((v) => v === 0), 'a new surface\'s input holds pixels from before');
+check(fresh.output.data.every((v) => v === 0), 'a new surface\'s output holds pixels from before');
+check(fresh.blur({ sigma: 2 }).data.every((v) => v === 0), 'a new surface, never written, blurs to something other than transparent');
+fresh.close();
 
 rmSync(work, { recursive: true, force: true });
 console.log(`${checks - failures}/${checks} checks passed`);

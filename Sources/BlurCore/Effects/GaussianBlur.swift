@@ -13,7 +13,7 @@ public struct GaussianBlur: Sendable, Hashable {
     /// The parameter table entry: `sigma`, pixels, 0…2000, no default.
     public static let sigmaSpec = ParameterSpec(
         name: "sigma", unit: "px", range: 0...2000, defaultValue: nil,
-        summary: "standard deviation of the Gaussian in pixels; \(formatNumber(identityThreshold)) or less leaves the image unchanged")
+        summary: "standard deviation of the Gaussian in pixels; \(formatNumber(identityThreshold)) or less blurs nothing")
 
     /// Below this σ the blur is an identity: the kernel's side weights are under 1e-5.
     public static let identityThreshold = 0.2

@@ -15,7 +15,8 @@ public enum GaussianBlurOperation: StreamingImageOperation {
         "radius",
         ParameterSpec(
             name: "radius", unit: "pt", range: 0...2000, defaultValue: nil,
-            summary: "blur radius in points, as the components take it (σ in points); σ = radius × scale"),
+            summary: "blur radius in points, as the components take it (σ in points); σ = radius × scale, itself at most "
+                + "\(formatNumber(GaussianBlur.sigmaSpec.range.upperBound)) px"),
         placeholder: "R", in: sceneless)
     /// Pixels per point, with ``radius``.
     public static let scale = OperationParameter.number(

@@ -88,10 +88,23 @@ public enum AtomicFile {
         }
     }
 
-    /// Writes `bytes` to `path` atomically (see the type), mode 0644, replacing any file there.
-    /// - Throws: ``FileError/cannotWrite(path:reason:)``; the destination is then untouched.
+    /// Writes `bytes` to `path` atomically (see the type), mode 0644, replacing any file there. A
+    /// symbolic link is followed (the link stays, its target is replaced); a character device or a
+    /// FIFO is written in place, not replaced; a folder, block device or socket is refused.
+    /// - Throws: ``FileError/cannotWrite(path:reason:)``; the destination is then untouched (a
+    ///   device or FIFO keeps what reached it).
     public static func write(_ bytes: [UInt8], to path: String) throws(FileError) {
-        let url = URL(fileURLWithPath: path)
+        let destination: String
+        switch try OutputTarget.resolve(path) {
+        case let .file(file): destination = file
+        case let .stream(stream):
+            let fd = try OutputTarget.openStream(stream, named: path)
+            let failure = writeAll(bytes, to: fd)
+            close(fd)
+            if let failure { throw .cannotWrite(path: path, reason: failure) }
+            return
+        }
+        let url = URL(fileURLWithPath: destination)
         let folder = url.deletingLastPathComponent().path
         var template = Array("\(folder)/.\(url.lastPathComponent).tmp-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -100,7 +113,7 @@ public enum AtomicFile {
         var failure = writeAll(bytes, to: fd)
         if failure == nil, fchmod(fd, 0o644) != 0 || fsync(fd) != 0 { failure = lastError() }
         if close(fd) != 0, failure == nil { failure = lastError() }
-        if failure == nil, rename(temporary, path) != 0 { failure = lastError() }
+        if failure == nil, rename(temporary, destination) != 0 { failure = lastError() }
         if let failure {
             unlink(temporary)
             throw .cannotWrite(path: path, reason: failure)

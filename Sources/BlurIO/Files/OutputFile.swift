@@ -13,8 +13,9 @@ import Darwin
 /// the file over the destination. Until then — and for good if the writer fails, is discarded or
 /// is released without a commit — the destination is untouched and the temporary file is removed.
 ///
-/// `-` writes to standard output, which cannot be taken back: a failure midway leaves what was
-/// written.
+/// `-` writes to standard output, and a path naming a character device or a FIFO (``OutputTarget``)
+/// to it in place: neither can be taken back, so a failure midway leaves what was written. A
+/// symbolic link is followed: the file it points at is replaced, the link stays.
 package final class OutputFile {
     /// What the user named: a path or `-`.
     package let path: String
@@ -22,6 +23,8 @@ package final class OutputFile {
     package let stream: UnsafeMutablePointer<FILE>
     /// The file being written until ``commit()``: what an interrupted process removes.
     package let temporary: String?
+    /// What ``commit()`` renames ``temporary`` to: the path after symbolic links.
+    private let destination: String?
     private var done = false
     /// Where a memory output's bytes are (open_memstream's buffer and size), nil for a file.
     private let memory: (buffer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, size: UnsafeMutablePointer<Int>)?
@@ -43,6 +46,7 @@ package final class OutputFile {
         }
         self.stream = stream
         temporary = nil
+        destination = nil
         memory = (buffer, size)
     }
 
@@ -53,9 +57,25 @@ package final class OutputFile {
             guard let stream = fdopen(dup(1), "wb") else { throw .cannotWrite(path: "standard output", reason: OutputFile.lastError()) }
             self.stream = stream
             temporary = nil
+            destination = nil
             return
         }
-        let url = URL(fileURLWithPath: path)
+        let file: String
+        switch try OutputTarget.resolve(path) {
+        case let .file(resolved): file = resolved
+        case let .stream(target):
+            let fd = try OutputTarget.openStream(target, named: path)
+            guard let stream = fdopen(fd, "wb") else {
+                let reason = OutputFile.lastError()
+                close(fd)
+                throw .cannotWrite(path: path, reason: reason)
+            }
+            self.stream = stream
+            temporary = nil
+            destination = nil
+            return
+        }
+        let url = URL(fileURLWithPath: file)
         var template = Array("\(url.deletingLastPathComponent().path)/.\(url.lastPathComponent).tmp-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .cannotWrite(path: path, reason: OutputFile.lastError()) }
@@ -69,6 +89,7 @@ package final class OutputFile {
         setvbuf(stream, nil, _IOFBF, 1 << 16)
         self.stream = stream
         temporary = name
+        destination = file
     }
 
     deinit {
@@ -101,7 +122,7 @@ package final class OutputFile {
             let fd = fileno(stream)
             if failure == nil, fchmod(fd, 0o644) != 0 || fsync(fd) != 0 { failure = OutputFile.lastError() }
             if fclose(stream) != 0, failure == nil { failure = OutputFile.lastError() }
-            if failure == nil, rename(temporary, path) != 0 { failure = OutputFile.lastError() }
+            if failure == nil, let destination, rename(temporary, destination) != 0 { failure = OutputFile.lastError() }
             if failure != nil { unlink(temporary) }
         } else {
             fclose(stream)
