@@ -340,6 +340,13 @@ struct Workspace {
             "{ timeout 20 cat pipe > got.jpg & } && \"$B\" blur in.jpg pipe --sigma 2 --format jpeg && wait && test -p pipe", in: folder)
         #expect(streamed.status == 0, "\(streamed.stderr)")
         #expect(try ImageFile.read(folder + "/got.jpg").width > 0)
+        // A link to /proc/self/fd/1 (what /dev/stdout is; a private one, so that a regression
+        // replaces nothing of the machine's) when standard output is a pipe: the pipe gets the
+        // image, the link stays.
+        let piped = try CLI.shell(
+            "ln -s /proc/self/fd/1 out && \"$B\" blur in.png out --sigma 2 --format png | cat > piped.png && test -L out", in: folder)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(try AtomicFile.read(folder + "/piped.png") == AtomicFile.read(direct))
         // A private /dev/null (needs root to make): still a device after the write.
         if try CLI.shell("mknod null c 1 3", in: folder).status == 0 {
             let r = try CLI.shell("\"$B\" blur in.png null --sigma 2 --format png && test -c null", in: folder)

@@ -15,8 +15,9 @@ import Darwin
 ///   file beside it and is renamed over it.
 /// - A symbolic link is followed to what it finally names (up to 40 links; a link to nothing names
 ///   the file to create there): the link stays, and what it points at is written.
-/// - A character device or a FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is ``stream(_:)``: it
-///   is opened and written in place, like standard output, and cannot be taken back midway.
+/// - A character device or a FIFO (`/dev/null`, a named pipe, `/dev/stdout` when it is a terminal
+///   or a pipe), or a link that ends at one, is ``stream(_:)``: it is opened and written in place,
+///   like standard output, and cannot be taken back midway.
 /// - A folder, a block device or a socket is refused with a ``FileError/cannotWrite(path:reason:)``
 ///   that says which it is.
 enum OutputTarget: Equatable {
@@ -46,7 +47,21 @@ enum OutputTarget: Equatable {
             case S_IFDIR: throw .cannotWrite(path: path, reason: "it is a folder")
             case S_IFBLK: throw .cannotWrite(path: path, reason: "it is a block device, not a file")
             case S_IFSOCK: throw .cannotWrite(path: path, reason: "it is a socket, not a file")
-            case S_IFLNK: current = try linkTarget(current, named: path)
+            case S_IFLNK:
+                // What the whole chain ends at decides a stream: a link such as /dev/stdout goes
+                // through /proc/self/fd/1, whose text ("pipe:[…]") names no path, but opening the
+                // link itself reaches the pipe.
+                var end = stat()
+                if stat(current, &end) == 0 {
+                    switch end.st_mode & S_IFMT {
+                    case S_IFCHR, S_IFIFO: return .stream(current)
+                    case S_IFDIR: throw .cannotWrite(path: path, reason: "it is a folder")
+                    case S_IFBLK: throw .cannotWrite(path: path, reason: "it is a block device, not a file")
+                    case S_IFSOCK: throw .cannotWrite(path: path, reason: "it is a socket, not a file")
+                    default: break
+                    }
+                }
+                current = try linkTarget(current, named: path)
             default: throw .cannotWrite(path: path, reason: "it is not a regular file")
             }
         }
