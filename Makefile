@@ -70,7 +70,7 @@ screenshot:
 
 # The service's tests beyond Swift's: the OpenAPI document (schemathesis), the playground in
 # headless Chromium (Playwright), two replicas behind nginx, placeholder shards, the example server package.
-SERVICE_TESTS = test_schemathesis test_playground test_nginx test_shards test_example test_attacks test_offpath
+SERVICE_TESTS = test_schemathesis test_playground test_nginx test_proxy_cache test_shards test_example test_attacks test_offpath
 
 test: deps test-deps
 	$(SWIFT) test -c release $(CPU_FLAGS)

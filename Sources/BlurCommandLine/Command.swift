@@ -202,9 +202,7 @@ public struct CommandLineTool: Sendable {
         try parsed.applyLimits()
         if command.readsFirstWritesSecond {
             let (input, output) = (parsed.operands[0], parsed.operands[1])
-            if input != "-", output != "-", input == output || AtomicFile.sameFile(input, output) {
-                throw FileError.wouldOverwriteInput(path: output)
-            }
+            try AtomicFile.checkKeeps([input], writing: output)
         }
         return try command.run(parsed)
     }

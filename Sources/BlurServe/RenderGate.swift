@@ -189,6 +189,15 @@ public final class RenderGate: @unchecked Sendable {
         return queued
     }
 
+    /// Renders running past their deadline now: work the time limit has not stopped yet, which a
+    /// balancer should see as a server not ready.
+    public var overrunning: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = clock()
+        return runs.values.filter { $0.deadline < now }.count
+    }
+
     /// The next ticket to be served, past those given up.
     private func advance() {
         serving += 1

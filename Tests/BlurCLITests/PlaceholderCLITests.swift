@@ -26,6 +26,30 @@ import Testing
         return (try JSONSerialization.jsonObject(with: data) as! [String: Any])["images"] as! [[String: Any]]
     }
 
+    // Issue 51, finding 10: the manifest kept inodes and nanosecond times, so `cp -r` of a folder
+    // rewrote every entry while the run said "0 made". Now a copy (new inodes, new times) and its
+    // rerun keep the manifest's bytes.
+    @Test func aCopiedFolderKeepsItsManifest() throws {
+        try FileManager.default.removeItem(atPath: inputs + "/broken.jpg")
+        let first = folder + "/site"
+        try FileManager.default.createDirectory(atPath: first, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: inputs, toPath: first + "/photos")
+        #expect(try CLI.run(["placeholder", first + "/photos", "--out", first + "/out"]).status == 0)
+        let made = try AtomicFile.read(first + "/out/manifest.json")
+        // `cp -r` without -p: new files, new inodes, new modification times (a second on).
+        Thread.sleep(forTimeInterval: 1.1)
+        let copy = folder + "/copy"
+        let cp = Process()
+        cp.executableURL = URL(fileURLWithPath: "/bin/cp")
+        cp.arguments = ["-r", first, copy]
+        try cp.run()
+        cp.waitUntilExit()
+        let result = try CLI.run(["placeholder", copy + "/photos", "--out", copy + "/out"])
+        let said = String(decoding: result.stdout, as: UTF8.self)
+        #expect(result.status == 0 && said.contains("0 made, 4 up to date"), "\(said)\(result.stderr)")
+        #expect(try AtomicFile.read(copy + "/out/manifest.json") == made, "the manifest's bytes after a copy and a rerun")
+    }
+
     @Test func previewsManifestFailuresAndResume() throws {
         let out = folder + "/out"
         var result = try CLI.run(["placeholder", inputs, "--out", out, "--jobs", "3"])

@@ -84,6 +84,74 @@ import Testing
         #expect(names == (0..<names.count).map(AnimationWriter.sequenceFileName))  // no temporary files left
         for name in names { #expect(try ImageFile.read(frames + "/" + name).width == 195) }
     }
+
+    /// A file's content and inode, to show it untouched.
+    static func identity(_ path: String) throws -> ([UInt8], Int) {
+        let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int ?? -1
+        return (try AtomicFile.read(path), inode)
+    }
+
+    // Issue 51, finding 6: `render sc.json pic.png` where the scene reads pic.png replaced it; a
+    // render into a folder of frames deleted a frame the scene read; a blur-up into the folder its
+    // input is a frame of replaced it. Each is refused before any work, the files as they were.
+    @Test func noCommandWritesOverOrDeletesWhatItReads() throws {
+        try ImageFile.write(
+            try Bitmap(width: 64, height: 48, premultipliedRGBA: [UInt8](repeating: 255, count: 64 * 48 * 4)), to: folder + "/pic.png")
+        try FileManager.default.createDirectory(atPath: folder + "/fr", withIntermediateDirectories: true)
+        for frame in ["frame-00000.png", "frame-00007.png"] {
+            try AtomicFile.write(try AtomicFile.read(folder + "/pic.png"), to: folder + "/fr/" + frame)
+        }
+        func scene(_ image: String, animated: Bool) -> [UInt8] {
+            Array(
+                """
+                {"width": 64, "height": 48, \(animated ? "\"duration\": 0.3, " : "")"layers": [{"frame": [0, 0, 64, 48], "content": {"image": "\(image)"}}]}
+                """.utf8)
+        }
+        try AtomicFile.write(scene("pic.png", animated: false), to: folder + "/sc.json")
+        try AtomicFile.write(scene("fr/frame-00007.png", animated: true), to: folder + "/frsc.json")
+        let kept = try [folder + "/pic.png", folder + "/fr/frame-00000.png", folder + "/fr/frame-00007.png"].map(Self.identity)
+        for arguments in [
+            ["render", folder + "/sc.json", folder + "/pic.png", "--time", "0"],
+            ["render", folder + "/frsc.json", folder + "/fr/"],
+            ["render", folder + "/frsc.json", folder + "/fr", "--format", "png"],
+            ["blurup", folder + "/fr/frame-00000.png", folder + "/fr", "--format", "png"],
+        ] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 1 && result.stderr.contains("refusing to overwrite the input file"), "\(arguments): \(result.stderr)")
+        }
+        let now = try [folder + "/pic.png", folder + "/fr/frame-00000.png", folder + "/fr/frame-00007.png"].map(Self.identity)
+        #expect(now.map(\.0) == kept.map(\.0) && now.map(\.1) == kept.map(\.1))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/fr").sorted() == ["frame-00000.png", "frame-00007.png"])
+        // Elsewhere the same scenes render.
+        #expect(try CLI.run(["render", folder + "/frsc.json", folder + "/out/"]).status == 0)
+    }
+
+    // Findings 3 and 4: a scene's images were checked one by one and an animation's frames held by
+    // the encoder were not counted, so a render passed its --memory-budget several times over.
+    @Test func aScenesImagesAndAnAnimationsFramesCountAgainstTheBudget() throws {
+        // Noise (incompressible) of 600×600: 1.4 MB a frame as APNG, 1.44 MB decoded.
+        var state: UInt32 = 7
+        let noise = (0..<(600 * 600 * 4)).map { i -> UInt8 in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: state >> 24)
+        }
+        try ImageFile.write(try Bitmap(width: 600, height: 600, premultipliedRGBA: noise), to: folder + "/noise.png")
+        let layers = (0..<30).map { i in #"{"frame": [0, 0, 600, 600], "content": {"image": "n\#(i).png"}}"# }
+        for i in 0..<30 { try AtomicFile.write(try AtomicFile.read(folder + "/noise.png"), to: folder + "/n\(i).png") }
+        try AtomicFile.write(Array(#"{"width": 600, "height": 600, "layers": [\#(layers.joined(separator: ", "))]}"#.utf8), to: folder + "/many.json")
+        // 30 images of 1.44 MB: 43 MB together, each alone well under 30 MB.
+        var result = try CLI.run(["render", folder + "/many.json", folder + "/many.png", "--time", "0", "--memory-budget", "30"])
+        #expect(result.status == 1 && result.stderr.contains("the scene's images") && result.stderr.contains("30 MB"), "\(result.stderr)")
+        #expect(try CLI.run(["render", folder + "/many.json", folder + "/many.png", "--time", "0", "--memory-budget", "120"]).status == 0)
+        // 3 s at 30 fps of moving noise: 90 frames of 1.4 MB held until the file is assembled.
+        try AtomicFile.write(
+            Array(
+                #"{"width": 600, "height": 600, "duration": 3, "layers": [{"name": "n", "frame": [0, 0, 600, 600], "content": {"image": "noise.png"}}], "animations": [{"at": 0, "duration": 3, "layer": "n", "set": {"opacity": 0.2}}]}"#
+                    .utf8), to: folder + "/moving.json")
+        result = try CLI.run(["render", folder + "/moving.json", folder + "/moving.apng", "--memory-budget", "100", "--threads", "1", "--quiet"])
+        #expect(result.status == 1 && result.stderr.contains("apng animation"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/moving.apng"))
+    }
 }
 
 extension RenderCLITests {

@@ -278,4 +278,19 @@ extension Result where Failure == ServeError {
         // the mean (20–30 s here) gets its try.
         #expect(gate.wouldRefuse(deadline: clock.read().addingTimeInterval(5)) == nil)
     }
+
+    // Issue 51, finding 8: /healthz said ok while a render ran past its limit (and the next cheap
+    // render got 503). The gate counts the renders past their deadline; /healthz is not ready then.
+    @Test func aRenderPastItsDeadlineIsCounted() throws {
+        let clock = RenderGateModelTests.Clock()
+        let gate = RenderGate(running: 2, waiting: 8, clock: { clock.read() })
+        let ticket = try gate.reserve(deadline: clock.read().addingTimeInterval(3)).get()
+        #expect(gate.wait(ticket, until: clock.read().addingTimeInterval(3)))
+        clock.advance(2.9)
+        #expect(gate.overrunning == 0)
+        clock.advance(0.2)
+        #expect(gate.overrunning == 1)
+        gate.release(ticket, after: 3.1)
+        #expect(gate.overrunning == 0)
+    }
 }

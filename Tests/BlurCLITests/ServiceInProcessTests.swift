@@ -172,4 +172,66 @@ import Testing
         #expect(budget.heldBytes == 0)
         #expect(budget.reserve(100) != nil)
     }
+
+    // Issue 51, finding 7: before, a URL expiring in 5 s was answered "public, max-age=31536000,
+    // immutable", a token's answer too, and the token let through expired and wrong signatures.
+    @Test func cachingEndsWhenAccessDoes() throws {
+        let signer = try URLSigner(hexKey: Self.key)
+        let service = BlurService(.init(root: try ServeRoot(try Self.makeRoot()), signer: signer))
+        let now = Int(Date().timeIntervalSince1970)
+        let expiring = Self.get(service, signer.sign("/blur/small.png?sigma=2&expires=\(now + 5)"))
+        let control = expiring.headers["Cache-Control"] ?? ""
+        let age = control.split(separator: "=").last.flatMap { Int($0) } ?? -1
+        #expect(expiring.status == 200 && !control.contains("immutable") && (0...5).contains(age), "\(control)")
+        let forever = Self.get(service, signer.sign("/blur/small.png?sigma=2"))
+        #expect(forever.headers["Cache-Control"]?.contains("immutable") == true)
+        let token = ["X-BlurKit-Token": signer.token(until: now + 600)]
+        let tokened = Self.get(service, "/blur/small.png?sigma=2", headers: token)
+        #expect(tokened.status == 200 && tokened.headers["Cache-Control"]?.hasPrefix("private") == true, "\(tokened.headers)")
+        for target in ["/blur/small.png?sigma=2&expires=\(now - 10)", "/blur/small.png?sigma=2&expires=abc", "/blur/small.png?sigma=2&sig=deadbeef"] {
+            let reply = Self.get(service, target, headers: token)
+            #expect([400, 403].contains(reply.status), "\(target) with the token: \(reply.status)")
+        }
+    }
+
+    // Finding 5: two scenes of the same bytes naming images of the same name in their own folders
+    // shared an ETag (and a cache entry); a changed image kept it.
+    @Test func aScenesETagCoversItsImages() throws {
+        let root = try Self.makeRoot()
+        try FileManager.default.createDirectory(atPath: root + "/other", withIntermediateDirectories: true)
+        try AtomicFile.write(try AtomicFile.read(root + "/scenes/s.json"), to: root + "/other/s.json")
+        try ImageFile.write(try Bitmap(width: 64, height: 48), to: root + "/x.png")
+        let service = BlurService(.init(root: try ServeRoot(root)))
+        func etag(_ target: String) -> String? { Self.get(service, target).headers["ETag"] }
+        let first = etag("/render/scenes/s.json?time=0")
+        #expect(first != nil && first == etag("/render/scenes/s.json?time=0"))
+        // other/s.json names ../small.png too, but from its own folder: root/small.png again; a
+        // scene naming another image differs.
+        try AtomicFile.write(
+            Array(
+                String(decoding: try AtomicFile.read(root + "/scenes/s.json"), as: UTF8.self)
+                    .replacingOccurrences(of: "../small.png", with: "../x.png").utf8), to: root + "/other/s.json")
+        try AtomicFile.write(try AtomicFile.read(root + "/scenes/s.json"), to: root + "/other/t.json")
+        let before = etag("/render/other/s.json?time=0")
+        #expect(before != nil && before != first)
+        try ImageFile.write(try Bitmap(width: 64, height: 48, premultipliedRGBA: [UInt8](repeating: 255, count: 64 * 48 * 4)), to: root + "/x.png")
+        let after = etag("/render/other/s.json?time=0")
+        #expect(after != nil && after != before, "a changed image changes the ETag")
+    }
+
+    // Findings 1 and 8: a capsule far larger than an 8×8 body killed the server (400 GB asked
+    // for); a blur-up and an animated render at a scale that leaves no pixel answered 500.
+    @Test func hugeRegionsAndTinyScalesAreAnsweredNotFatal() throws {
+        let service = BlurService(.init(root: try ServeRoot(try Self.makeRoot())))
+        let body = try ImageFile.encode(try Bitmap(width: 8, height: 8, premultipliedRGBA: [UInt8](repeating: 255, count: 8 * 8 * 4)), as: .png)
+        for target in ["/glass?region=0,0,100000,100000", "/glass?region=-500000,-500000,1000000,1000000&scale=16"] {
+            let reply = Self.answer(service, HTTPRequest(method: "POST", rawTarget: target, headers: [:], body: body))
+            #expect(reply.status == 200, "\(target): \(reply.status)")
+        }
+        for target in ["/blurup/small.png?size=20x20&scale=0.01&format=webp", "/render/scenes/s.json?scale=0.01&duration=1&format=webp"] {
+            let reply = Self.get(service, target)
+            let text = String(decoding: reply.body, as: UTF8.self)
+            #expect(reply.status == 400 && text.contains("scale"), "\(target): \(reply.status) \(text)")
+        }
+    }
 }

@@ -218,4 +218,18 @@ import Testing
             #expect(same, "default threads")
         }
     }
+
+    // Issue 51, finding 1: a capsule of 100,000 points over an 8×8 image asked for 400 GB (its
+    // corner's table was sized by the corner, not by what the image shows) and killed the process.
+    // Now the table is left out when it would outgrow the canvas, and the corners are drawn pixel
+    // by pixel over the pixels the image has.
+    @Test func aCapsuleFarLargerThanTheImageIsDrawnWithinTheImage() throws {
+        let image = try Bitmap(width: 8, height: 8, premultipliedRGBA: (0..<256).map { $0 % 4 == 3 ? 255 : UInt8($0) })
+        for frame in [Rect(x: 0, y: 0, width: 100_000, height: 100_000), Rect(x: -500_000, y: -500_000, width: 1_000_000, height: 1_000_000)] {
+            for scale in [1.0, 16] {
+                let drawn = GlassEffect().render(over: image, frame: frame, scale: scale)
+                #expect(drawn.width == 8 && drawn.height == 8)
+            }
+        }
+    }
 }

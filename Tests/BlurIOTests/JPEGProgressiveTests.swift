@@ -43,11 +43,9 @@ import Testing
         let scans = try JPEGProgressiveTests.repeatingLastScan(
             try JPEGProgressiveTests.progressive(width: 64, height: 64, noise: false), extra: 7_000)
         #expect(scans.count < 600_000)
-        let started = Date()
         #expect(throws: DecodingError.unsupported(format: .jpeg, feature: "more than 1000 scans (a progressive JPEG has about 10)")) {
             try JPEGCodec.decode(scans)
         }
-        #expect(Date().timeIntervalSince(started) < 2)
         // Under the limit the same scans decode.
         let many = try JPEGProgressiveTests.repeatingLastScan(try JPEGProgressiveTests.progressive(width: 64, height: 64, noise: false), extra: 980)
         #expect(try JPEGCodec.decode(many).width == 64)

@@ -64,5 +64,10 @@ public struct BudgetError: Error, Equatable, Sendable, CustomStringConvertible {
         "\(job) needs about \(BudgetError.megabytes(needed)) MB, over the memory budget of \(BudgetError.megabytes(budget)) MB"
     }
 
+    /// A refusal of `job`, which needs `needed` bytes against `budget`.
+    public init(job: String, needed: Int, budget: Int) {
+        (self.job, self.needed, self.budget) = (job, needed, budget)
+    }
+
     package static func megabytes(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }
 }

@@ -41,10 +41,16 @@ struct GlassCornerTable {
     let entries: [Entry]
 
     /// The table of `box` under `shader` (`inset`: its interior depth; `reach`: its outer reach), or
-    /// nil when the box's centre is not on a half-pixel in both axes.
-    init?(_ box: GlassSurface.Box, shader: GlassShader, inset: Double, reach: Double) {
+    /// nil when the box's centre is not on a half-pixel in both axes, or when the corner's square
+    /// holds more pixels than `canvasPixels` (the pixels the render draws: a box much larger than the
+    /// image, whose corners lie mostly outside it, is drawn pixel by pixel instead, so the table
+    /// never grows with the frame beyond the image).
+    init?(_ box: GlassSurface.Box, shader: GlassShader, inset: Double, reach: Double, canvasPixels: Int) {
         let (twiceX, twiceY) = (2 * box.cx, 2 * box.cy)
         guard twiceX.rounded() == twiceX, twiceY.rounded() == twiceY, abs(twiceX) < 1e9, abs(twiceY) < 1e9 else { return nil }
+        // The square's sides: from the reach to a few pixels past the optical radius.
+        let across = reach + box.optical + 4
+        guard across.isFinite, across * across <= Double(canvasPixels) else { return nil }
         (mirrorX, mirrorY) = (Int(twiceX) - 1, Int(twiceY) - 1)
         // Columns whose centre lies left of the centre column, from the reach to past the optical radius.
         x0 = Int((box.cx - box.hx - reach).rounded(.down)) - 1

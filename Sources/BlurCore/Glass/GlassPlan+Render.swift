@@ -112,9 +112,9 @@ extension GlassPlan {
             // The f × f mean adds (f² − 1)/12 px², the bilinear way back about f²/6: both come off the blur.
             let f = Double(factor)
             let small = (max(0, sigma * sigma - (f * f - 1) / 12 - f * f / 6)).squareRoot() / f
-            image.withPixels { source in
-                reduced.withMutablePixels { target in
-                    Parallel.forEachBand(count: h, parts: threads) { band in
+            try image.withPixels { source in
+                try reduced.withMutablePixels { target in
+                    try Parallel.forEachBand(count: h, parts: threads, checkpoint: checkpoint) { band in
                         var sums = [UInt32](repeating: 0, count: region.width * 4)
                         sums.withUnsafeMutableBufferPointer { sums in
                             for j in band {
@@ -136,12 +136,12 @@ extension GlassPlan {
         try checkpoint()
         // The depth mix in 16-bit fixed point (a weight of depth × 2¹⁶), vectorised.
         let weight = UInt32((depth * 65536).rounded()), width = region.width
-        let opaque = sharp.withPixels { sharp in
-            layer.withMutablePixels { layer in
+        let opaque = try sharp.withPixels { sharp in
+            try layer.withMutablePixels { layer in
                 let opaqueRows = UnsafeMutableBufferPointer<Bool>.allocate(capacity: region.height)
                 defer { opaqueRows.deallocate() }
                 let rows = SharedPointer(opaqueRows.baseAddress!)
-                Parallel.forEachBand(count: region.height, parts: threads) { band in
+                try Parallel.forEachBand(count: region.height, parts: threads, checkpoint: checkpoint) { band in
                     for y in band {
                         let row = layer.row(y)
                         if weight < 65536 {
@@ -170,8 +170,9 @@ extension GlassPlan {
         let apart = dispersion == 0 && isolated(reach: reach)
         let interior = GlassFinish(interiorShadow: shader.shadow(-1))
         // Each box's corners from one corner's geometry (none without the side runs).
-        let corners = apart ? boxes.map { GlassCornerTable($0, shader: shader, inset: inset, reach: reach) } : []
-        toned.withPixels { view in
+        let corners =
+            apart ? boxes.map { GlassCornerTable($0, shader: shader, inset: inset, reach: reach, canvasPixels: canvas.width * canvas.height) } : []
+        try toned.withPixels { view in
             let layer = ByteLayer(view: view, region: region, factor: factor)
             // The taps of every canvas column's centre, and each box's left and right sides
             // (`canvas.width` entries a box, nil off the sides).
@@ -198,8 +199,8 @@ extension GlassPlan {
             // Indexed by image column.
             let columns = SharedPointer(columnTaps.baseAddress! - canvas.x)
             let sides = SharedPointer(sideColumns.baseAddress! - canvas.x)
-            image.withMutablePixels { target in
-                Parallel.forEachBand(count: canvas.height, parts: threads) { rows in
+            try image.withMutablePixels { target in
+                try Parallel.forEachBand(count: canvas.height, parts: threads, checkpoint: checkpoint) { rows in
                     // A row's runs other than its default kind: disjoint, sorted before drawing.
                     var runs: [(Range<Int>, Run)] = []
                     var interiorRuns: [(Int, Int)] = []

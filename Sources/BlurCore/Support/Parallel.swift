@@ -28,4 +28,21 @@ enum Parallel {
         }
         #endif
     }
+
+    /// ``forEachBand(count:parts:_:)`` in steps of about `rowsPerStep` rows (at least one band's
+    /// worth a part), `checkpoint` asked on the calling thread before each step: how a whole-image
+    /// pass holds a deadline whatever the image's size. Every step splits its rows as the plain call
+    /// would split them, so the bytes do not depend on the steps either.
+    static func forEachBand(
+        count: Int, parts: Int?, rowsPerStep: Int = 256, checkpoint: () throws -> Void, _ body: @Sendable (Range<Int>) -> Void
+    ) throws {
+        let step = max(1, rowsPerStep)
+        var start = 0
+        while start < count {
+            try checkpoint()
+            let first = start, end = min(count, start + step)
+            forEachBand(count: end - first, parts: parts) { band in body((band.lowerBound + first)..<(band.upperBound + first)) }
+            start = end
+        }
+    }
 }

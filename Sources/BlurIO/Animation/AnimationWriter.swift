@@ -36,6 +36,18 @@ public final class AnimationWriter: @unchecked Sendable {
     public private(set) var framesWritten = 0
     private let backend: Backend
     private let opaque: Bool
+    private let quality: Int
+    /// Bytes the writer holds for the file so far: the compressed frames of an APNG, and for WebP
+    /// and GIF (whose encoders keep their frames out of sight) a bound per frame measured on
+    /// noise, the worst case — lossless WebP 5 bytes a pixel (4.2 measured), lossy WebP ½ (0.35 at
+    /// quality 90), GIF 1.5. A PNG
+    /// sequence holds nothing: each frame is on disk once appended.
+    public private(set) var heldBytes = 0
+    /// The most bytes the file may need in memory (nil: no limit): ``append(_:)`` throws
+    /// `BudgetError` before a frame takes ``heldBytes`` past half of it (``finish()`` assembles the
+    /// file once more beside what is held). Set from the render's memory budget, so a long or
+    /// incompressible animation is refused with its figure instead of outgrowing the budget.
+    public var byteLimit: Int?
     /// Whether ``finish()`` keeps the file in ``bytes`` instead of writing it.
     private var inMemory = false
     /// The animation's bytes after ``finish()``, for a writer made with ``inMemory(format:width:height:frameRate:quality:opaque:loopCount:)``.
@@ -73,6 +85,7 @@ public final class AnimationWriter: @unchecked Sendable {
         self.height = height
         self.frameRate = frameRate
         self.opaque = opaque
+        self.quality = quality
         switch format {
         case .webp: backend = .webp(try WebPAnimationEncoder(width: width, height: height, quality: quality, loopCount: loopCount))
         case .gif: backend = .gif(try GIFEncoder(width: width, height: height, loopCount: loopCount))
@@ -106,6 +119,19 @@ public final class AnimationWriter: @unchecked Sendable {
 
     /// Appends the next frame; frame n shows from n/rate to (n+1)/rate seconds.
     public func append(_ frame: Prepared) throws {
+        let added: Int
+        switch frame.payload {
+        case let .png(png): added = png.byteCount
+        case .bitmap: added = quality >= 100 ? width * height * 5 : width * height / 2
+        case .indexed: added = width * height * 3 / 2
+        case .file: added = 0
+        }
+        if let byteLimit, (heldBytes + added) * 2 > byteLimit {
+            throw BudgetError(
+                job: "the \(format.rawValue) animation (\(framesWritten + 1) frames of \(width)×\(height))", needed: (heldBytes + added) * 2,
+                budget: byteLimit)
+        }
+        heldBytes += added
         let n = framesWritten
         let start = Double(n) / frameRate, end = Double(n + 1) / frameRate
         switch (backend, frame.payload) {

@@ -119,6 +119,8 @@ public final class APNGEncoder {
     public struct Prepared: Sendable {
         let header: [UInt8]
         let data: [[UInt8]]
+        /// The compressed bytes this frame adds to the file.
+        var byteCount: Int { data.reduce(0) { $0 + $1.count + 16 } }
     }
 
     private let width: Int, height: Int, loopCount: Int, opaque: Bool

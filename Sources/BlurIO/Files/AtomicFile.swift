@@ -133,5 +133,24 @@ public enum AtomicFile {
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
     }
 
+    /// Throws ``FileError/wouldOverwriteInput(path:)`` when writing `output` would write over,
+    /// rename onto or delete one of `inputs` (compared by path, and by device and inode through
+    /// links): `output` itself, or — when `output` is a folder, where animations write their frames —
+    /// an input in it named as a frame (`frame-NNNNN.png`), which a recording writes or removes.
+    /// `-` (standard input or output) is never a clash.
+    public static func checkKeeps(_ inputs: [String], writing output: String) throws(FileError) {
+        guard output != "-" else { return }
+        let folder = isFolder(output)
+        for input in inputs where input != "-" {
+            if input == output || sameFile(input, output) { throw .wouldOverwriteInput(path: input) }
+            let name = (input as NSString).lastPathComponent
+            if folder, name.hasPrefix("frame-"), name.hasSuffix(".png"), Int(name.dropFirst(6).dropLast(4)) != nil,
+                sameFile((input as NSString).deletingLastPathComponent.isEmpty ? "." : (input as NSString).deletingLastPathComponent, output)
+            {
+                throw .wouldOverwriteInput(path: input)
+            }
+        }
+    }
+
     private static func lastError() -> String { String(cString: strerror(errno)) }
 }

@@ -10,8 +10,8 @@ import Foundation
 /// name; several operands by their paths relative to the folder they share). It gets an entry of
 /// that name in `manifest.json` and a PNG preview of that name with `.png` added (`2024/p.jpg.png`,
 /// so `p.jpg` and `p.png` never share one, and a name never depends on the other inputs). An input
-/// whose bytes are those its entry records (size and SHA-256; the digest is not read again while
-/// size, modification time and inode are all unchanged), listed in a manifest made with the same
+/// whose bytes are those its entry records (size and SHA-256; the file is hashed again only when its
+/// modification time, in whole seconds, changed), listed in a manifest made with the same
 /// settings, is up to date and skipped. Previews the earlier manifest listed that the new one does
 /// not are removed.
 public struct PlaceholderBatch: Sendable {
@@ -194,11 +194,10 @@ public struct PlaceholderBatch: Sendable {
             if let previous, previous.preview.file == job.preview, let recorded = previous.source, recorded.bytes == source.bytes,
                 FileManager.default.fileExists(atPath: previewPath)
             {
-                if recorded.modified == source.modified, recorded.inode == source.inode { return .upToDate(previous) }
-                if try FileDigest.sha256(file: job.input) == recorded.sha256 {
-                    var entry = previous
-                    entry.source = PlaceholderManifest.Source(source, sha256: recorded.sha256)
-                    return .upToDate(entry)
+                // The same bytes under another time (a copy, a checkout) keep the entry as it was:
+                // the manifest does not change with where or when the files were copied.
+                if try recorded.modified == source.modified || FileDigest.sha256(file: job.input) == recorded.sha256 {
+                    return .upToDate(previous)
                 }
             }
             source.sha256 = try FileDigest.sha256(file: job.input)
@@ -316,13 +315,13 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
         public var bytes: Int
         /// SHA-256 of its bytes, lower-case hex.
         public var sha256: String
-        /// Its modification time (nanoseconds since 1970) and inode: while these and ``bytes`` are
-        /// unchanged, ``sha256`` is taken as still true without reading the file.
+        /// Its modification time in whole seconds since 1970 when the preview was made: while it and
+        /// ``bytes`` are unchanged, ``sha256`` is taken as still true without reading the file; when
+        /// it differs the file is hashed, and the entry kept as it was if the digest is the same.
+        /// (No inode and no fraction of a second: a copy of the folder keeps the manifest's bytes.)
         public var modified: Int64
-        /// See ``modified``.
-        public var inode: UInt64
 
-        /// `path`'s size, modification time and inode (`sha256` empty).
+        /// `path`'s size and modification time (`sha256` empty).
         /// - Throws: ``FileError/cannotRead(path:reason:)`` when it cannot be examined.
         init(statusOf path: String) throws(FileError) {
             var info = stat()
@@ -334,14 +333,7 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
             #else
             let time = info.st_mtim
             #endif
-            modified = Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-            inode = UInt64(info.st_ino)
-        }
-
-        /// `status` with the digest `sha256`.
-        init(_ status: Source, sha256: String) {
-            self = status
-            self.sha256 = sha256
+            modified = Int64(time.tv_sec)
         }
     }
 

@@ -31,15 +31,11 @@ extension Renderer {
         view.setImage(image, at: arrival)
         let scene = Scene(width: w, height: h, backgroundColor: .black)
         scene.addLayer(view.layer)
-        let (pw, ph) = (Int((w * scale).rounded()), Int((h * scale).rounded()))
-        try ImageLimits.checkBudget(
-            pw * ph * 4 * (6 * ProcessInfo.processInfo.activeProcessorCount + 2) + image.width * image.height * 4,
-            for: "rendering \(recording.frameCount) frames of \(pw)×\(ph)")
-        let writer =
-            try path.map {
-                try AnimationWriter(path: $0, format: format, width: pw, height: ph, frameRate: recording.frameRate, quality: quality, opaque: true)
-            }
-            ?? AnimationWriter.inMemory(format: format, width: pw, height: ph, frameRate: recording.frameRate, quality: quality, opaque: true)
+        let (pw, ph) = try pixelSize(w, h, scale: scale, spelled: arguments.spelled(BlurUpOperation.scale))
+        let writer = try animationWriter(
+            to: path, format: format, width: pw, height: ph, frameRate: recording.frameRate, quality: quality, opaque: true, loopCount: 0,
+            working: pw * ph * 4 * (6 * ProcessInfo.processInfo.activeProcessorCount + 2) + image.width * image.height * 4,
+            frames: recording.frameCount)
         try record(scene, recording, to: writer, options)
         return writer.bytes
     }
@@ -56,10 +52,10 @@ extension Renderer {
         let start = try arguments.required(RenderOperation.time)
         let quality = try arguments.required(RenderOperation.quality)
         let scale = arguments.given(RenderOperation.scale) ?? file.scale ?? 1
-        let (w, h) = (Int((file.scene.width * scale).rounded()), Int((file.scene.height * scale).rounded()))
+        let (w, h) = try pixelSize(file.scene.width, file.scene.height, scale: scale, spelled: arguments.spelled(RenderOperation.scale))
         let frameBytes = w * h * 4
         if let still {
-            try ImageLimits.checkBudget(frameBytes * 4, for: "rendering a \(w)×\(h) frame")
+            try ImageLimits.checkBudget(frameBytes * 4 + file.imageBytes, for: "rendering a \(w)×\(h) frame")
             let image: Bitmap
             do { image = try file.scene.render(at: start, scale: scale, threads: options.threads, cancelled: options.cancelled) } catch RecordingError
                 .cancelled
@@ -80,17 +76,11 @@ extension Renderer {
         let rate = arguments.given(RenderOperation.fps) ?? file.frameRate ?? SceneRecording.frameRateSpec.defaultValue!
         let recording = try SceneRecording(start: start, duration: duration, frameRate: rate, scale: scale)
         let parallel = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
-        // Frames in flight, each with its offscreen surfaces and blur buffers, plus the encoder's copy.
-        try ImageLimits.checkBudget(frameBytes * (6 * min(16, parallel) + 2), for: "rendering \(recording.frameCount) frames of \(w)×\(h)")
         let opaque = file.scene.backgroundColor.alpha >= 1, loops = try arguments.required(RenderOperation.loop)
-        let writer =
-            try path.map {
-                try AnimationWriter(
-                    path: $0, format: animation, width: w, height: h, frameRate: recording.frameRate, quality: quality, opaque: opaque,
-                    loopCount: loops)
-            }
-            ?? AnimationWriter.inMemory(
-                format: animation, width: w, height: h, frameRate: recording.frameRate, quality: quality, opaque: opaque, loopCount: loops)
+        // Frames in flight, each with its offscreen surfaces and blur buffers, plus the encoder's copy.
+        let writer = try animationWriter(
+            to: path, format: animation, width: w, height: h, frameRate: recording.frameRate, quality: quality, opaque: opaque, loopCount: loops,
+            working: frameBytes * (6 * min(16, parallel) + 2) + file.imageBytes, frames: recording.frameCount)
         try record(file.scene, recording, to: writer, RenderOptions(threads: parallel, cancelled: options.cancelled, progress: options.progress))
         return writer.bytes
     }
@@ -124,6 +114,34 @@ extension Renderer {
         } catch let error as DecodingError {
             throw RenderError.input(name: source.name, error)
         }
+    }
+
+    /// `width × height` points at `scale` pixels per point, rounded: a size of at least a pixel each
+    /// way, or a ``ParameterError`` naming the scale (`spelled`) and the least that makes one.
+    static func pixelSize(_ width: Double, _ height: Double, scale: Double, spelled: String) throws(ParameterError) -> (Int, Int) {
+        let size = (Int((width * scale).rounded()), Int((height * scale).rounded()))
+        guard size.0 < 1 || size.1 < 1 else { return size }
+        throw .outOfRange(name: spelled, value: scale, range: (0.5 / min(width, height))...Bitmap.scaleSpec.range.upperBound, unit: "px/pt")
+    }
+
+    /// The writer of an animation into `path` (nil: memory) after `working` bytes (the frames in
+    /// flight and what they read) are checked against the memory budget; what is left of the
+    /// budget is the writer's ``AnimationWriter/byteLimit``, so the frames it holds count too.
+    static func animationWriter(
+        to path: String?, format: AnimationFormat, width: Int, height: Int, frameRate: Double, quality: Int, opaque: Bool, loopCount: Int,
+        working: Int, frames: Int
+    ) throws -> AnimationWriter {
+        try ImageLimits.checkBudget(working, for: "rendering \(frames) frames of \(width)×\(height)")
+        let writer =
+            try path.map {
+                try AnimationWriter(
+                    path: $0, format: format, width: width, height: height, frameRate: frameRate, quality: quality, opaque: opaque,
+                    loopCount: loopCount)
+            }
+            ?? AnimationWriter.inMemory(
+                format: format, width: width, height: height, frameRate: frameRate, quality: quality, opaque: opaque, loopCount: loopCount)
+        writer.byteLimit = ImageLimits.memoryBudget - working
+        return writer
     }
 
     /// Records `scene` into `writer`, frames in parallel, stopping between batches when cancelled.

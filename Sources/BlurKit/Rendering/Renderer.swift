@@ -137,22 +137,55 @@ extension Renderer {
 
     /// Checks from its header that the image at `source` is one BlurKit reads, within the pixel
     /// limit and — for WebP and GIF, which are decoded whole — within the memory budget of their
-    /// decoding, decoding no pixels.
-    public static func probe(_ source: ImageSource) throws {
+    /// decoding, decoding no pixels. Returns its size in pixels.
+    @discardableResult
+    public static func probe(_ source: ImageSource) throws -> (width: Int, height: Int) {
         do {
             let file = try source.open()
             switch file.format {
-            case .webp: _ = try WebPCodec.header(try head(of: source))
-            case .gif: _ = try GIFCodec.header(try head(of: source))
+            case .webp:
+                let header = try WebPCodec.header(try head(of: source))
+                return (header.width, header.height)
+            case .gif: return try GIFCodec.header(try head(of: source))
             // The boxes before the image data (ftyp, meta with ispe) are the file's first bytes but
             // may run past 4 KB: the whole file, which libheif parses without decoding.
-            case .avif, .heic: _ = try HEIFCodec.header(try file.readAll())
-            default: _ = try ImagePipeline.open(file)
+            case .avif, .heic:
+                let header = try HEIFCodec.header(try file.readAll())
+                return (header.width, header.height)
+            default:
+                let source = try ImagePipeline.open(file).source
+                return (source.width, source.height)
             }
         } catch let PipelineError.input(_, error) {
             throw RenderError.input(name: source.name, error)
         } catch let error as DecodingError {
             throw RenderError.input(name: source.name, error)
+        }
+    }
+
+    /// What reads a scene's images for ``SceneFile/parse(_:baseDirectory:imageLoader:operations:)``
+    /// under `options`: each image named is opened by `open` (the name as the file writes it), its
+    /// size read from its header and added to the images before it, the sum checked against the
+    /// memory budget (``BudgetError`` names the image that passes it: the parse throws
+    /// `SceneFileError.overBudget`), and then decoded under the deadline (stopped between its rows:
+    /// `SceneFileError.cancelled`; or a codec's refusal of what cannot finish in the time left) — in
+    /// the order the file names them, one at a time.
+    public static func sceneImages(
+        options: RenderOptions = RenderOptions(), open: @escaping (String) throws -> ImageSource
+    ) -> (String) throws -> Bitmap {
+        var total = 0
+        return { name in
+            if options.cancelled() { throw RecordingError.cancelled(framesWritten: 0) }
+            let source = try open(name)
+            let (width, height) = try probe(source)
+            let bytes = width.multipliedReportingOverflow(by: height)
+            let sum = (bytes.partialValue.multipliedReportingOverflow(by: 4)).partialValue.addingReportingOverflow(total)
+            if bytes.overflow || sum.overflow {
+                throw BudgetError(job: "the scene's images up to \(name)", needed: .max, budget: ImageLimits.memoryBudget)
+            }
+            try ImageLimits.checkBudget(sum.partialValue, for: "the scene's images up to \(name) (\(width)×\(height))")
+            total = sum.partialValue
+            do { return try decode(source, options: options) } catch RenderError.cancelled { throw RecordingError.cancelled(framesWritten: 0) }
         }
     }
 

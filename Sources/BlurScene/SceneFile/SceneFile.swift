@@ -20,6 +20,11 @@ public struct SceneFile {
 
     /// When the last animation ends (delay and duration included; springs until they settle).
     public let lastAnimationEnd: Double
+    /// Every image file the scene reads, as resolved against its folder, in the order they are first
+    /// named (what a command must not write over).
+    public let imageFiles: [String]
+    /// Bytes the decoded images hold (4 a pixel): memory a render of the scene holds throughout.
+    public let imageBytes: Int
 
     /// Reads a scene file; relative image paths are resolved against its folder.
     public static func read(_ path: String, operations: [BlurOperation] = BlurOperation.effects) throws -> SceneFile {
@@ -190,6 +195,8 @@ private struct Reader {
     let operations: [BlurOperation]
     var layers: [String: Layer] = [:]
     var images: [String: Bitmap] = [:]
+    /// The keys of ``images`` in the order they were first named.
+    var imageFiles: [String] = []
     /// The document's appearance: what `background` and `{"light", "dark"}` values resolve to.
     var appearance = Appearance.light
 
@@ -212,7 +219,9 @@ private struct Reader {
         for node in try o.optional("layers")?.array() ?? [] { scene.addLayer(try layer(node)) }
         var end = 0.0
         for node in try o.optional("animations")?.array() ?? [] { end = max(end, try animation(node, in: scene)) }
-        return SceneFile(scene: scene, layers: layers, scale: scale, duration: duration, frameRate: fps, lastAnimationEnd: end)
+        return SceneFile(
+            scene: scene, layers: layers, scale: scale, duration: duration, frameRate: fps, lastAnimationEnd: end, imageFiles: imageFiles,
+            imageBytes: images.values.reduce(0) { $0 + $1.width * $1.height * 4 })
     }
 
     mutating func layer(_ node: Node) throws(SceneFileError) -> Layer {
@@ -295,7 +304,12 @@ private struct Reader {
         do {
             let bitmap = try loader.map { try $0(name) } ?? ImageFile.read(file)
             images[file] = bitmap
+            imageFiles.append(file)
             return bitmap
+        } catch let error as BudgetError {
+            throw .overBudget(path: node.path, message: error.description)
+        } catch RecordingError.cancelled {
+            throw .cancelled
         } catch let error as FileError {
             throw .image(path: node.path, file: file, message: "\(error)")
         } catch {

@@ -12,6 +12,11 @@ public enum SceneFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalid(path: String, message: String)
     /// An image named by the scene could not be read; `message` names the file.
     case image(path: String, file: String, message: String)
+    /// An image named by the scene would take the images past the memory budget: `message` says
+    /// by how much.
+    case overBudget(path: String, message: String)
+    /// Reading the images was stopped (the render's deadline passed or it was cancelled).
+    case cancelled
 
     /// One line: the value's path (or the line and column) and what is wrong with it.
     public var description: String {
@@ -22,6 +27,8 @@ public enum SceneFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .unknownKey(path, known): "\(path): unknown key (known here: \(known.joined(separator: ", ")))"
         case let .invalid(path, message): "\(path): \(message)"
         case let .image(path, _, message): "\(path): \(message)"
+        case let .overBudget(path, message): "\(path): \(message)"
+        case .cancelled: "reading the scene's images was stopped"
         }
     }
 }

@@ -118,13 +118,13 @@ public final class BlurService: Sendable {
             let render = routes.first { $0.name == target.route }
             switch route {
             case "other": throw .notFound("no route /\(target.route); see /openapi.json")
-            case "images": try authorize(request)
+            case "images": _ = try authorize(request)
             default: break
             }
             let allowed = render?.methods ?? ["GET", "HEAD"]
             guard allowed.contains(method) else { throw .methodNotAllowed("\(method) is not allowed here", allowed: allowed) }
             guard render != nil else { return nil }
-            if settings.signer != nil { try authorize(request) }
+            if settings.signer != nil { _ = try authorize(request) }
             if method == "POST", let refusal = gate.wouldRefuse(deadline: Date().addingTimeInterval(settings.timeout)) {
                 return countRefusal(refusal, route: route)
             }
@@ -226,6 +226,8 @@ public final class BlurService: Sendable {
         case "healthz":
             try only(["GET", "HEAD"])
             if draining { throw .busy("the server is shutting down", retryAfter: 1) }
+            let late = gate.overrunning
+            if late > 0 { throw .busy("not ready: \(late) render\(late == 1 ? " is" : "s are") running past the time limit", retryAfter: 1) }
             // Not ready while a render asked now would be refused: a balancer sends it elsewhere.
             if let refusal = gate.wouldRefuse(deadline: Date().addingTimeInterval(settings.timeout)) {
                 let reason = BlurService.busy(refusal, timeout: settings.timeout)
@@ -241,7 +243,7 @@ public final class BlurService: Sendable {
             return .now(HTTPResponse(status: 200, contentType: "application/json", body: openAPI))
         case "images":
             try only(["GET", "HEAD"])
-            try authorize(request)
+            _ = try authorize(request)
             return .now(try images())
         case "web":
             try only(["GET", "HEAD"])
@@ -260,10 +262,36 @@ public final class BlurService: Sendable {
 
     /// With a key: the request's signature (and its `expires=`, when it has one), or the
     /// playground's token in `X-BlurKit-Token`.
-    private func authorize(_ request: HTTPRequest) throws(ServeError) {
-        guard let signer = settings.signer else { return }
-        if let token = request.header("x-blurkit-token"), signer.accepts(token: token, now: Date().timeIntervalSince1970) { return }
-        _ = try signer.verify(request.rawTarget)
+    private func authorize(_ request: HTTPRequest) throws(ServeError) -> Access {
+        guard let signer = settings.signer else { return .open }
+        let now = Date().timeIntervalSince1970
+        let target = try RequestTarget(request.rawTarget)
+        // A URL that carries a signature or an expiry is held to them, token or not.
+        let signs = target["sig"] != nil || target["expires"] != nil
+        if !signs, let token = request.header("x-blurkit-token"), signer.accepts(token: token, now: now) { return .token }
+        _ = try signer.verify(request.rawTarget, now: now)
+        return .signed(expires: target["expires"].flatMap { Int($0) })
+    }
+
+    /// How a request was let in, which says how long its answer may be kept.
+    enum Access {
+        /// No key: every URL is open.
+        case open
+        /// A signed URL, good until `expires` (seconds since 1970) when it has one.
+        case signed(expires: Int?)
+        /// The playground's token: the answer is for that browser alone.
+        case token
+
+        /// `Cache-Control` for a 200 or 304 (at `now`): a signed URL for ever unless it expires, then
+        /// until that second and never `immutable`; a token's answer `private`; an open one an hour.
+        func cacheControl(now: Double) -> String {
+            switch self {
+            case .open: return "public, max-age=3600"
+            case .signed(expires: nil): return "public, max-age=31536000, immutable"
+            case let .signed(expires?): return "public, max-age=\(max(0, Int((Double(expires) - now).rounded(.down))))"
+            case .token: return "private, no-cache"
+            }
+        }
     }
 
     /// What `/` answers under `--key` without its signed link.
@@ -298,10 +326,8 @@ public final class BlurService: Sendable {
     private func render(_ route: ServiceRoute, _ request: HTTPRequest, _ target: RequestTarget) throws(ServeError) -> HTTPAnswer {
         let deadline = Date().addingTimeInterval(settings.timeout)
         var parameters = target.parameters
-        if settings.signer != nil {
-            try authorize(request)
-            parameters.removeAll { $0.name == "sig" || $0.name == "expires" }
-        }
+        let access = try authorize(request)
+        if settings.signer != nil { parameters.removeAll { $0.name == "sig" || $0.name == "expires" } }
         let given = try route.arguments(parameters)
         let formatWord = given.given(ServiceRoute.format)
 
@@ -322,7 +348,9 @@ public final class BlurService: Sendable {
             let file = try settings.root.open(target.rest)
             opened = file
             source = .file(file.path)
-            inputDigest = try digest(of: file, named: target.rest)
+            let own = try digest(of: file, named: target.rest)
+            // A scene's answer is made of its images too: their digests are in its key.
+            inputDigest = route.output == .stillOrAnimation ? sceneDigest(of: file, named: target.rest, own: own) : own
             name = target.rest
         }
 
@@ -339,7 +367,7 @@ public final class BlurService: Sendable {
         let etag = "\"" + key.prefix(40) + "\""
         var headers = [
             "ETag": etag, "Vary": "Accept",
-            "Cache-Control": settings.signer != nil ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+            "Cache-Control": access.cacheControl(now: Date().timeIntervalSince1970),
         ]
         if let match = request.header("if-none-match"),
             match.trimmingCharacters(in: .whitespaces) == "*"
@@ -547,6 +575,30 @@ public final class BlurService: Sendable {
         return hex
     }
 
+    /// The digest of the scene at `path` (its own digest `own`) with every image it reads, named
+    /// as it names them: its file read once with each image standing in as a pixel (no image is
+    /// decoded), then each image's digest (``digest(of:named:)``, kept per version of the file). A
+    /// scene that does not parse keeps its own digest: its answer is the error.
+    private func sceneDigest(of file: ServedFile, named path: String, own: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent, root = settings.root
+        guard let bytes = try? AtomicFile.read(file.path), let stub = try? Bitmap(width: 1, height: 1) else { return own }
+        var names: [String] = []
+        _ = try? SceneFile.parse(
+            bytes, baseDirectory: folder,
+            imageLoader: { name in
+                names.append(name)
+                return stub
+            })
+        var parts = [own]
+        for name in names {
+            let relative = try? ServeRoot.relative(name, from: folder)
+            let image = relative.flatMap { try? root.open($0) }
+            let found = image.flatMap { image in relative.flatMap { try? digest(of: image, named: $0) } }
+            parts.append(name + "=" + (found ?? "unreadable"))
+        }
+        return Digest.hex(Digest.sha256(Array(parts.joined(separator: "\n").utf8)))
+    }
+
     /// Checks that the input is an image BlurKit reads, within the pixel limit, from its header.
     private func probe(_ source: ImageSource, name: String) throws(ServeError) {
         do { try Renderer.probe(source) } catch let RenderError.input(_, error) {
@@ -589,12 +641,16 @@ public final class BlurService: Sendable {
                 guard case let .file(path) = source else { throw ServeError.unsupportedMediaType("/render takes a scene file under the root") }
                 // A scene's images: relative to the scene's folder (`..` read as it reads), under the
                 // root only, each opened once.
+                // Decoded under the deadline and counted together (`Renderer.sceneImages`); each file
+                // stays open until the scene is read.
                 let root = settings.root, folder = ((relative ?? "") as NSString).deletingLastPathComponent
+                var opened: [ServedFile] = []
                 let file = try SceneFile.parse(
                     try AtomicFile.read(path), baseDirectory: folder,
-                    imageLoader: { name in
+                    imageLoader: Renderer.sceneImages(options: options) { name in
                         let image = try root.open(try ServeRoot.relative(name, from: folder))
-                        return try withExtendedLifetime(image) { try ImageFile.read(image.path) }
+                        opened.append(image)
+                        return .file(image.path)
                     })
                 let still = RenderOperation.isStill(given) ? try ImageFormat.spec.parse(format ?? "png") : nil
                 let animation = still == nil ? try AnimationFormat.spec.parse(format ?? "webp") : nil
@@ -628,6 +684,10 @@ public final class BlurService: Sendable {
             throw .unprocessable(shown(text, source: source, name: name))
         } catch let error as DecodingError {
             throw BlurService.status(of: error, name: name)
+        } catch SceneFileError.cancelled {
+            throw .busy("the request took longer than the server's time limit of \(formatNumber(settings.timeout)) s", retryAfter: 5)
+        } catch let SceneFileError.overBudget(_, message) {
+            throw .tooLarge(shown(message, source: source, name: name))
         } catch let error as SceneFileError {
             throw .unprocessable(shown(error.description, source: source, name: name))
         } catch let error as EncodingError {

@@ -38,7 +38,7 @@ enum PlaceholderCommand: Command {
         DIR itself is skipped, and a file given twice is done once). JPEGs decode at reduced size
         through libjpeg's DCT scaling. Previews and colours are sRGB, converted from each input's ICC profile. An input whose size and
         SHA-256 are those the manifest records is up to date and skipped, so a rerun resumes (the digest is
-        read again only when size, modification time or inode changed); previews of inputs gone are removed. Failures are listed at the end (exit status 1) and leave the manifest; every other
+        read again only when size or modification time changed); previews of inputs gone are removed. Failures are listed at the end (exit status 1) and leave the manifest; every other
         file is still done. Ctrl-C stops after the files in flight, keeping a valid manifest. For more than
         one machine, run --shard K/N on each (the same INPUTs) and then --merge once (docs/deploy.md).
         """

@@ -30,8 +30,16 @@ enum RenderCommand: Command {
         let animationFormat =
             still
             ? nil : try arguments.animationFormat(for: output, asked: try given[RenderOperation.format].map { try AnimationFormat.spec.parse($0) })
+        // The images are counted together against the memory budget as they are read; none of
+        // them, nor the scene, may be written over.
         let file: SceneFile
-        do { file = try SceneFile.read(input) } catch let error as SceneFileError { throw CLIError.failure("\(input): \(error)") }
+        do {
+            let folder = (input as NSString).deletingLastPathComponent
+            file = try SceneFile.parse(
+                try AtomicFile.read(input), baseDirectory: folder,
+                imageLoader: Renderer.sceneImages { name in .file(name.hasPrefix("/") ? name : (folder as NSString).appendingPathComponent(name)) })
+        } catch let error as SceneFileError { throw CLIError.failure("\(input): \(error)") }
+        try AtomicFile.checkKeeps(file.imageFiles, writing: output)
         try Recording.run(into: output, format: animationFormat ?? .webp, threads: threads, quiet: arguments.has(StandardOptions.quiet.name)) {
             options in
             do {
