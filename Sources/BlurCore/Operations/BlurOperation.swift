@@ -231,6 +231,15 @@ public struct PreparedEffect: Sendable {
     /// The streaming stages for `width × height` at `scale`, when the operation has them.
     package let stages: (@Sendable (Int, Int, Double, EffectContext) -> [any RowStage])?
 
+    /// Bytes a draw over `width × height` pixels at `scale` in `context` holds besides the image:
+    /// its stages' rows, plans and output (what the streaming chain counts) when it has stages,
+    /// else ``estimatedBytes`` — what a caller that draws it over an image in memory (a scene's
+    /// backdrop) counts against its share of the budget.
+    package func workingBytes(width: Int, height: Int, scale: Double, context: EffectContext) -> Int {
+        guard let stages, !KernelSwitch.useReference else { return estimatedBytes(width, height) }
+        return StreamingDefaults.workingBytes(of: stages(width, height, scale, context))
+    }
+
     package init(
         draw: @escaping @Sendable (Bitmap, EffectContext) throws -> Bitmap, keepsOpaque: Bool, estimatedBytes: @escaping @Sendable (Int, Int) -> Int,
         stages: (@Sendable (Int, Int, Double, EffectContext) -> [any RowStage])?

@@ -101,4 +101,15 @@ package enum StreamingDefaults {
     package static func wholeImageBandRows(width: Int) -> Int {
         max(16, min(256, (1 << 22) / max(1, width * 4)))
     }
+
+    /// Bytes `stages` hold run one after another over an image in memory
+    /// (``RowStage/run(_:parts:bandRows:checkpoint:)``): each stage's rows and plans at the
+    /// whole-image band, and the output it makes.
+    package static func workingBytes(of stages: [any RowStage]) -> Int {
+        stages.reduce(0) { total, stage in
+            let (sum, overflow) = total.addingReportingOverflow(
+                stage.heldBytes(bandRows: wholeImageBandRows(width: stage.width)) &+ stage.width * stage.height * 4)
+            return overflow ? .max : sum
+        }
+    }
 }

@@ -131,6 +131,25 @@ struct Compositor {
     }
 
     private func backdrop(_ filter: Layer.BackdropFilter, of layer: Layer, over canvas: Bitmap, frame: Rect, corner: Double) throws -> Bitmap {
+        // The effect's own working memory over this canvas comes from the share the surfaces take
+        // theirs from: several frames rendered at once each hold their effects' buffers.
+        let (w, h) = (canvas.width, canvas.height)
+        let working: Int
+        switch filter {
+        case .blur: working = GaussianBlur.estimatedBytes(width: w, height: h)
+        case .material: working = Material.estimatedBytes(width: w, height: h)
+        case let .progressive(effect):
+            working = StreamingDefaults.workingBytes(of: [
+                effect.stage(width: w, height: h, scale: canvas.scale, frame: frame, appearance: appearance, cache: .shared)
+            ])
+        case .glass: working = GlassEffect.estimatedBytes(width: w, height: h)
+        case let .effect(effect):
+            working = layer.effect(effect, at: time).prepared.workingBytes(
+                width: w, height: h, scale: canvas.scale,
+                context: EffectContext(frame: frame, appearance: appearance, cornerRadius: corner, threads: threads, checkpoint: checkpoint))
+        }
+        let (total, overflow) = surfaces.held.addingReportingOverflow(working)
+        try ImageLimits.checkBudget(overflow ? .max : total, within: surfaceBudget, for: "the scene's backdrop effect over \(w)×\(h)")
         switch filter {
         case let .blur(radius):
             let r = layer.backdropRadiusValue?.value(at: time) ?? radius
