@@ -70,28 +70,26 @@ screenshot:
 
 # The service's tests beyond Swift's: the OpenAPI document (schemathesis), the playground in
 # headless Chromium (Playwright), two replicas behind nginx, placeholder shards, the example server package.
-SERVICE_TESTS = test_schemathesis test_playground test_nginx test_proxy_cache test_shards test_example test_attacks test_offpath
+SERVICE_TESTS = test_schemathesis test_playground test_nginx test_proxy_cache test_shards test_example test_attacks test_offpath test_registry_attacks
 
 test: deps test-deps
-	$(SWIFT) test -c release $(CPU_FLAGS)
-	python3 Scripts/reference.py .build/release/blurkit docs/reference --check
-	$(MAKE) wasm
-	for f in Sources/BlurServe/Resources/playground.js Web/blurkit.mjs Scripts/dts.mjs Scripts/package.mjs Tests/Web/test_wasm.mjs; do node --check $$f || exit 1; done
-	node Tests/Web/test_wasm.mjs .build/release/blurkit $(WASM_OUT)
+	@Scripts/step.sh swift-test $(SWIFT) test -c release $(CPU_FLAGS)
+	@Scripts/step.sh reference python3 Scripts/reference.py .build/release/blurkit docs/reference --check
+	@Scripts/step.sh wasm $(MAKE) --no-print-directory wasm
+	@for f in Sources/BlurServe/Resources/playground.js Web/blurkit.mjs Scripts/dts.mjs Scripts/package.mjs Tests/Web/test_wasm.mjs; do node --check $$f || exit 1; done
+	@Scripts/step.sh test_wasm node Tests/Web/test_wasm.mjs .build/release/blurkit $(WASM_OUT)
 	@d=$$(mktemp -d) && cp Tests/Web/example.mts $(WASM_OUT)/blurkit.d.mts $$d/ && \
 		tsc --noEmit --strict --target es2022 --module node16 --moduleResolution node16 --lib es2022 $$d/example.mts; \
 		status=$$?; rm -rf $$d; [ $$status = 0 ] && echo "blurkit.d.ts: Tests/Web/example.mts type-checks" || exit 1
-	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_page.py $(WASM_OUT)
-	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_scroll.py $(WASM_OUT)
-	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Web/test_glass.py $(WASM_OUT)
-	python3 Tests/Web/test_npm.py $(WASM_OUT)
-	$(SWIFT) build -c release $(CPU_FLAGS) --package-path Examples/Server
+	@for t in test_page test_scroll test_glass; do BLURKIT=$(CURDIR)/.build/release/blurkit Scripts/step.sh $$t python3 Tests/Web/$$t.py $(WASM_OUT) || exit 1; done
+	@Scripts/step.sh test_npm python3 Tests/Web/test_npm.py $(WASM_OUT)
+	@Scripts/step.sh example-server $(SWIFT) build -c release $(CPU_FLAGS) --package-path Examples/Server
 	# The CLI as a package depending on BlurKit builds it, with no flags: the same bytes as with them.
-	$(SWIFT) build -c release --product blurkit --scratch-path .build/portable
-	python3 Tests/InstructionSets/test_same_bytes.py .build/release/blurkit .build/portable/release/blurkit
-	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit BLURKIT_WEB=$(CURDIR)/$(WASM_OUT) python3 Tests/Service/$$t.py || exit 1; done
-	BLURKIT=$(CURDIR)/.build/release/blurkit python3 Tests/Photos/test_photos.py
-	python3 Tests/Docs/test_architecture.py
+	@Scripts/step.sh portable-build $(SWIFT) build -c release --product blurkit --scratch-path .build/portable
+	@Scripts/step.sh same-bytes python3 Tests/InstructionSets/test_same_bytes.py .build/release/blurkit .build/portable/release/blurkit
+	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit BLURKIT_WEB=$(CURDIR)/$(WASM_OUT) Scripts/step.sh $$t python3 Tests/Service/$$t.py || exit 1; done
+	@BLURKIT=$(CURDIR)/.build/release/blurkit Scripts/step.sh test_photos python3 Tests/Photos/test_photos.py
+	@Scripts/step.sh architecture python3 Tests/Docs/test_architecture.py
 
 # Pillow: the decoder and encoder that are not ours, for the tests that hold our files to them
 # (with its own lcms2 and AVIF reader); Playwright and schemathesis (pip), Chromium and nginx (apt)
