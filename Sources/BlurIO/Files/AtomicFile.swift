@@ -25,15 +25,18 @@ public enum AtomicFile {
 
     /// The whole file at `path`.
     /// - Throws: ``FileError/cannotRead(path:reason:)`` when it cannot be opened, is a directory, or is
-    ///   longer than ``maximumReadBytes``.
-    public static func read(_ path: String) throws(FileError) -> [UInt8] {
+    ///   longer than `limit` (default ``maximumReadBytes``; a file's size is checked before a byte is read).
+    public static func read(_ path: String, atMost limit: Int = maximumReadBytes) throws(FileError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .cannotRead(path: path, reason: lastError()) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .cannotRead(path: path, reason: lastError()) }
         guard (info.st_mode & S_IFMT) != S_IFDIR else { throw .cannotRead(path: path, reason: "it is a directory") }
-        return try readAll(fd, name: path)
+        if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limit {
+            throw .cannotRead(path: path, reason: "it holds \(info.st_size) bytes, over the \(limit) it may")
+        }
+        return try readAll(fd, name: path, limit: limit)
     }
 
     /// Everything on standard input.
@@ -55,7 +58,7 @@ public enum AtomicFile {
         if let failure = writeAll(bytes, to: 2) { throw .cannotWrite(path: "standard error", reason: failure) }
     }
 
-    private static func readAll(_ fd: Int32, name: String) throws(FileError) -> [UInt8] {
+    private static func readAll(_ fd: Int32, name: String, limit: Int = maximumReadBytes) throws(FileError) -> [UInt8] {
         var bytes = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
@@ -67,7 +70,7 @@ public enum AtomicFile {
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
             // A device or pipe that never ends (/dev/zero) is an error, not a hang.
-            if bytes.count > maximumReadBytes { throw .cannotRead(path: name, reason: "it holds more than \(maximumReadBytes >> 20) MiB") }
+            if bytes.count > limit { throw .cannotRead(path: name, reason: "it holds more than \(limit) bytes") }
         }
         return bytes
     }
@@ -131,6 +134,19 @@ public enum AtomicFile {
         var sa = stat(), sb = stat()
         guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+
+    /// A file as the system knows it: its device and inode.
+    public struct Identity: Hashable, Sendable {
+        let device: UInt64, inode: UInt64
+    }
+
+    /// The file `path` names, after symbolic links (nil when it names none). Two paths with one
+    /// identity are one file.
+    public static func identity(_ path: String) -> Identity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// Throws ``FileError/wouldOverwriteInput(path:)`` when writing `output` would write over,

@@ -128,6 +128,9 @@ public struct PlaceholderBatch: Sendable {
         let state = Locked<(next: Int, done: Int, report: Report, entries: [Int: PlaceholderManifest.Entry], failed: Set<String>)>(
             (0, 0, Report(total: jobs.count), [:], []))
         let work = jobs, total = jobs.count
+        // What the run reads, by device and inode: no preview, manifest or removal may reach one
+        // (an output folder holding links to the inputs, or the inputs themselves).
+        let inputs = Set(jobs.compactMap { AtomicFile.identity($0.input) })
         DispatchQueue.concurrentPerform(iterations: max(1, min(parallel, total))) { _ in
             while !cancelled() {
                 let index: Int? = state.withLock { s in
@@ -136,7 +139,7 @@ public struct PlaceholderBatch: Sendable {
                     return s.next - 1
                 }
                 guard let index else { return }
-                let outcome = process(work[index], previous: previous[work[index].name])
+                let outcome = process(work[index], previous: previous[work[index].name], inputs: inputs)
                 state.withLock { s in
                     s.done += 1
                     switch outcome {
@@ -163,21 +166,27 @@ public struct PlaceholderBatch: Sendable {
             }
         }
         let manifest = PlaceholderManifest(size: settings.size, thumbHash: settings.thumbHash, images: entries)
-        do { try AtomicFile.write(try manifest.encoded(), to: manifestPath) } catch let error as FileError {
+        do {
+            if let target = AtomicFile.identity(manifestPath), inputs.contains(target) { throw FileError.wouldOverwriteInput(path: manifestPath) }
+            try AtomicFile.write(try manifest.encoded(), to: manifestPath)
+        } catch let error as FileError {
             throw PlaceholderBatchError.manifestNotWritten(error, report)
         }
-        removeStale(earlier, keeping: Set(entries.map(\.preview.file)))
+        removeStale(earlier, keeping: Set(entries.map(\.preview.file)), inputs: inputs)
         return report
     }
 
     /// Removes the previews `earlier` listed that are not `kept` (their inputs gone, renamed or
     /// failed), and the folders that leaves empty; only names a preview can have (relative, no `.`
     /// or `..` segment, ending in `.png`), so that an edited manifest cannot reach outside.
-    func removeStale(_ earlier: PlaceholderManifest?, keeping kept: Set<String>) {
+    /// An input (of `inputs`, by device and inode) is never removed, whatever its name.
+    func removeStale(_ earlier: PlaceholderManifest?, keeping kept: Set<String>, inputs: Set<AtomicFile.Identity>) {
         for file in Set(earlier?.images.map(\.preview.file) ?? []) where !kept.contains(file) {
             let parts = file.split(separator: "/", omittingEmptySubsequences: false)
             guard file.hasSuffix(".png"), !file.hasPrefix("/"), parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else { continue }
-            unlink((output as NSString).appendingPathComponent(file))
+            let path = (output as NSString).appendingPathComponent(file)
+            if let found = AtomicFile.identity(path), inputs.contains(found) { continue }
+            unlink(path)
             for depth in stride(from: parts.count - 1, to: 0, by: -1) {
                 guard rmdir((output as NSString).appendingPathComponent(parts.prefix(depth).joined(separator: "/"))) == 0 else { break }
             }
@@ -186,7 +195,7 @@ public struct PlaceholderBatch: Sendable {
 
     /// One job: skipped when the input's bytes are those `previous` records and its preview is
     /// there, else decoded, previewed and written.
-    func process(_ job: Job, previous: PlaceholderManifest.Entry?) -> Outcome {
+    func process(_ job: Job, previous: PlaceholderManifest.Entry?, inputs: Set<AtomicFile.Identity>) -> Outcome {
         let previewPath = (output as NSString).appendingPathComponent(job.preview)
         do {
             // Taken before the bytes are read: a change while they are is seen by the next run.
@@ -201,7 +210,7 @@ public struct PlaceholderBatch: Sendable {
                 }
             }
             source.sha256 = try FileDigest.sha256(file: job.input)
-            if AtomicFile.sameFile(job.input, previewPath) { throw FileError.wouldOverwriteInput(path: previewPath) }
+            if let target = AtomicFile.identity(previewPath), inputs.contains(target) { throw FileError.wouldOverwriteInput(path: previewPath) }
             let placeholder = try Placeholder.make(fromFile: job.input, longestSide: settings.size, thumbHash: settings.thumbHash)
             let png = try PNGCodec.encode(placeholder.preview)
             let folder = (previewPath as NSString).deletingLastPathComponent

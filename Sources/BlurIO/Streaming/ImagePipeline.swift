@@ -81,7 +81,7 @@ package enum ImagePipeline {
             return try NetpbmRowSink(pam: encoding.format == .pam, width: width, height: height, output: write)
         case .webp, .gif, .avif, .heic:
             let quality = encoding.quality, format = encoding.format, profile = encoding.profile, cancellation = encoding.cancellation
-            let encoderBytes = format == .avif || format == .heic ? HEIFCodec.encodingBytes(width: width, height: height) : 0
+            let encoderBytes = ImageFile.encodingBytes(format, quality: quality, width: width, height: height)
             return try WholeImageSink(
                 width: width, height: height, encoderBytes: encoderBytes,
                 encode: {

@@ -55,13 +55,16 @@ extension Renderer {
         let (w, h) = try pixelSize(file.scene.width, file.scene.height, scale: scale, spelled: arguments.spelled(RenderOperation.scale))
         let frameBytes = w * h * 4
         if let still {
-            try ImageLimits.checkBudget(frameBytes * 4 + file.imageBytes, for: "rendering a \(w)×\(h) frame")
+            let encoder = ImageFile.encodingBytes(still, quality: quality, width: w, height: h)
+            try ImageLimits.checkBudget(frameBytes * 4 + file.imageBytes + encoder, for: "rendering a \(w)×\(h) frame")
             let image: Bitmap
             do { image = try file.scene.render(at: start, scale: scale, threads: options.threads, cancelled: options.cancelled) } catch RecordingError
                 .cancelled
             { throw RenderError.cancelled(framesWritten: 0) }
+            // Under the deadline: AVIF and HEIC at the setting that fits the time left, or refused.
             let bytes = try ImageFile.encode(
-                image, as: still, quality: quality, compression: arguments[StillOutput.compression] ?? ImageFile.defaultCompression)
+                image, as: still, quality: quality, compression: arguments[StillOutput.compression] ?? ImageFile.defaultCompression,
+                profile: nil, cancellation: options.cancellation)
             if let path { path == "-" ? try AtomicFile.writeStandardOutput(bytes) : try AtomicFile.write(bytes, to: path) }
             return path == nil ? bytes : []
         }

@@ -188,6 +188,10 @@ struct Compositor {
         case let .shape(path, fill): drawShape(path, fill: fill, clipped: layer.masksToBounds, content, into: &surface.bitmap)
         case let .reflection(image, effect):
             guard content.region != nil else { return }
+            let local = surface.local(frame, scale: scale), (w, h) = (surface.bitmap.width, surface.bitmap.height)
+            let working = effect.workingBytes(width: w, height: h, scale: scale, frame: local, appearance: appearance)
+            let (total, overflow) = surfaces.held.addingReportingOverflow(working)
+            try ImageLimits.checkBudget(overflow ? .max : total, within: surfaceBudget, for: "the scene's reflection over \(w)×\(h)")
             surface.bitmap = try effect.render(
                 content: image, over: surface.bitmap, frame: surface.local(frame, scale: scale), appearance: appearance, threads: threads,
                 checkpoint: checkpoint)

@@ -26,9 +26,27 @@ public struct SceneFile {
     /// Bytes the decoded images hold (4 a pixel): memory a render of the scene holds throughout.
     public let imageBytes: Int
 
+    /// The most bytes a scene file may hold: 1 MiB (a hand-written scene is a few KB; parsing takes
+    /// tens of bytes of memory for each byte of JSON, so the file's size bounds the parse's).
+    public static let maximumBytes = 1 << 20
+    /// The most layers a scene may have, nested ones counted: 10,000.
+    public static let maximumLayers = 10_000
+
+    /// The bytes of the scene file at `path`, at most ``maximumBytes`` (its size is checked first:
+    /// a larger file throws ``SceneFileError/overBudget(path:message:)``; one that cannot be read, a
+    /// `FileError`).
+    public static func bytes(at path: String) throws -> [UInt8] {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > maximumBytes {
+            throw SceneFileError.overBudget(
+                path: "(document)", message: "the scene file holds \(info.st_size) bytes, over the \(maximumBytes) a scene may")
+        }
+        return try AtomicFile.read(path, atMost: maximumBytes)
+    }
+
     /// Reads a scene file; relative image paths are resolved against its folder.
     public static func read(_ path: String, operations: [BlurOperation] = BlurOperation.effects) throws -> SceneFile {
-        let bytes = try AtomicFile.read(path)
+        let bytes = try bytes(at: path)
         return try parse(bytes, baseDirectory: (path as NSString).deletingLastPathComponent, operations: operations)
     }
 
@@ -40,6 +58,9 @@ public struct SceneFile {
         _ bytes: [UInt8], baseDirectory: String = ".", imageLoader: ((String) throws -> Bitmap)? = nil,
         operations: [BlurOperation] = BlurOperation.effects
     ) throws(SceneFileError) -> SceneFile {
+        guard bytes.count <= maximumBytes else {
+            throw .overBudget(path: "(document)", message: "the scene file holds \(bytes.count) bytes, over the \(maximumBytes) a scene may")
+        }
         var reader = Reader(baseDirectory: baseDirectory, loader: imageLoader, operations: operations)
         return try reader.document(Node(value: try JSONValue.parse(bytes), path: ""))
     }
@@ -195,6 +216,8 @@ private struct Reader {
     let operations: [BlurOperation]
     var layers: [String: Layer] = [:]
     var images: [String: Bitmap] = [:]
+    /// Layers read so far, nested ones counted.
+    var layerCount = 0
     /// The keys of ``images`` in the order they were first named.
     var imageFiles: [String] = []
     /// The document's appearance: what `background` and `{"light", "dark"}` values resolve to.
@@ -225,6 +248,10 @@ private struct Reader {
     }
 
     mutating func layer(_ node: Node) throws(SceneFileError) -> Layer {
+        layerCount += 1
+        guard layerCount <= SceneFile.maximumLayers else {
+            throw .overBudget(path: node.path, message: "more than \(SceneFile.maximumLayers) layers, the most a scene may have")
+        }
         let o = try node.object([
             "name", "frame", "content", "backgroundColor", "opacity", "cornerRadius", "masksToBounds",
             "blendMode", "blurRadius", "backdrop", "mask", "sublayers",

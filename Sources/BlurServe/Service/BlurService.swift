@@ -581,7 +581,7 @@ public final class BlurService: Sendable {
     /// scene that does not parse keeps its own digest: its answer is the error.
     private func sceneDigest(of file: ServedFile, named path: String, own: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent, root = settings.root
-        guard let bytes = try? AtomicFile.read(file.path), let stub = try? Bitmap(width: 1, height: 1) else { return own }
+        guard let bytes = try? SceneFile.bytes(at: file.path), let stub = try? Bitmap(width: 1, height: 1) else { return own }
         var names: [String] = []
         _ = try? SceneFile.parse(
             bytes, baseDirectory: folder,
@@ -646,7 +646,7 @@ public final class BlurService: Sendable {
                 let root = settings.root, folder = ((relative ?? "") as NSString).deletingLastPathComponent
                 var opened: [ServedFile] = []
                 let file = try SceneFile.parse(
-                    try AtomicFile.read(path), baseDirectory: folder,
+                    try SceneFile.bytes(at: path), baseDirectory: folder,
                     imageLoader: Renderer.sceneImages(options: options) { name in
                         let image = try root.open(try ServeRoot.relative(name, from: folder))
                         opened.append(image)
@@ -692,7 +692,9 @@ public final class BlurService: Sendable {
             throw .unprocessable(shown(error.description, source: source, name: name))
         } catch let error as EncodingError {
             if case .tooSlow = error { throw .tooLarge(error.description) }
-            throw .internalError(shown(error.description, source: source, name: name))
+            // What the request asks the encoder for (a size the format cannot hold, a frame it
+            // refuses): the client's to change, not the server's failure.
+            throw .unprocessable(shown(error.description, source: source, name: name))
         } catch let error as FileError {
             throw .unprocessable(shown(error.description, source: source, name: name))
         } catch {

@@ -36,7 +36,7 @@ enum RenderCommand: Command {
         do {
             let folder = (input as NSString).deletingLastPathComponent
             file = try SceneFile.parse(
-                try AtomicFile.read(input), baseDirectory: folder,
+                try SceneFile.bytes(at: input), baseDirectory: folder,
                 imageLoader: Renderer.sceneImages { name in .file(name.hasPrefix("/") ? name : (folder as NSString).appendingPathComponent(name)) })
         } catch let error as SceneFileError { throw CLIError.failure("\(input): \(error)") }
         try AtomicFile.checkKeeps(file.imageFiles, writing: output)
