@@ -20,7 +20,7 @@ private let systemWrite = Darwin.write
 /// then renamed over the destination: readers see the old file or the new one, never a part.
 /// On any failure the temporary file is removed and the destination is untouched.
 public enum AtomicFile {
-    /// The most bytes ``read(_:)`` takes from one file: 2 GiB.
+    /// The most bytes ``read(_:atMost:)`` takes from one file by default: 2 GiB.
     public static let maximumReadBytes = 1 << 31
 
     /// The whole file at `path`.

@@ -163,10 +163,10 @@ extension Renderer {
         }
     }
 
-    /// What reads a scene's images for ``SceneFile/parse(_:baseDirectory:imageLoader:operations:)``
+    /// What reads a scene's images for `SceneFile.parse(_:baseDirectory:imageLoader:operations:)`
     /// under `options`: each image named is opened by `open` (the name as the file writes it), its
     /// size read from its header and added to the images before it, the sum checked against the
-    /// memory budget (``BudgetError`` names the image that passes it: the parse throws
+    /// memory budget (`BudgetError` names the image that passes it: the parse throws
     /// `SceneFileError.overBudget`), and then decoded under the deadline (stopped between its rows:
     /// `SceneFileError.cancelled`; or a codec's refusal of what cannot finish in the time left) — in
     /// the order the file names them, one at a time.
