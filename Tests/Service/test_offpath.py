@@ -289,8 +289,7 @@ def lockout():
         check(status == 200 and body.strip() == b"ok", f"/healthz while idle: 200 ok ({status} {body[:60]!r})")
         worker = threading.Thread(target=fetch, args=(server, big))
         worker.start()
-        time.sleep(1)
-        status, _, body = fetch(server, "/healthz")
+        (status, _, body), _ = until(server, "/healthz", 503, HANG)
         check(status == 503 and len(body.strip()) > 0,
               f"/healthz while the one slot is busy under --max-concurrent 1 --max-queue 0: 503 with a reason ({status} {body[:90]!r})")
         worker.join()

@@ -107,9 +107,10 @@ package enum StreamingDefaults {
     /// whole-image band, and the output it makes.
     package static func workingBytes(of stages: [any RowStage]) -> Int {
         stages.reduce(0) { total, stage in
-            let (sum, overflow) = total.addingReportingOverflow(
-                stage.heldBytes(bandRows: wholeImageBandRows(width: stage.width)) &+ stage.width * stage.height * 4)
-            return overflow ? .max : sum
+            let held = stage.heldBytes(bandRows: wholeImageBandRows(width: stage.width))
+            let (withOutput, first) = held.addingReportingOverflow(stage.width * stage.height * 4)
+            let (sum, second) = total.addingReportingOverflow(withOutput)
+            return first || second ? .max : sum
         }
     }
 }

@@ -29,8 +29,8 @@ enum Parallel {
         #endif
     }
 
-    /// ``forEachBand(count:parts:_:)`` in steps of about `rowsPerStep` rows (at least one band's
-    /// worth a part), `checkpoint` asked on the calling thread before each step: how a whole-image
+    /// ``forEachBand(count:parts:_:)`` in steps of `rowsPerStep` rows (at least 1), `checkpoint`
+    /// asked on the calling thread before each step: how a whole-image
     /// pass holds a deadline whatever the image's size. Every step splits its rows as the plain call
     /// would split them, so the bytes do not depend on the steps either.
     static func forEachBand(

@@ -108,3 +108,14 @@ func secondsLeft(_ seconds: Double) -> String {
     let shown = seconds >= 10 ? "\(Int(seconds.rounded(.down)))" : "\(Double(max(1, Int((seconds * 10).rounded(.down)))) / 10)"
     return "\(shown) s left before the deadline"
 }
+
+extension DecodingError {
+    /// Whether this is a limit the reader refused (pixels, frames, memory, a profile's size, the
+    /// time left) rather than a file it cannot read: 413 over HTTP, not 422.
+    public var isLimit: Bool {
+        switch self {
+        case .tooLarge, .animationTooLarge, .overBudget, .profileTooLarge, .tooSlow: return true
+        default: return false
+        }
+    }
+}

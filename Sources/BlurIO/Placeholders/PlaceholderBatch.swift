@@ -327,7 +327,9 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
         /// Its modification time in whole seconds since 1970 when the preview was made: while it and
         /// ``bytes`` are unchanged, ``sha256`` is taken as still true without reading the file; when
         /// it differs the file is hashed, and the entry kept as it was if the digest is the same.
-        /// (No inode and no fraction of a second: a copy of the folder keeps the manifest's bytes.)
+        /// (No inode and no fraction of a second: a copy of the folder keeps the manifest's bytes; the
+        /// price is that a copy's inputs are hashed on every run, and that an edit within the same
+        /// second that keeps the size is not seen.)
         public var modified: Int64
 
         /// `path`'s size and modification time (`sha256` empty).

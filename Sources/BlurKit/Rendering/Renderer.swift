@@ -166,10 +166,11 @@ extension Renderer {
     /// What reads a scene's images for `SceneFile.parse(_:baseDirectory:imageLoader:operations:)`
     /// under `options`: each image named is opened by `open` (the name as the file writes it), its
     /// size read from its header and added to the images before it, the sum checked against the
-    /// memory budget (`BudgetError` names the image that passes it: the parse throws
-    /// `SceneFileError.overBudget`), and then decoded under the deadline (stopped between its rows:
-    /// `SceneFileError.cancelled`; or a codec's refusal of what cannot finish in the time left) — in
-    /// the order the file names them, one at a time.
+    /// memory budget (`BudgetError` names the image that passes it), and then decoded under the
+    /// deadline (stopped between its rows) — in the order the file names them, one at a time. A
+    /// refusal of a limit, the sum's or one image's own (its pixels, its decoding's memory or time),
+    /// ends the parse with `SceneFileError.overBudget`; the deadline with `SceneFileError.cancelled`.
+    /// One loader serves one parse (it keeps the sum; not for two threads at once).
     public static func sceneImages(
         options: RenderOptions = RenderOptions(), open: @escaping (String) throws -> ImageSource
     ) -> (String) throws -> Bitmap {
@@ -177,15 +178,23 @@ extension Renderer {
         return { name in
             if options.cancelled() { throw RecordingError.cancelled(framesWritten: 0) }
             let source = try open(name)
-            let (width, height) = try probe(source)
-            let bytes = width.multipliedReportingOverflow(by: height)
-            let sum = (bytes.partialValue.multipliedReportingOverflow(by: 4)).partialValue.addingReportingOverflow(total)
-            if bytes.overflow || sum.overflow {
-                throw BudgetError(job: "the scene's images up to \(name)", needed: .max, budget: ImageLimits.memoryBudget)
+            do {
+                let (width, height) = try probe(source)
+                let pixels = width.multipliedReportingOverflow(by: height)
+                let bytes = pixels.partialValue.multipliedReportingOverflow(by: 4)
+                let sum = bytes.partialValue.addingReportingOverflow(total)
+                guard !pixels.overflow, !bytes.overflow, !sum.overflow else {
+                    throw BudgetError(job: "the scene's images up to \(name)", needed: .max, budget: ImageLimits.memoryBudget)
+                }
+                try ImageLimits.checkBudget(sum.partialValue, for: "the scene's images up to \(name) (\(width)×\(height))")
+                total = sum.partialValue
+                return try decode(source, options: options)
+            } catch RenderError.cancelled {
+                throw RecordingError.cancelled(framesWritten: 0)
+            } catch let RenderError.input(_, error) {
+                // The decoder's own words (a limit it refuses, or an image it cannot read).
+                throw error
             }
-            try ImageLimits.checkBudget(sum.partialValue, for: "the scene's images up to \(name) (\(width)×\(height))")
-            total = sum.partialValue
-            do { return try decode(source, options: options) } catch RenderError.cancelled { throw RecordingError.cancelled(framesWritten: 0) }
         }
     }
 

@@ -108,6 +108,13 @@ struct Compositor {
         surface.bitmap.composite(piece, at: target.offset(by: -surface.window.x, -surface.window.y), opacity: Float(opacity), mode: layer.blendMode)
     }
 
+    /// Throws `BudgetError` naming `job` when `bytes` of working memory beside the surfaces held now
+    /// would pass ``surfaceBudget``.
+    func checkWorking(_ bytes: Int, for job: String) throws {
+        let (total, overflow) = surfaces.held.addingReportingOverflow(bytes)
+        try ImageLimits.checkBudget(overflow ? .max : total, within: surfaceBudget, for: job)
+    }
+
     /// Canvas pixels the layer may touch, before clipping to any surface; nil when nothing.
     func extent(of layer: Layer, frame: Rect) -> PixelRect? {
         var box = frame.scaled(by: scale)
@@ -134,6 +141,9 @@ struct Compositor {
         // The effect's own working memory over this canvas comes from the share the surfaces take
         // theirs from: several frames rendered at once each hold their effects' buffers.
         let (w, h) = (canvas.width, canvas.height)
+        let context = EffectContext(frame: frame, appearance: appearance, cornerRadius: corner, threads: threads, checkpoint: checkpoint)
+        var animated: BackdropEffect?
+        if case let .effect(effect) = filter { animated = layer.effect(effect, at: time) }
         let working: Int
         switch filter {
         case .blur: working = GaussianBlur.estimatedBytes(width: w, height: h)
@@ -143,13 +153,9 @@ struct Compositor {
                 effect.stage(width: w, height: h, scale: canvas.scale, frame: frame, appearance: appearance, cache: .shared)
             ])
         case .glass: working = GlassEffect.estimatedBytes(width: w, height: h)
-        case let .effect(effect):
-            working = layer.effect(effect, at: time).prepared.workingBytes(
-                width: w, height: h, scale: canvas.scale,
-                context: EffectContext(frame: frame, appearance: appearance, cornerRadius: corner, threads: threads, checkpoint: checkpoint))
+        case .effect: working = animated!.prepared.workingBytes(width: w, height: h, scale: canvas.scale, context: context)
         }
-        let (total, overflow) = surfaces.held.addingReportingOverflow(working)
-        try ImageLimits.checkBudget(overflow ? .max : total, within: surfaceBudget, for: "the scene's backdrop effect over \(w)×\(h)")
+        try checkWorking(working, for: "the scene's backdrop effect over \(w)×\(h)")
         switch filter {
         case let .blur(radius):
             let r = layer.backdropRadiusValue?.value(at: time) ?? radius
@@ -165,9 +171,7 @@ struct Compositor {
             container.effect.appearance = appearance
             container.members = container.members.map { GlassContainer.Member($0.shape, frame: $0.frame.offsetBy(frame.x, frame.y)) }
             return try container.render(over: canvas, scale: scale, threads: threads, checkpoint: checkpoint)
-        case let .effect(effect):
-            return try layer.effect(effect, at: time).prepared.draw(
-                canvas, EffectContext(frame: frame, appearance: appearance, cornerRadius: corner, threads: threads, checkpoint: checkpoint))
+        case .effect: return try animated!.prepared.draw(canvas, context)
         }
     }
 
@@ -189,12 +193,11 @@ struct Compositor {
         case let .reflection(image, effect):
             guard content.region != nil else { return }
             let local = surface.local(frame, scale: scale), (w, h) = (surface.bitmap.width, surface.bitmap.height)
-            let working = effect.workingBytes(width: w, height: h, scale: scale, frame: local, appearance: appearance)
-            let (total, overflow) = surfaces.held.addingReportingOverflow(working)
-            try ImageLimits.checkBudget(overflow ? .max : total, within: surfaceBudget, for: "the scene's reflection over \(w)×\(h)")
+            try checkWorking(
+                effect.workingBytes(width: w, height: h, scale: scale, frame: local, appearance: appearance),
+                for: "the scene's reflection over \(w)×\(h)")
             surface.bitmap = try effect.render(
-                content: image, over: surface.bitmap, frame: surface.local(frame, scale: scale), appearance: appearance, threads: threads,
-                checkpoint: checkpoint)
+                content: image, over: surface.bitmap, frame: local, appearance: appearance, threads: threads, checkpoint: checkpoint)
         case let .color(color):
             guard let region = content.region else { return }
             surface.bitmap.composite(color, mode: .normal, in: region, coverage: content.coverage(region, scale: scale))

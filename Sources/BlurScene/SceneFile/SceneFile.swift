@@ -20,9 +20,6 @@ public struct SceneFile {
 
     /// When the last animation ends (delay and duration included; springs until they settle).
     public let lastAnimationEnd: Double
-    /// Every image file the scene reads, as resolved against its folder, in the order they are first
-    /// named (what a command must not write over).
-    public let imageFiles: [String]
     /// Bytes the decoded images hold (4 a pixel): memory a render of the scene holds throughout.
     public let imageBytes: Int
 
@@ -218,8 +215,6 @@ private struct Reader {
     var images: [String: Bitmap] = [:]
     /// Layers read so far, nested ones counted.
     var layerCount = 0
-    /// The keys of ``images`` in the order they were first named.
-    var imageFiles: [String] = []
     /// The document's appearance: what `background` and `{"light", "dark"}` values resolve to.
     var appearance = Appearance.light
 
@@ -243,7 +238,7 @@ private struct Reader {
         var end = 0.0
         for node in try o.optional("animations")?.array() ?? [] { end = max(end, try animation(node, in: scene)) }
         return SceneFile(
-            scene: scene, layers: layers, scale: scale, duration: duration, frameRate: fps, lastAnimationEnd: end, imageFiles: imageFiles,
+            scene: scene, layers: layers, scale: scale, duration: duration, frameRate: fps, lastAnimationEnd: end,
             imageBytes: images.values.reduce(0) { $0 + $1.width * $1.height * 4 })
     }
 
@@ -331,10 +326,11 @@ private struct Reader {
         do {
             let bitmap = try loader.map { try $0(name) } ?? ImageFile.read(file)
             images[file] = bitmap
-            imageFiles.append(file)
             return bitmap
         } catch let error as BudgetError {
             throw .overBudget(path: node.path, message: error.description)
+        } catch let error as DecodingError where error.isLimit {
+            throw .overBudget(path: node.path, message: "\(file): \(error)")
         } catch RecordingError.cancelled {
             throw .cancelled
         } catch let error as FileError {

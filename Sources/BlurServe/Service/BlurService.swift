@@ -435,7 +435,11 @@ public final class BlurService: Sendable {
                         cancelled: cancelled)
                 }
                 settings.cache?.put(key, contentType: contentType, body: body)
-                return HTTPResponse(status: 200, contentType: contentType, body: body, headers: finalHeaders)
+                // How long it may be kept counts from when it is answered (a URL's expiry draws nearer
+                // while the render waits and runs).
+                var answered = finalHeaders
+                answered["Cache-Control"] = access.cacheControl(now: Date().timeIntervalSince1970)
+                return HTTPResponse(status: 200, contentType: contentType, body: body, headers: answered)
             } catch let error as ServeError {
                 return error.response
             } catch {
@@ -578,7 +582,8 @@ public final class BlurService: Sendable {
     /// The digest of the scene at `path` (its own digest `own`) with every image it reads, named
     /// as it names them: its file read once with each image standing in as a pixel (no image is
     /// decoded), then each image's digest (``digest(of:named:)``, kept per version of the file). A
-    /// scene that does not parse keeps its own digest: its answer is the error.
+    /// scene that does not parse gets the digests of the images named before the error: its answer
+    /// is the error, keyed by those bytes.
     private func sceneDigest(of file: ServedFile, named path: String, own: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent, root = settings.root
         guard let bytes = try? SceneFile.bytes(at: file.path), let stub = try? Bitmap(width: 1, height: 1) else { return own }
@@ -609,9 +614,9 @@ public final class BlurService: Sendable {
     }
 
     private static func status(of error: DecodingError, name: String) -> ServeError {
+        if error.isLimit { return .tooLarge("\(name): \(error)") }
         switch error {
         case .empty, .unknownFormat: return .unsupportedMediaType("\(name): \(error)")
-        case .tooLarge, .animationTooLarge, .overBudget, .profileTooLarge, .tooSlow: return .tooLarge("\(name): \(error)")
         default: return .unprocessable("\(name): \(error)")
         }
     }
@@ -644,14 +649,16 @@ public final class BlurService: Sendable {
                 // Decoded under the deadline and counted together (`Renderer.sceneImages`); each file
                 // stays open until the scene is read.
                 let root = settings.root, folder = ((relative ?? "") as NSString).deletingLastPathComponent
-                var opened: [ServedFile] = []
+                // The image being read stays open until the next is opened (one descriptor at a time).
+                var current: ServedFile?
                 let file = try SceneFile.parse(
                     try SceneFile.bytes(at: path), baseDirectory: folder,
                     imageLoader: Renderer.sceneImages(options: options) { name in
                         let image = try root.open(try ServeRoot.relative(name, from: folder))
-                        opened.append(image)
+                        current = image
                         return .file(image.path)
                     })
+                withExtendedLifetime(current) {}
                 let still = RenderOperation.isStill(given) ? try ImageFormat.spec.parse(format ?? "png") : nil
                 let animation = still == nil ? try AnimationFormat.spec.parse(format ?? "webp") : nil
                 return try limited(Renderer.scene(given, file, to: nil, still: still, animation: animation, options: options))
@@ -675,7 +682,7 @@ public final class BlurService: Sendable {
         } catch let RenderError.input(_, error) {
             throw BlurService.status(of: error, name: name)
         } catch RenderError.cancelled {
-            throw .busy("the request took longer than the server's time limit of \(formatNumber(settings.timeout)) s", retryAfter: 5)
+            throw overran
         } catch let RenderError.outputTooLarge(bytes, limit) {
             throw .tooLarge(
                 "the response would take \(bytes > limit ? "over" : "at least") \(BudgetError.megabytes(limit)) MB, the server's limit (--max-output): ask for a compressed format or a smaller size"
@@ -685,7 +692,7 @@ public final class BlurService: Sendable {
         } catch let error as DecodingError {
             throw BlurService.status(of: error, name: name)
         } catch SceneFileError.cancelled {
-            throw .busy("the request took longer than the server's time limit of \(formatNumber(settings.timeout)) s", retryAfter: 5)
+            throw overran
         } catch let SceneFileError.overBudget(_, message) {
             throw .tooLarge(shown(message, source: source, name: name))
         } catch let error as SceneFileError {
@@ -700,6 +707,11 @@ public final class BlurService: Sendable {
         } catch {
             throw .internalError(shown("\(error)", source: source, name: name))
         }
+    }
+
+    /// The 503 of a render stopped at the time limit.
+    private var overran: ServeError {
+        .busy("the request took longer than the server's time limit of \(formatNumber(settings.timeout)) s", retryAfter: 5)
     }
 
     /// A message as a client may see it: paths relative to the root, and the open file's path

@@ -37,9 +37,12 @@ enum RenderCommand: Command {
             let folder = (input as NSString).deletingLastPathComponent
             file = try SceneFile.parse(
                 try SceneFile.bytes(at: input), baseDirectory: folder,
-                imageLoader: Renderer.sceneImages { name in .file(name.hasPrefix("/") ? name : (folder as NSString).appendingPathComponent(name)) })
+                imageLoader: Renderer.sceneImages { name in
+                    let path = name.hasPrefix("/") ? name : (folder as NSString).appendingPathComponent(name)
+                    try AtomicFile.checkKeeps([path], writing: output)  // before it is decoded
+                    return .file(path)
+                })
         } catch let error as SceneFileError { throw CLIError.failure("\(input): \(error)") }
-        try AtomicFile.checkKeeps(file.imageFiles, writing: output)
         try Recording.run(into: output, format: animationFormat ?? .webp, threads: threads, quiet: arguments.has(StandardOptions.quiet.name)) {
             options in
             do {
