@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -19,6 +20,28 @@ TESTDATA = os.path.join(os.path.dirname(PACKAGE), "shared", "testdata")
 # the server is (issue 51: the suite passes on a busy laptop and a fast idle machine alike); this
 # bound only tells a server that stopped at its limit from one that hung or ran the work to its end.
 HANG = 15
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def nginx_head(work):
+    """The start of an nginx.conf for a test: one worker in the foreground, its pid, log and temporary
+    files in `work`, and an `http {` block left open for the test's upstreams and servers."""
+    return f"""
+worker_processes 1;
+daemon off;
+pid {work}/nginx.pid;
+error_log {work}/error.log;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+    client_body_temp_path {work}/body; proxy_temp_path {work}/proxy; fastcgi_temp_path {work}/fastcgi;
+    uwsgi_temp_path {work}/uwsgi; scgi_temp_path {work}/scgi;
+"""
 
 
 def make_root():

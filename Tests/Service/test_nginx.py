@@ -10,13 +10,7 @@ import tempfile
 import time
 import urllib.request
 
-from harness import Server, make_root
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from harness import Server, free_port, make_root, nginx_head
 
 
 def fetch(url):
@@ -32,15 +26,7 @@ def main():
     config = os.path.join(work, "nginx.conf")
     with open(config, "w") as f:
         f.write(f"""
-worker_processes 1;
-daemon off;
-pid {work}/nginx.pid;
-error_log {work}/error.log;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-    client_body_temp_path {work}/body; proxy_temp_path {work}/proxy; fastcgi_temp_path {work}/fastcgi;
-    uwsgi_temp_path {work}/uwsgi; scgi_temp_path {work}/scgi;
+{nginx_head(work)}
     upstream blurkit {{
         server 127.0.0.1:{first.port} max_fails=1 fail_timeout=30s;
         server 127.0.0.1:{second.port} max_fails=1 fail_timeout=30s;

@@ -29,7 +29,7 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import HANG, Server, make_root  # noqa: E402
+from harness import HANG, Server, free_port, make_root, nginx_head  # noqa: E402
 
 KEY = "00112233445566778899aabbccddeeff"
 passed, failures = [], []
@@ -43,12 +43,6 @@ def check(condition, message):
 def signed(target):
     signature = hmac.new(bytes.fromhex(KEY), target.encode(), hashlib.sha256).hexdigest()
     return target + ("&" if "?" in target else "?") + "sig=" + signature
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def fetch(port, target, headers=None):
@@ -77,15 +71,7 @@ def nginx_config(work, replicas, honest, forced):
             proxy_set_header Connection "";
             add_header X-Proxy-Cache $upstream_cache_status always;"""
     return f"""
-worker_processes 1;
-daemon off;
-pid {work}/nginx.pid;
-error_log {work}/error.log;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-    client_body_temp_path {work}/body; proxy_temp_path {work}/proxy; fastcgi_temp_path {work}/fastcgi;
-    uwsgi_temp_path {work}/uwsgi; scgi_temp_path {work}/scgi;
+{nginx_head(work)}
     proxy_cache_path {work}/honest keys_zone=honest:1m;
     proxy_cache_path {work}/forced keys_zone=forced:1m;
     upstream blurkit {{
