@@ -259,6 +259,7 @@ private let accessHandler:
         let context = Unmanaged<Context>.fromOpaque(context!).takeUnretainedValue()
         guard let state, let pointer = state.pointee else { return .NO }
         let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeUnretainedValue()
+        let methodText = method
         let method = method.map { String(cString: $0) } ?? "GET"
         let configuration = context.configuration
         // A request that has taken too long to arrive is dropped without an answer.
@@ -267,7 +268,8 @@ private let accessHandler:
         if !exchange.headersRead {
             exchange.headersRead = true
             if let connection { context.clock.headersArrived(connection) }
-            let (headers, malformed) = readHeaders(of: connection, version: version.map { String(cString: $0) } ?? "")
+            let (headers, malformed) = readHeaders(
+                of: connection, version: version.map { String(cString: $0) } ?? "", cutShort: bk_mhd_dropped_header_line(connection, methodText) != 0)
             exchange.headers = headers
             let declared = headers["content-length"].flatMap(Int.init)
             let announced = (declared ?? 0) > 0 || headers["transfer-encoding"] != nil
@@ -368,8 +370,9 @@ private let uploadsBusy = ServeError.busy("the server is receiving as many uploa
 
 /// Every request header, by lower-cased name (the first of repeated ones), and the answer when the
 /// request is malformed (400) or framed with a coding the server does not take (501) — see the
-/// type's doc comment for the rules.
-private func readHeaders(of connection: OpaquePointer?, version: String) -> (headers: [String: String], malformed: HTTPResponse?) {
+/// type's doc comment for the rules. `cutShort`: libmicrohttpd ended the headers at a line it did
+/// not report (an empty name), so what it reports is not the whole request.
+private func readHeaders(of connection: OpaquePointer?, version: String, cutShort: Bool) -> (headers: [String: String], malformed: HTTPResponse?) {
     final class Box {
         var headers: [String: String] = [:]
         var malformed: String?
@@ -401,6 +404,7 @@ private func readHeaders(of connection: OpaquePointer?, version: String) -> (hea
             }
             return .YES
         }, Unmanaged.passUnretained(box).toOpaque())
+    if box.malformed == nil, cutShort { box.malformed = "a header line with an empty name, or folded onto the line before (RFC 9112 §5)" }
     if box.malformed == nil, box.hosts > 1 { box.malformed = "more than one Host header" }
     if box.malformed == nil, box.hosts == 0, version == "HTTP/1.1" { box.malformed = "an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)" }
     if let reason = box.malformed { return (box.headers, ServeError.badRequest(reason).response) }
@@ -459,6 +463,13 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer?, clos
     if count > HTTPServer.unreservedResponseBytes, (reservation?.bytes ?? 0) < count {
         reservation = held.reserve(count)
         if reservation == nil { response = ServeError.responsesHeld.response }
+    }
+    if response.status == 304 {
+        // No Content-Length (libmicrohttpd's from a buffer would be 0), and the connection closed after it.
+        guard let made = bk_mhd_create_bodyless_response() else { return .NO }
+        defer { MHD_destroy_response(made) }
+        for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
+        return MHD_queue_response(connection, 304, made)
     }
     let body = response.body
     guard let buffer = malloc(max(1, body.count)) else { return .NO }

@@ -75,6 +75,63 @@ uint16_t bk_mhd_bound_port(struct MHD_Daemon *daemon) {
 
 void bk_mhd_stop(struct MHD_Daemon *daemon) { MHD_stop_daemon(daemon); }
 
+struct bk_header_block {
+    const char *start;
+    const char *end;
+    const char *last; /* the end of the header value that ends furthest into the block */
+    int outside;      /* a name or value that is not in the block */
+};
+
+static enum MHD_Result bk_note_header(void *context, enum MHD_ValueKind kind, const char *key, const char *value) {
+    (void)kind;
+    struct bk_header_block *block = context;
+    const char *pieces[2] = {key, value};
+    for (int i = 0; i < 2; i++) {
+        const char *piece = pieces[i];
+        if (piece == NULL) continue;
+        if (piece < block->start || piece >= block->end) {
+            block->outside = 1;
+            continue;
+        }
+        const char *end = piece + strnlen(piece, (size_t)(block->end - piece));
+        if (end > block->last) block->last = end;
+    }
+    return MHD_YES;
+}
+
+int bk_mhd_dropped_header_line(struct MHD_Connection *connection, const char *method) {
+    if (method == NULL) return 0;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    if (info == NULL || info->header_size == 0) return 0;
+    struct bk_header_block block = {method, method + info->header_size, NULL, 0};
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, bk_note_header, &block);
+    if (block.outside || block.last == NULL) return 0;
+    /* A header line's end and the blank line after the last are at most four bytes, all zeroed. */
+    if (block.end - block.last > 4) return 1;
+    for (const char *p = block.last; p < block.end; p++) {
+        if (*p != 0) return 1;
+    }
+    return 0;
+}
+
+static ssize_t bk_no_body(void *context, uint64_t position, char *buffer, size_t count) {
+    (void)context;
+    (void)position;
+    (void)buffer;
+    (void)count;
+    return MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+struct MHD_Response *bk_mhd_create_bodyless_response(void) {
+    struct MHD_Response *response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64, bk_no_body, NULL, NULL);
+    if (response == NULL) return NULL;
+    if (MHD_set_response_options(response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END) != MHD_YES) {
+        MHD_destroy_response(response);
+        return NULL;
+    }
+    return response;
+}
+
 int bk_mhd_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info != NULL ? info->connect_fd : -1;

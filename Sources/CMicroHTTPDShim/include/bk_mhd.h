@@ -35,6 +35,26 @@ struct MHD_Daemon *bk_mhd_start(const bk_mhd_config *config, MHD_AccessHandlerCa
    after copying `uri`. */
 void bk_mhd_cut_query(const char *uri);
 
+/* 1 when libmicrohttpd ended the request's header section early, at a header line with an empty
+   name (`: b`) that was not the first header line, and so never reported that line. libmicrohttpd
+   0.9.75 parses in place: after adding the line before, it cuts the empty-name line at its colon,
+   and its loop then reads the line as the blank one that ends the headers (connection.c,
+   process_broken_line and MHD_CONNECTION_HEADER_PART_RECEIVED); the bytes after it are read as the
+   next request. Every header's name and value lies in the header block, which starts at `method`
+   and is MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE bytes long, with each line's end and the final
+   blank line zeroed (at most four bytes after the last value). A dropped line leaves its own bytes
+   (or more zeros) after the last value. 0 when the block cannot be read this way (no method, or a
+   value libmicrohttpd moved out of it when it joined a folded line). Call from the access handler
+   once the headers are in. */
+int bk_mhd_dropped_header_line(struct MHD_Connection *connection, const char *method);
+
+/* A response with no body and no length, for a 304: libmicrohttpd 0.9.75 writes `Content-Length: 0`
+   on a 304 made from a buffer, which RFC 9110 §8.6 does not allow when the 200 had a body. Its size
+   is unknown and chunked coding is off for it, so libmicrohttpd writes neither Content-Length nor
+   Transfer-Encoding, sends no body (a 304 has none) and closes the connection after it, which is
+   how HTTP/1.1 ends a message of unknown length. NULL when libmicrohttpd cannot make it. */
+struct MHD_Response *bk_mhd_create_bodyless_response(void);
+
 /* The connection's socket (-1 when unknown). */
 int bk_mhd_connection_fd(struct MHD_Connection *connection);
 
