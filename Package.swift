@@ -63,7 +63,9 @@ let package = Package(
         .target(
             name: "BlurIO", dependencies: ["BlurCore", "CPNGShim", "CZlib", "CJPEGShim", "CFreeType", "CWebP", "CGIF", "CLCMS2", "CHeif", "CGnuTLS"]),
         .target(name: "BlurScene", dependencies: ["BlurCore", "BlurIO"]),
-        .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO", "BlurScene"]),
+        // The C allocator's bytes in use, for the heap ceiling a render stops at.
+        .target(name: "CMemory"),
+        .target(name: "BlurKit", dependencies: ["BlurCore", "BlurIO", "BlurScene", "CMemory"]),
         // The command line's scanner, help and errors: a library so that the fuzzer can reach it.
         .target(name: "BlurCommandLine", dependencies: ["BlurCore", "BlurIO"]),
         // `blurkit serve`'s HTTP layer: requests, confinement to the root, signing, caching, metrics.

@@ -17,4 +17,7 @@ let tool = CommandLineTool(
 // so must a closed pipe on standard output.
 signal(SIGXFSZ, SIG_IGN)
 signal(SIGPIPE, SIG_IGN)
+// Past --memory-budget and the process's allowance, a render stops with the reason (an estimate
+// that fell short fails safe); `serve` sets its own ceiling, its whole budget.
+HeapCeiling.ceilProcessAtBudget()
 exit(tool.run(CommandLine.arguments.dropFirst()))

@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import FIXTURE, HANG, Server  # noqa: E402
+from harness import BLURKIT, FIXTURE, HANG, Server  # noqa: E402
 from test_attacks import peak_rss, png_chunk, raw  # noqa: E402
 
 MB = 1 << 20
@@ -814,7 +814,30 @@ def drain_under_load():
     check(not aborted, f"{rounds} drains under 12 keep-alive clients each exit 0 ({aborted[:2]})")
 
 
-TESTS = [lockout, every_phase, icc_profiles, held_before_the_first_row, slow_readers, early_checks, slow_bodies, framing, one_open, smaller, promises, drain_under_load]
+def heap_ceiling():
+    """An estimate that falls short fails safe: a Gaussian of σ 2000 over 16384² is admitted on its
+    estimate (359 MB) and its heap grows past twice that; the heap ceiling stops it with the reason,
+    on the command line and in the server (it ran to the end before, at 724 MB)."""
+    folder = folder_with()
+    root = os.path.join(folder, "root")
+    zero_png(os.path.join(root, "huge.png"), 16384, 16384)
+    out = os.path.join(folder, "out.png")
+    run = subprocess.run([BLURKIT, "blur", os.path.join(root, "huge.png"), out, "--sigma", "2000", "--memory-budget", "400"],
+                         capture_output=True, text=True, timeout=120)
+    check(run.returncode == 1 and "heap" in run.stderr and not os.path.exists(out),
+          f"blur --sigma 2000 of 16384² under --memory-budget 400: exit 1 naming the heap, nothing written "
+          f"(exit {run.returncode}: {run.stderr.strip()[:160]})")
+    # One render at a time: its share is 600 − 150 (bodies) − 64 (the process) = 386 MB, its
+    # estimate passes (the output held at most 2 × 8 MB), its heap would reach 711 MB against the
+    # server's 600.
+    with serving(root, "--memory-budget", "600", "--max-concurrent", "1", "--timeout", "60", "--max-output", "8") as server:
+        status, _, body = fetch(server, "/blur/huge.png?sigma=2000&format=png", timeout=60 + HANG)
+        check(status == 413 and b"heap" in body, f"/blur/huge.png?sigma=2000 under --memory-budget 600: 413 naming the heap ({status} {body[:160]!r})")
+        status, _, body = fetch(server, "/blur/huge.png?sigma=2&format=png", timeout=60 + HANG)
+        check(status == 200, f"then a render within the budget: 200, the heap measured again ({status} {body[:90]!r})")
+
+
+TESTS = [lockout, every_phase, heap_ceiling, icc_profiles, held_before_the_first_row, slow_readers, early_checks, slow_bodies, framing, one_open, smaller, promises, drain_under_load]
 
 if __name__ == "__main__":
     only = sys.argv[1:]

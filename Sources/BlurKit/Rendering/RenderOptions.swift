@@ -9,7 +9,26 @@ public struct RenderOptions: Sendable {
     /// long (a blur's batches of rows, a scene's layers and their effects, the rows of an input
     /// decoded whole, the JPEG decoder's long calls): true stops the work with
     /// ``RenderError/cancelled(framesWritten:)``, within tens of milliseconds of turning true.
-    public var cancelled: @Sendable () -> Bool
+    /// Read back, it also says true while the heap is over ``heapCeiling``.
+    public var cancelled: @Sendable () -> Bool {
+        get {
+            guard let stop = heapStop else { return given }
+            let given = given
+            return { given() || stop.stops() }
+        }
+        set { given = newValue }
+    }
+    /// `cancelled` as the caller gave it.
+    private var given: @Sendable () -> Bool
+    /// The process's heap ceiling (nil: none): past it, the render stops at its next checkpoint
+    /// with the `BudgetError` that says so. `blurkit` and `blurkit serve` set it to the memory
+    /// budget and the process's own allowance.
+    public var heapCeiling: HeapCeiling? {
+        get { heapStop?.ceiling }
+        set { heapStop = newValue.map(HeapStop.init) }
+    }
+    /// This render's view of ``heapCeiling``.
+    var heapStop: HeapStop?
     /// When the work must be done (nil: no time limit). `cancelled` should say true from then on;
     /// the deadline itself lets the codecs that cannot be interrupted (libheif's decoders and
     /// encoders) refuse up front, with an error saying how long they would take, what cannot
@@ -26,7 +45,8 @@ public struct RenderOptions: Sendable {
     /// against the memory budget.
     public var maximumOutputBytes: Int?
 
-    /// Options as given; by default all cores, never cancelled.
+    /// Options as given; by default all cores, never cancelled, and the ceiling the front end chose
+    /// (``HeapCeiling/process``).
     public init(
         threads: Int? = nil, cancelled: @escaping @Sendable () -> Bool = { false }, temporaryFile: (@Sendable (String?) -> Void)? = nil,
         progress: (@Sendable (Int, Int) -> Void)? = nil, maximumOutputBytes: Int? = nil, deadline: Date? = nil
@@ -34,7 +54,8 @@ public struct RenderOptions: Sendable {
         self.deadline = deadline
         self.maximumOutputBytes = maximumOutputBytes
         self.threads = threads
-        self.cancelled = cancelled
+        self.given = cancelled
+        self.heapStop = HeapCeiling.process.map(HeapStop.init)
         self.temporaryFile = temporaryFile
         self.progress = progress
     }
@@ -43,6 +64,15 @@ public struct RenderOptions: Sendable {
 extension RenderOptions {
     /// The deadline and `cancelled`, as the codecs ask them.
     var cancellation: Cancellation { Cancellation(deadline: deadline, cancelled: cancelled) }
+
+    /// Runs `body` (a render); an error after the heap ceiling stopped it becomes the
+    /// ``BudgetError`` that says so.
+    func heapGuarded<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch {
+            if let refusal = heapStop?.refusal { throw refusal }
+            throw error
+        }
+    }
 
     /// ``cancelled`` as the checkpoint the work asks: throws ``RenderError/cancelled(framesWritten:)``
     /// (no frame written) once it says stop.

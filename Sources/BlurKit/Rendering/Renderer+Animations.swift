@@ -9,35 +9,37 @@ extension Renderer {
         _ arguments: OperationArguments, from source: ImageSource, to path: String?, format: AnimationFormat, label: String? = nil,
         options: RenderOptions = RenderOptions()
     ) throws -> [UInt8] {
-        let size = arguments[BlurUpOperation.size]
-        let reduceMotion = arguments[BlurUpOperation.reduceMotion] ?? false
-        // Every one of these has a default in the table.
-        let arrival = try arguments.required(BlurUpOperation.wait), ending = try arguments.required(BlurUpOperation.hold)
-        let duration = arrival + (reduceMotion ? BlurUpImage.reducedMotionDuration : BlurUpImage.transitionDuration) + ending
-        let scale = try arguments.required(BlurUpOperation.scale)
-        let recording = try SceneRecording(duration: max(0.001, duration), frameRate: try arguments.required(BlurUpOperation.fps), scale: scale)
-        let longest = try arguments.required(BlurUpOperation.previewSize), blur = try arguments.required(BlurUpOperation.blurRadius)
-        let quality = try arguments.required(BlurUpOperation.quality)
+        try options.heapGuarded {
+            let size = arguments[BlurUpOperation.size]
+            let reduceMotion = arguments[BlurUpOperation.reduceMotion] ?? false
+            // Every one of these has a default in the table.
+            let arrival = try arguments.required(BlurUpOperation.wait), ending = try arguments.required(BlurUpOperation.hold)
+            let duration = arrival + (reduceMotion ? BlurUpImage.reducedMotionDuration : BlurUpImage.transitionDuration) + ending
+            let scale = try arguments.required(BlurUpOperation.scale)
+            let recording = try SceneRecording(duration: max(0.001, duration), frameRate: try arguments.required(BlurUpOperation.fps), scale: scale)
+            let longest = try arguments.required(BlurUpOperation.previewSize), blur = try arguments.required(BlurUpOperation.blurRadius)
+            let quality = try arguments.required(BlurUpOperation.quality)
 
-        let image = try decode(source, options: options)
-        try options.checkpoint()
-        let placeholder = Placeholder.placeholder(of: image, longestSide: longest, thumbHash: false)
-        try options.checkpoint()
-        let width = BlurUpOperation.defaultViewWidth
-        let (w, h) = size.map { ($0.width, $0.height) } ?? (width, max(1, (width * Double(image.height) / Double(image.width)).rounded()))
-        let view = BlurUpImage(
-            preview: placeholder.preview, label: label ?? (source.name as NSString).lastPathComponent, blurRadius: blur,
-            reduceMotion: reduceMotion, frame: Rect(x: 0, y: 0, width: w, height: h))
-        view.setImage(image, at: arrival)
-        let scene = Scene(width: w, height: h, backgroundColor: .black)
-        scene.addLayer(view.layer)
-        let (pw, ph) = try pixelSize(w, h, scale: scale, spelled: arguments.spelled(BlurUpOperation.scale))
-        let writer = try animationWriter(
-            to: path, format: format, width: pw, height: ph, frameRate: recording.frameRate, quality: quality, opaque: true, loopCount: 0,
-            working: pw * ph * 4 * (6 * ProcessInfo.processInfo.activeProcessorCount + 2) + image.width * image.height * 4,
-            frames: recording.frameCount)
-        try record(scene, recording, to: writer, options)
-        return writer.bytes
+            let image = try decode(source, options: options)
+            try options.checkpoint()
+            let placeholder = Placeholder.placeholder(of: image, longestSide: longest, thumbHash: false)
+            try options.checkpoint()
+            let width = BlurUpOperation.defaultViewWidth
+            let (w, h) = size.map { ($0.width, $0.height) } ?? (width, max(1, (width * Double(image.height) / Double(image.width)).rounded()))
+            let view = BlurUpImage(
+                preview: placeholder.preview, label: label ?? (source.name as NSString).lastPathComponent, blurRadius: blur,
+                reduceMotion: reduceMotion, frame: Rect(x: 0, y: 0, width: w, height: h))
+            view.setImage(image, at: arrival)
+            let scene = Scene(width: w, height: h, backgroundColor: .black)
+            scene.addLayer(view.layer)
+            let (pw, ph) = try pixelSize(w, h, scale: scale, spelled: arguments.spelled(BlurUpOperation.scale))
+            let writer = try animationWriter(
+                to: path, format: format, width: pw, height: ph, frameRate: recording.frameRate, quality: quality, opaque: true, loopCount: 0,
+                working: pw * ph * 4 * (6 * ProcessInfo.processInfo.activeProcessorCount + 2) + image.width * image.height * 4,
+                frames: recording.frameCount)
+            try record(scene, recording, to: writer, options)
+            return writer.bytes
+        }
     }
 
     /// `render` of `BlurOperation/all`: the scene `file` as a still at `time` (when `still` is
@@ -49,43 +51,47 @@ extension Renderer {
         _ arguments: OperationArguments, _ file: SceneFile, to path: String?, still: ImageFormat?, animation: AnimationFormat?,
         options: RenderOptions = RenderOptions()
     ) throws -> [UInt8] {
-        let start = try arguments.required(RenderOperation.time)
-        let quality = try arguments.required(RenderOperation.quality)
-        let scale = arguments.given(RenderOperation.scale) ?? file.scale ?? 1
-        let (w, h) = try pixelSize(file.scene.width, file.scene.height, scale: scale, spelled: arguments.spelled(RenderOperation.scale))
-        let frameBytes = w * h * 4
-        if let still {
-            let encoder = ImageFile.encodingBytes(still, quality: quality, width: w, height: h)
-            try ImageLimits.checkBudget(frameBytes * 4 + file.imageBytes + encoder, for: "rendering a \(w)×\(h) frame")
-            let image: Bitmap
-            do { image = try file.scene.render(at: start, scale: scale, threads: options.threads, cancelled: options.cancelled) } catch RecordingError
-                .cancelled
-            { throw RenderError.cancelled(framesWritten: 0) }
-            // Under the deadline: AVIF and HEIC at the setting that fits the time left, or refused.
-            let bytes = try ImageFile.encode(
-                image, as: still, quality: quality, compression: arguments[StillOutput.compression] ?? ImageFile.defaultCompression,
-                profile: nil, cancellation: options.cancellation)
-            if let path { path == "-" ? try AtomicFile.writeStandardOutput(bytes) : try AtomicFile.write(bytes, to: path) }
-            return path == nil ? bytes : []
+        try options.heapGuarded {
+            let start = try arguments.required(RenderOperation.time)
+            let quality = try arguments.required(RenderOperation.quality)
+            let scale = arguments.given(RenderOperation.scale) ?? file.scale ?? 1
+            let (w, h) = try pixelSize(file.scene.width, file.scene.height, scale: scale, spelled: arguments.spelled(RenderOperation.scale))
+            let frameBytes = w * h * 4
+            if let still {
+                let encoder = ImageFile.encodingBytes(still, quality: quality, width: w, height: h)
+                try ImageLimits.checkBudget(frameBytes * 4 + file.imageBytes + encoder, for: "rendering a \(w)×\(h) frame")
+                let image: Bitmap
+                do {
+                    image = try file.scene.render(at: start, scale: scale, threads: options.threads, cancelled: options.cancelled)
+                } catch RecordingError
+                    .cancelled
+                { throw RenderError.cancelled(framesWritten: 0) }
+                // Under the deadline: AVIF and HEIC at the setting that fits the time left, or refused.
+                let bytes = try ImageFile.encode(
+                    image, as: still, quality: quality, compression: arguments[StillOutput.compression] ?? ImageFile.defaultCompression,
+                    profile: nil, cancellation: options.cancellation)
+                if let path { path == "-" ? try AtomicFile.writeStandardOutput(bytes) : try AtomicFile.write(bytes, to: path) }
+                return path == nil ? bytes : []
+            }
+            guard let animation else { throw RenderError.output("render needs a still or an animation format") }
+            let givenDuration = arguments.given(RenderOperation.duration)
+            guard file.lastAnimationEnd > start || givenDuration != nil || file.duration != nil else {
+                throw RenderError.output(
+                    "the scene has nothing animating after \(formatNumber(start)) s: give \(arguments.spelled(RenderOperation.duration)) D, or \(arguments.spelled(RenderOperation.time)) T alone for a still"
+                )
+            }
+            let duration = givenDuration ?? file.duration ?? (file.lastAnimationEnd - start + 0.5)
+            let rate = arguments.given(RenderOperation.fps) ?? file.frameRate ?? SceneRecording.frameRateSpec.defaultValue!
+            let recording = try SceneRecording(start: start, duration: duration, frameRate: rate, scale: scale)
+            let parallel = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
+            let opaque = file.scene.backgroundColor.alpha >= 1, loops = try arguments.required(RenderOperation.loop)
+            // Frames in flight, each with its offscreen surfaces and blur buffers, plus the encoder's copy.
+            let writer = try animationWriter(
+                to: path, format: animation, width: w, height: h, frameRate: recording.frameRate, quality: quality, opaque: opaque, loopCount: loops,
+                working: frameBytes * (6 * min(16, parallel) + 2) + file.imageBytes, frames: recording.frameCount)
+            try record(file.scene, recording, to: writer, RenderOptions(threads: parallel, cancelled: options.cancelled, progress: options.progress))
+            return writer.bytes
         }
-        guard let animation else { throw RenderError.output("render needs a still or an animation format") }
-        let givenDuration = arguments.given(RenderOperation.duration)
-        guard file.lastAnimationEnd > start || givenDuration != nil || file.duration != nil else {
-            throw RenderError.output(
-                "the scene has nothing animating after \(formatNumber(start)) s: give \(arguments.spelled(RenderOperation.duration)) D, or \(arguments.spelled(RenderOperation.time)) T alone for a still"
-            )
-        }
-        let duration = givenDuration ?? file.duration ?? (file.lastAnimationEnd - start + 0.5)
-        let rate = arguments.given(RenderOperation.fps) ?? file.frameRate ?? SceneRecording.frameRateSpec.defaultValue!
-        let recording = try SceneRecording(start: start, duration: duration, frameRate: rate, scale: scale)
-        let parallel = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
-        let opaque = file.scene.backgroundColor.alpha >= 1, loops = try arguments.required(RenderOperation.loop)
-        // Frames in flight, each with its offscreen surfaces and blur buffers, plus the encoder's copy.
-        let writer = try animationWriter(
-            to: path, format: animation, width: w, height: h, frameRate: recording.frameRate, quality: quality, opaque: opaque, loopCount: loops,
-            working: frameBytes * (6 * min(16, parallel) + 2) + file.imageBytes, frames: recording.frameCount)
-        try record(file.scene, recording, to: writer, RenderOptions(threads: parallel, cancelled: options.cancelled, progress: options.progress))
-        return writer.bytes
     }
 
     /// `placeholder` of `BlurOperation/all` for the image at `source`; `options`' `cancelled` is
@@ -93,29 +99,34 @@ extension Renderer {
     public static func placeholder(
         _ arguments: OperationArguments, from source: ImageSource, options: RenderOptions = RenderOptions()
     ) throws -> Placeholder {
-        let size = try arguments.required(PlaceholderOperation.size)
-        do {
-            return try Placeholder.make(
-                from: try source.open(options.cancellation), longestSide: size, thumbHash: !(arguments[PlaceholderOperation.noThumbHash] ?? false),
-                checkpoint: options.checkpoint)
-        } catch PipelineError.cancelled {
-            throw RenderError.cancelled(framesWritten: 0)
-        } catch let error as DecodingError {
-            throw RenderError.input(name: source.name, error)
+        try options.heapGuarded {
+            let size = try arguments.required(PlaceholderOperation.size)
+            do {
+                return try Placeholder.make(
+                    from: try source.open(options.cancellation), longestSide: size,
+                    thumbHash: !(arguments[PlaceholderOperation.noThumbHash] ?? false),
+                    checkpoint: options.checkpoint)
+            } catch PipelineError.cancelled {
+                throw RenderError.cancelled(framesWritten: 0)
+            } catch let error as DecodingError {
+                throw RenderError.input(name: source.name, error)
+            }
         }
     }
 
     /// The whole image at `source`, decoded as a stream; `options`' `cancelled` is asked before
     /// each band and inside the decoder's long calls (``RenderError/cancelled(framesWritten:)``).
     public static func decode(_ source: ImageSource, options: RenderOptions = RenderOptions()) throws -> Bitmap {
-        do {
-            return try ImagePipeline.open(try source.open(options.cancellation)).source.collect(checkpoint: options.checkpoint)
-        } catch let PipelineError.input(_, error) {
-            throw RenderError.input(name: source.name, error)
-        } catch PipelineError.cancelled {
-            throw RenderError.cancelled(framesWritten: 0)
-        } catch let error as DecodingError {
-            throw RenderError.input(name: source.name, error)
+        try options.heapGuarded {
+            do {
+                return try ImagePipeline.open(try source.open(options.cancellation)).source.collect(checkpoint: options.checkpoint)
+            } catch let PipelineError.input(_, error) {
+                throw RenderError.input(name: source.name, error)
+            } catch PipelineError.cancelled {
+                throw RenderError.cancelled(framesWritten: 0)
+            } catch let error as DecodingError {
+                throw RenderError.input(name: source.name, error)
+            }
         }
     }
 

@@ -18,77 +18,79 @@ public enum Renderer {
         _ arguments: OperationArguments, from source: ImageSource, to destination: ImageDestination, format asked: ImageFormat?,
         options: RenderOptions = RenderOptions()
     ) throws -> [UInt8] {
-        let name = source.name
-        let (input, opaque, profile): (any RowSource, Bool, ColorProfile?)
-        let format: ImageFormat
-        do {
-            let file = try source.open(options.cancellation)
-            format = asked ?? defaultFormat(for: file.format)
-            (input, opaque, profile) = try ImagePipeline.open(file, keepProfile: arguments[StillOutput.keepProfile] ?? false)
-        } catch let PipelineError.input(_, error) {
-            throw RenderError.input(name: name, error)
-        } catch PipelineError.cancelled {
-            throw RenderError.cancelled(framesWritten: 0)
-        } catch let error as DecodingError {
-            throw RenderError.input(name: name, error)
-        }
-        let (steps, stillOpaque) = try stages(arguments, width: input.width, height: input.height, opaque: opaque, threads: options.threads)
-        var chain: any RowSource = steps.isEmpty ? input : PrefetchedSource(input)
-        // A stage that needs the whole image works through its first band: it asks this between steps.
-        let checkpoint = { if options.cancelled() { throw PipelineError.cancelled } }
-        for step in steps { chain = StagedSource(step, over: chain, parts: options.threads, checkpoint: checkpoint) }
-        var encoding = ImagePipeline.Encoding(
-            format: format, quality: arguments[StillOutput.quality] ?? JPEGCodec.defaultQuality,
-            compression: arguments[StillOutput.compression] ?? ImageFile.defaultCompression, profile: profile)
-        encoding.cancellation = options.cancellation
-        let file: OutputFile
-        switch destination {
-        case let .file(path): file = try OutputFile(path: path)
-        case .memory: file = try OutputFile(memoryNamed: "the output")
-        }
-        options.temporaryFile?(file.temporary)
-        defer { options.temporaryFile?(nil) }
-        // An output in memory: its limit, and its bytes (the stream's, then their copy) in the budget.
-        var limit: Int?, held = 0
-        if case .memory = destination {
-            limit = options.maximumOutputBytes
-            let least = chain.width * chain.height * (format == .pam || format == .ppm ? 3 : 1)
-            if let limit, format == .pam || format == .ppm, least > limit { throw RenderError.outputTooLarge(bytes: least, limit: limit) }
-            held = 2 * min(limit ?? .max, least)
-        }
-        let overLimit = { limit.map { file.position > $0 } ?? false }
-        do {
-            // An encoder that cannot be interrupted (libheif's) is refused before the render when
-            // even its fastest setting could not finish in the time left.
-            if let deadline = options.deadline, format == .avif || format == .heic {
-                _ = try HEIFCodec.encoderSetting(
-                    format, width: chain.width, height: chain.height, secondsLeft: deadline.timeIntervalSinceNow)
+        try options.heapGuarded {
+            let name = source.name
+            let (input, opaque, profile): (any RowSource, Bool, ColorProfile?)
+            let format: ImageFormat
+            do {
+                let file = try source.open(options.cancellation)
+                format = asked ?? defaultFormat(for: file.format)
+                (input, opaque, profile) = try ImagePipeline.open(file, keepProfile: arguments[StillOutput.keepProfile] ?? false)
+            } catch let PipelineError.input(_, error) {
+                throw RenderError.input(name: name, error)
+            } catch PipelineError.cancelled {
+                throw RenderError.cancelled(framesWritten: 0)
+            } catch let error as DecodingError {
+                throw RenderError.input(name: name, error)
             }
-            let sink = try ImagePipeline.sink(
-                for: encoding, width: chain.width, height: chain.height, alpha: !stillOpaque, output: file, parts: options.threads)
-            try ImageLimits.checkBudget(
-                chain.heldBytes + sink.heldBytes + ImagePipeline.queueBytes(width: chain.width) + held,
-                for: arguments.operation.spelled(arguments.spelling))
-            try ImagePipeline.drain(chain, into: sink, cancelled: { options.cancelled() || overLimit() })
-            if let limit, overLimit() {
+            let (steps, stillOpaque) = try stages(arguments, width: input.width, height: input.height, opaque: opaque, threads: options.threads)
+            var chain: any RowSource = steps.isEmpty ? input : PrefetchedSource(input)
+            // A stage that needs the whole image works through its first band: it asks this between steps.
+            let checkpoint = { if options.cancelled() { throw PipelineError.cancelled } }
+            for step in steps { chain = StagedSource(step, over: chain, parts: options.threads, checkpoint: checkpoint) }
+            var encoding = ImagePipeline.Encoding(
+                format: format, quality: arguments[StillOutput.quality] ?? JPEGCodec.defaultQuality,
+                compression: arguments[StillOutput.compression] ?? ImageFile.defaultCompression, profile: profile)
+            encoding.cancellation = options.cancellation
+            let file: OutputFile
+            switch destination {
+            case let .file(path): file = try OutputFile(path: path)
+            case .memory: file = try OutputFile(memoryNamed: "the output")
+            }
+            options.temporaryFile?(file.temporary)
+            defer { options.temporaryFile?(nil) }
+            // An output in memory: its limit, and its bytes (the stream's, then their copy) in the budget.
+            var limit: Int?, held = 0
+            if case .memory = destination {
+                limit = options.maximumOutputBytes
+                let least = chain.width * chain.height * (format == .pam || format == .ppm ? 3 : 1)
+                if let limit, format == .pam || format == .ppm, least > limit { throw RenderError.outputTooLarge(bytes: least, limit: limit) }
+                held = 2 * min(limit ?? .max, least)
+            }
+            let overLimit = { limit.map { file.position > $0 } ?? false }
+            do {
+                // An encoder that cannot be interrupted (libheif's) is refused before the render when
+                // even its fastest setting could not finish in the time left.
+                if let deadline = options.deadline, format == .avif || format == .heic {
+                    _ = try HEIFCodec.encoderSetting(
+                        format, width: chain.width, height: chain.height, secondsLeft: deadline.timeIntervalSinceNow)
+                }
+                let sink = try ImagePipeline.sink(
+                    for: encoding, width: chain.width, height: chain.height, alpha: !stillOpaque, output: file, parts: options.threads)
+                try ImageLimits.checkBudget(
+                    chain.heldBytes + sink.heldBytes + ImagePipeline.queueBytes(width: chain.width) + held,
+                    for: arguments.operation.spelled(arguments.spelling))
+                try ImagePipeline.drain(chain, into: sink, cancelled: { options.cancelled() || overLimit() })
+                if let limit, overLimit() {
+                    let written = file.position
+                    file.discard()
+                    throw RenderError.outputTooLarge(bytes: written, limit: limit)
+                }
+                try file.commit()
+            } catch let error as DecodingError {
+                file.discard()
+                throw RenderError.input(name: name, error)
+            } catch PipelineError.cancelled {
                 let written = file.position
                 file.discard()
-                throw RenderError.outputTooLarge(bytes: written, limit: limit)
+                if let limit, written > limit { throw RenderError.outputTooLarge(bytes: written, limit: limit) }
+                throw RenderError.cancelled(framesWritten: 0)
+            } catch {
+                file.discard()
+                throw error
             }
-            try file.commit()
-        } catch let error as DecodingError {
-            file.discard()
-            throw RenderError.input(name: name, error)
-        } catch PipelineError.cancelled {
-            let written = file.position
-            file.discard()
-            if let limit, written > limit { throw RenderError.outputTooLarge(bytes: written, limit: limit) }
-            throw RenderError.cancelled(framesWritten: 0)
-        } catch {
-            file.discard()
-            throw error
+            return file.bytes
         }
-        return file.bytes
     }
 
     /// The stages of a still operation for a `width × height` input, and whether the result stays

@@ -104,9 +104,11 @@ enum ServeCommand: Command {
             // (cache hits included), the process itself set aside (its code, libraries, thread
             // stacks and the allocator's slack: 64 MB, at most a quarter of the budget), the rest
             // shared by the renders, so that together they stay under it.
-            let budget = ImageLimits.memoryBudget, bodies = budget / 4, process = ServeCommand.processBytes(budget: budget)
+            let budget = ImageLimits.memoryBudget, bodies = budget / 4, process = HeapCeiling.processAllowance(budget: budget)
             let held = ByteBudget(capacity: bodies)
             ImageLimits.memoryBudget = max(1 << 20, (budget - bodies - process) / maximumConcurrent)
+            // The backstop behind every estimate: past the whole budget, every render stops.
+            HeapCeiling.ceilProcess(at: budget)
             // The WebAssembly build, read once: the playground previews with it.
             var web: [String: [UInt8]]?
             if let folder = arguments.values["web"] {
@@ -166,9 +168,4 @@ enum ServeCommand: Command {
         var address = in6_addr()
         return inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address) == 1
     }
-}
-
-extension ServeCommand {
-    /// The bytes of a `budget` set aside for the server process itself: 64 MB, at most a quarter.
-    static func processBytes(budget: Int) -> Int { min(64 << 20, budget / 4) }
 }
