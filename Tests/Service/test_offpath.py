@@ -815,26 +815,36 @@ def drain_under_load():
 
 
 def heap_ceiling():
-    """An estimate that falls short fails safe: a Gaussian of σ 2000 over 16384² is admitted on its
-    estimate (359 MB) and its heap grows past twice that; the heap ceiling stops it with the reason,
-    on the command line and in the server (it ran to the end before, at 724 MB)."""
+    """What a render's estimate admits stays under the budget: a Gaussian of σ 2000 over 16384² was
+    admitted on its estimate (359 MB) and its window, grown by allocating anew and copying, reached
+    724 MB under --memory-budget 400. Now it either finishes within the budget and the process
+    allowance, or the heap ceiling stops it with the reason — never finishes above it; on the
+    command line and in the server. (HeapCeilingTests drive the ceiling itself.)"""
     folder = folder_with()
     root = os.path.join(folder, "root")
     zero_png(os.path.join(root, "huge.png"), 16384, 16384)
     out = os.path.join(folder, "out.png")
-    run = subprocess.run([BLURKIT, "blur", os.path.join(root, "huge.png"), out, "--sigma", "2000", "--memory-budget", "400"],
-                         capture_output=True, text=True, timeout=120)
-    check(run.returncode == 1 and "heap" in run.stderr and not os.path.exists(out),
-          f"blur --sigma 2000 of 16384² under --memory-budget 400: exit 1 naming the heap, nothing written "
-          f"(exit {run.returncode}: {run.stderr.strip()[:160]})")
+    margin = 32 << 20
+    command = [BLURKIT, "blur", os.path.join(root, "huge.png"), out, "--sigma", "2000", "--memory-budget", "400"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(process.pid, 0)
+    stderr = process.stderr.read()
+    process.stderr.close()
+    peak = usage.ru_maxrss * 1024
+    code = os.waitstatus_to_exitcode(status)
+    check((code == 0 and peak <= (400 + 64 << 20) + margin) or (code == 1 and "heap" in stderr and not os.path.exists(out)),
+          f"blur --sigma 2000 of 16384² under --memory-budget 400: within 464 MB or stopped naming the heap "
+          f"(exit {code}, peak {peak >> 20} MB, {stderr.strip()[:160]})")
     # One render at a time: its share is 600 − 150 (bodies) − 64 (the process) = 386 MB, its
-    # estimate passes (the output held at most 2 × 8 MB), its heap would reach 711 MB against the
-    # server's 600.
+    # estimate passes (the output held at most 2 × 8 MB); the process may not pass 600 MB.
     with serving(root, "--memory-budget", "600", "--max-concurrent", "1", "--timeout", "60", "--max-output", "8") as server:
         status, _, body = fetch(server, "/blur/huge.png?sigma=2000&format=png", timeout=60 + HANG)
-        check(status == 413 and b"heap" in body, f"/blur/huge.png?sigma=2000 under --memory-budget 600: 413 naming the heap ({status} {body[:160]!r})")
+        peak = peak_rss(server)
+        check((status == 200 and peak <= (600 << 20) + margin) or (status == 413 and b"heap" in body),
+              f"/blur/huge.png?sigma=2000 under --memory-budget 600: within it or 413 naming the heap "
+              f"({status}, peak {peak >> 20} MB, {body[:120]!r})")
         status, _, body = fetch(server, "/blur/huge.png?sigma=2&format=png", timeout=60 + HANG)
-        check(status == 200, f"then a render within the budget: 200, the heap measured again ({status} {body[:90]!r})")
+        check(status == 200, f"then a render within the budget: 200 ({status} {body[:90]!r})")
 
 
 TESTS = [lockout, every_phase, heap_ceiling, icc_profiles, held_before_the_first_row, slow_readers, early_checks, slow_bodies, framing, one_open, smaller, promises, drain_under_load]
