@@ -70,7 +70,7 @@ screenshot:
 
 # The service's tests beyond Swift's: the OpenAPI document (schemathesis), the playground in
 # headless Chromium (Playwright), two replicas behind nginx, placeholder shards, the example server package.
-SERVICE_TESTS = test_schemathesis test_playground test_nginx test_proxy_cache test_shards test_example test_attacks test_offpath test_registry_attacks
+SERVICE_TESTS = test_blurhash test_schemathesis test_playground test_nginx test_proxy_cache test_shards test_example test_attacks test_offpath test_registry_attacks
 
 test: deps test-deps
 	@Scripts/step.sh swift-test $(SWIFT) test -c release $(CPU_FLAGS)
@@ -100,6 +100,8 @@ test-deps:
 		python3 -m pip install --quiet --upgrade "pillow>=11.3" numpy || { echo "run: python3 -m pip install 'pillow>=11.3' numpy"; exit 1; }; }
 	@python3 -c "import playwright, schemathesis" 2>/dev/null || { echo "installing Playwright and schemathesis for the service tests (pip)"; \
 		python3 -m pip install --quiet playwright schemathesis || { echo "run: python3 -m pip install playwright schemathesis"; exit 1; }; }
+	@python3 -c "import blurhash; blurhash.encode" 2>/dev/null || { echo "installing blurhash-python (Wolt's encoder) for the BlurHash test (pip)"; \
+		python3 -m pip install --quiet blurhash-python || { echo "run: python3 -m pip install blurhash-python"; exit 1; }; }
 	@missing=""; command -v chromium >/dev/null 2>&1 || missing="chromium"; \
 	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	command -v tsc >/dev/null 2>&1 || missing="$$missing node-typescript"; \

@@ -111,7 +111,7 @@ public enum PlaceholderOperation: OperationDefinition {
     public static let size = OperationParameter.integer("size", Placeholder.sizeSpec, placeholder: "N", in: [.commandLine, .http])
     /// Leave the ThumbHash out.
     public static let noThumbHash = OperationParameter.flag(
-        "noThumbHash", flag: "no-thumbhash", summary: "leave the ThumbHash out", in: [.commandLine, .http])
+        "noThumbHash", flag: "no-thumbhash", summary: "leave the ThumbHash and the BlurHash out", in: [.commandLine, .http])
     /// The preview itself in a format, instead of the JSON (HTTP only).
     public static let format = OperationParameter<ImageFormat>(
         Parameter(

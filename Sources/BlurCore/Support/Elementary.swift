@@ -50,6 +50,19 @@ package enum Elementary {
 
     /// log₁₀ x for x > 0 (−∞ at 0, NaN below).
     package static func log10(_ x: Double) -> Double {
+        let ln = log(x)
+        return ln.isFinite ? ln / 2.302585092994045684 : ln
+    }
+
+    /// xʸ for x ≥ 0, as e^(y ln x) (1 for y = 0; 0 for x = 0 and y > 0).
+    package static func pow(_ x: Double, _ y: Double) -> Double {
+        if y == 0 { return 1 }
+        if x == 0 { return y > 0 ? 0 : .infinity }
+        return exp(y * log(x))
+    }
+
+    /// ln x for x > 0 (−∞ at 0, NaN below).
+    package static func log(_ x: Double) -> Double {
         if x.isNaN || x < 0 { return .nan }
         if x == 0 { return -.infinity }
         if x.isInfinite { return x }
@@ -62,8 +75,7 @@ package enum Elementary {
         let s = (m - 1) / (m + 1), s2 = s * s
         var series = 0.0
         for n in stride(from: 21, through: 1, by: -2) { series = series * s2 + 1 / Double(n) }
-        let ln = e * ln2High + (e * ln2Low + 2 * s * series)
-        return ln / 2.302585092994045684
+        return e * ln2High + (e * ln2Low + 2 * s * series)
     }
 
     /// cos r on |r| ≤ π/4: Taylor to r¹⁸/18!.

@@ -16,6 +16,9 @@ public struct Placeholder: Sendable {
     public let preview: Bitmap
     /// ThumbHash bytes, when asked for.
     public let thumbHash: [UInt8]?
+    /// The BlurHash of the preview's pixels (4×3 components), when a ThumbHash was asked for: the
+    /// string Wolt's TypeScript encoder gives for the preview PNG.
+    public let blurHash: String?
     /// The mean colour of the image (straight, with its mean alpha).
     public let averageColor: Color
 
@@ -121,6 +124,12 @@ public struct Placeholder: Sendable {
         let alpha = sum[3] / Double(preview.width * preview.height) / 255
         let colour = sum[3] > 0 ? Color(red: sum[0] / sum[3], green: sum[1] / sum[3], blue: sum[2] / sum[3], alpha: alpha) : .clear
         let size = sourceSize ?? (image.width, image.height)
-        return Placeholder(sourceWidth: size.0, sourceHeight: size.1, preview: preview, thumbHash: hash, averageColor: colour)
+        let blur =
+            thumbHash
+            ? try? BlurHash.encode(
+                width: preview.width, height: preview.height, rgba: preview.straightRGBA, x: BlurHash.defaultComponents.x,
+                y: BlurHash.defaultComponents.y)
+            : nil
+        return Placeholder(sourceWidth: size.0, sourceHeight: size.1, preview: preview, thumbHash: hash, blurHash: blur, averageColor: colour)
     }
 }

@@ -296,6 +296,8 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
         public var preview: Preview
         /// Base64, when asked for.
         public var thumbHash: String?
+        /// The preview's BlurHash (4×3), beside the ThumbHash.
+        public var blurHash: String?
         /// The input's bytes when the preview was made; nil outside a batch.
         public var source: Source?
 
@@ -315,6 +317,7 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
                 dataURI: "data:image/png;base64," + Data(png).base64EncodedString(), file: previewFile,
                 width: p.preview.width, height: p.preview.height)
             thumbHash = p.thumbHash.map { Data($0).base64EncodedString() }
+            blurHash = p.blurHash
         }
     }
 
