@@ -58,7 +58,10 @@ public enum BlurUpOperation: OperationDefinition {
         absent: "\(formatNumber(defaultViewWidth)) wide, the image's aspect", summary: "the view's size in points", in: [.commandLine, .http])
     /// The preview's longest side.
     public static let previewSize = OperationParameter.integer(
-        "previewSize", Placeholder.sizeSpec.named("preview-size", summary: "longest side of the tiny preview the sequence starts from"),
+        "previewSize",
+        Placeholder.sizeSpec.named(
+            "preview-size", summary: "longest side of the tiny preview the sequence starts from", defaultValue: Double(BlurUpImage.defaultPreviewSide)
+        ),
         placeholder: "N", in: [.commandLine, .http])
     /// `BlurUpImage.blurRadius`.
     public static let blurRadius = OperationParameter.number(

@@ -409,6 +409,9 @@ private func readHeaders(of connection: OpaquePointer?, version: String, cutShor
     if box.malformed == nil, box.hosts == 0, version == "HTTP/1.1" { box.malformed = "an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)" }
     if let reason = box.malformed { return (box.headers, ServeError.badRequest(reason).response) }
     if let coding = box.headers["transfer-encoding"] {
+        if version == "HTTP/1.0" {
+            return (box.headers, ServeError.badRequest("Transfer-Encoding in an HTTP/1.0 request (RFC 9112 §6.1)").response)
+        }
         if box.transferEncodings > 1 { return (box.headers, ServeError.badRequest("more than one Transfer-Encoding header").response) }
         if box.headers["content-length"] != nil {
             return (box.headers, ServeError.badRequest("both Content-Length and Transfer-Encoding (RFC 9112 §6.1)").response)

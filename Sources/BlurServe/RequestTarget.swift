@@ -39,6 +39,8 @@ public struct RequestTarget: Sendable, Equatable {
         if segments.isEmpty { segments = [""] }
         route = String(segments[0])
         rest = segments.count > 1 ? String(segments[1]) : ""
+        // `//etc/passwd`: no route, a path after it — an absolute path, never the playground.
+        if route.isEmpty, segments.count > 1 { throw .forbidden("absolute paths are refused") }
 
         var parameters: [Parameter] = []
         if pieces.count > 1 {

@@ -105,7 +105,10 @@ int bk_mhd_dropped_header_line(struct MHD_Connection *connection, const char *me
     if (info == NULL || info->header_size == 0) return 0;
     struct bk_header_block block = {method, method + info->header_size, NULL, 0};
     MHD_get_connection_values(connection, MHD_HEADER_KIND, bk_note_header, &block);
-    if (block.outside || block.last == NULL) return 0;
+    /* A value libmicrohttpd moved out of the block is one it joined with a folded line (obs-fold,
+       RFC 9112 §5.2): refused too, as a proxy in front may read it otherwise. */
+    if (block.outside) return 1;
+    if (block.last == NULL) return 0;
     /* A header line's end and the blank line after the last are at most four bytes, all zeroed. */
     if (block.end - block.last > 4) return 1;
     for (const char *p = block.last; p < block.end; p++) {

@@ -89,6 +89,34 @@ import Testing
     /// The effects drawn whole (no stages of their own) are asked between their passes too: the
     /// glass at 16 px/pt and the scroll edge at its largest band and radius (each ran to its end, seconds
     /// past a cancel, before the whole-image stage handed its checkpoint on).
+    /// Outside round of issue 51: a stop asked while an encoder that cannot be interrupted (WebP's)
+    /// was writing the file still left the file and finished. `cancelled` says true once the
+    /// temporary file holds bytes — that is, only after the encoder — and nothing may be committed.
+    /// (Before the fix: no error, `out.webp` written.)
+    @Test func aStopDuringTheLastEncodeLeavesNothing() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cancel-encode-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            .path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let output = folder + "/out.webp"
+        let temporary = Locked<String?>(nil)
+        let options = RenderOptions(
+            cancelled: {
+                guard let path = temporary.withLock({ $0 }) else { return false }
+                return ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0
+            },
+            temporaryFile: { path in temporary.withLock { if let path { $0 = path } } })
+        // Noise barely blurred: a WebP of tens of kilobytes, past stdio's buffer, so the file holds
+        // bytes once the encoder is done.
+        let arguments = try BlurOperation.named("blur")!.read([(name: "sigma", value: "0.5")], as: .query, in: .http)
+        let input = try Self.input(side: 600, format: .png)
+        #expect(throws: RenderError.self) {
+            try Renderer.still(arguments, from: .bytes(input, name: "in.png"), to: .file(output), format: .webp, options: options)
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
     @Test func theGlassAndTheScrollEdgeStop() throws {
         try still("glass", [("scale", "16"), ("region", "0,0,1000000,1000000")])
         try still("scrollEdge", [("scale", "16"), ("height", "10000"), ("max-radius", "1000")])

@@ -212,6 +212,7 @@ import Testing
         for (target, status) in [
             ("/blur/../outside.png?sigma=2", 403), ("/blur/%2e%2e/outside.png?sigma=2", 403), ("/blur/sub/%2E%2E/%2e%2e/outside.png?sigma=2", 403),
             ("/blur//etc/passwd?sigma=2", 403), ("/blur/%2Fetc%2Fpasswd?sigma=2", 403), ("/blur/link.png?sigma=2", 403),
+            ("//etc/passwd?sigma=2", 403),
             ("/blur/in.png%00.txt?sigma=2", 400), ("/blur/.hidden?sigma=2", 403), ("/blur/in.png?sigma=2%00", 400),
         ] {
             let reply = try Self.fetch(server, target)

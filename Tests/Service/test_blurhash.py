@@ -8,11 +8,22 @@ reference encodes that preview PNG (RGB, 4×3 components, as `blurHash` is). The
 for at least 99 % of the corpus; each disagreement is printed (a tie of rounding: the same length,
 one level apart in one term).
 
+Then the placeholders a page draws without JavaScript, for every entry of the same runs: the WebP
+data URL (the whole URL at most 1 KB, decoding to the preview within a mean of 16 levels for 95 % of
+the previews and 40 for all), the SVG data URL (at most 1 KB, well-formed XML embedding that WebP URL, a Gaussian with its
+edges duplicated) and the CSS (at most 500 bytes, up to 4 gradients of up to 4 colours, within 16
+levels on average of the preview averaged over the same grid).
+
     BLURKIT=.build/release/blurkit python3 Tests/Service/test_blurhash.py
 """
 
+import base64
+import io
 import json
 import os
+import re
+import urllib.parse
+import xml.etree.ElementTree as ElementTree
 import random
 import shutil
 import subprocess
@@ -99,10 +110,67 @@ def main():
     work = tempfile.mkdtemp(prefix="blurhash-")
     try:
         compared, agreed, differences = 0, 0, []
+        web = {"checked": 0, "failures": [], "largest": [0, 0, 0]}
+
+        def page_placeholders(out, entry, label):
+            """The WebP data URL, the SVG and the CSS of one entry, against its preview."""
+            name = f"{label} {entry['file']}"
+            with Image.open(os.path.join(out, entry["preview"]["file"])) as preview:
+                preview = preview.convert("RGBA")
+            small = preview.copy()
+            small.thumbnail((16, 16), Image.Resampling.BOX)
+            lossy = entry.get("webpDataURI") or ""
+            web["checked"] += 1
+            if not lossy.startswith("data:image/webp;base64,") or len(lossy) > 1024:
+                web["failures"].append(f"{name}: webpDataURI is not a WebP data URL of at most 1 KB ({len(lossy)} bytes: {lossy[:40]})")
+                return
+            with Image.open(io.BytesIO(base64.b64decode(lossy.split(",", 1)[1]))) as decoded:
+                decoded = decoded.convert("RGBA")
+            if decoded.size != preview.size and max(decoded.size) > 16:
+                web["failures"].append(f"{name}: the WebP preview is {decoded.size}, the preview {preview.size}")
+                return
+            reference = preview.resize(decoded.size, Image.Resampling.BOX)
+            pairs = list(zip(decoded.getdata(), reference.getdata()))
+            mean = sum(abs(a[c] - b[c]) for a, b in pairs for c in range(3)) / (3 * len(pairs))
+            web.setdefault("lossy", []).append((mean, name))
+            if mean > 40:
+                web["failures"].append(f"{name}: the WebP preview is {mean:.1f} levels from the preview on average")
+            svg = entry.get("svg") or ""
+            web["largest"] = [max(web["largest"][0], len(lossy)), max(web["largest"][1], len(svg)), max(web["largest"][2], len(entry.get("css") or ""))]
+            if not svg.startswith("data:image/svg+xml,") or len(svg) > 1024:
+                web["failures"].append(f"{name}: svg is not an SVG data URL of at most 1 KB ({len(svg)} bytes)")
+                return
+            markup = urllib.parse.unquote(svg.split(",", 1)[1])
+            try:
+                root = ElementTree.fromstring(markup)
+            except ElementTree.ParseError as error:
+                web["failures"].append(f"{name}: the SVG is not well-formed ({error}): {markup[:80]}")
+                return
+            image = root.find("{http://www.w3.org/2000/svg}image")
+            blur = root.find(".//{http://www.w3.org/2000/svg}feGaussianBlur")
+            if image is None or image.get("href") != lossy or blur is None or blur.get("edgeMode") != "duplicate":
+                web["failures"].append(f"{name}: the SVG does not blur the lossy preview with duplicated edges: {markup[:160]}")
+            css = entry.get("css") or ""
+            gradients = re.findall(r"linear-gradient\(90deg,([^)]*)\)", css)
+            columns = max((len(g.split(",")) for g in gradients), default=0)
+            if len(css) > 500 or not 1 <= len(gradients) <= 4 or not 1 <= columns <= 4 or "background-repeat:no-repeat" not in css:
+                web["failures"].append(f"{name}: css is not up to 4 gradients of up to 4 colours in at most 500 bytes ({len(css)}: {css[:100]})")
+                return
+            # Each row's colours against the preview averaged over the same grid (a single colour
+            # is written twice).
+            grid = preview.resize((columns, len(gradients)), Image.Resampling.BOX)
+            for y, stops in enumerate(gradients):
+                colours = [tuple(int(stop[i:i + 2], 16) for i in (1, 3, 5)) for stop in stops.split(",")]
+                wanted = [grid.getpixel((x, y))[:3] for x in range(columns)]
+                if len(colours) != len(wanted):
+                    web["failures"].append(f"{name}: css row {y} has {len(colours)} colours, the others {columns}")
+                    continue
+                web.setdefault("css", []).extend(abs(a - b) for c, w in zip(colours, wanted) for a, b in zip(c, w))
 
         def compare(out, entries, label):
             nonlocal compared, agreed
             for entry in entries:
+                page_placeholders(out, entry, label)
                 with Image.open(os.path.join(out, entry["preview"]["file"])) as preview:
                     reference = blurhash.encode(preview.convert("RGB"), 4, 3)
                 compared += 1
@@ -128,8 +196,23 @@ def main():
         share = agreed / max(1, compared)
         ok = compared >= 390 and share >= 0.99
         print(f"{'ok  ' if ok else 'FAIL'} BlurHash equal to Wolt's encoder for {agreed} of {compared} previews ({share:.2%}; at least 99 %)")
-        print(f"{1 if ok else 0} passed, {0 if ok else 1} failed")
-        sys.exit(0 if ok else 1)
+        for line in web["failures"][:20]:
+            print("FAIL " + line)
+        lossy = sorted(m for m, _ in web.get("lossy", []))
+        typical = lossy[int(0.95 * (len(lossy) - 1))] if lossy else 99
+        css_mean = sum(web.get("css", [99])) / max(1, len(web.get("css", [])))
+        if typical > 16:
+            web["failures"].append(f"the lossy previews' 95th percentile is {typical:.1f} levels from the preview (at most 16)")
+        if css_mean > 16:
+            web["failures"].append(f"the CSS colours are {css_mean:.1f} levels from the preview's boxes on average (at most 16)")
+        print(f"     WebP preview: mean error p95 {typical:.1f} levels, worst {lossy[-1] if lossy else 0:.1f}; CSS colours {css_mean:.1f} levels on average")
+        page = not web["failures"] and web["checked"] == compared
+        print(f"{'ok  ' if page else 'FAIL'} page placeholders of {web["checked"]} previews: WebP data URL, SVG and CSS within their sizes "
+              f"and like the preview (largest {web['largest'][0]}, {web['largest'][1]} and {web['largest'][2]} bytes; "
+              f"{len(web['failures'])} failures)")
+        passed = int(ok) + int(page)
+        print(f"{passed} passed, {2 - passed} failed")
+        sys.exit(0 if passed == 2 else 1)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -513,6 +513,17 @@ def framing():
             check(status_of(reply) == 400 and reply.count(b"HTTP/1.1 ") == 1 and closed,
                   f"a header line with an empty name in {head!r}: one 400, closed ({reply[:12]!r}, "
                   f"{reply.count(b'HTTP/1.1 ')} answers, {'closed' if closed else 'open'})")
+        # A line folded onto the one before (obs-fold, RFC 9112 §5.2), which libmicrohttpd joined:
+        # a folded Content-Length read as 0 left the body to be read as the next request.
+        for head, body in ((b"Host: x\r\nX-A: b\r\n  folded\r\n", b""), (b"Host: x\r\nX-A: b\r\n\tfolded\r\n", b""),
+                           (b"Host: x\r\nContent-Length: 5\r\n 0\r\n", b"helloGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")):
+            reply, closed = read_all(server.port, b"POST /blur?sigma=2 HTTP/1.1\r\n" + head + b"\r\n" + body, wait=HANG)
+            check(status_of(reply) == 400 and reply.count(b"HTTP/1.1 ") == 1 and closed,
+                  f"a folded header line in {head!r}: one 400, closed ({reply[:12]!r}, {reply.count(b'HTTP/1.1 ')} answers, "
+                  f"{'closed' if closed else 'open'})")
+        # Transfer-Encoding in an HTTP/1.0 request: faulty framing (RFC 9112 §6.1), 400 and closed.
+        reply, closed = read_all(server.port, b"POST /blur?sigma=2 HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nabcde\r\n0\r\n\r\n", wait=HANG)
+        check(status_of(reply) == 400 and closed, f"HTTP/1.0 with Transfer-Encoding: 400, closed ({reply[:12]!r}, {'closed' if closed else 'open'})")
         # Lines that look alike and are well formed: answered.
         for head in (b"Host: x\r\nA:\r\n", b"Host: x  \r\nA: c \t \r\n", b"Host: x\nA: c\n", b"Host:x\r\nB:\r\n"):
             reply, _ = read_all(server.port, b"GET /healthz HTTP/1.1\r\n" + head + b"Connection: close\r\n\r\n", wait=HANG)
@@ -847,7 +858,54 @@ def heap_ceiling():
         check(status == 200, f"then a render within the budget: 200 ({status} {body[:90]!r})")
 
 
-TESTS = [lockout, every_phase, heap_ceiling, icc_profiles, held_before_the_first_row, slow_readers, early_checks, slow_bodies, framing, one_open, smaller, promises, drain_under_load]
+def whole_image_encoders():
+    """WebP and GIF take the image whole: a 16000² PNG of 750 KB asked as WebP or GIF took a gigabyte
+    (the bitmap zeroed) before the budget refused it. Now refused before it is allocated, on the
+    command line and over HTTP (the outside round of issue 51)."""
+    folder = folder_with()
+    root = os.path.join(folder, "root")
+    zero_png(os.path.join(root, "bomb.png"), 16000, 16000, colour_type=2)
+    margin = 32 << 20
+    for suffix in ("webp", "gif"):
+        out = os.path.join(folder, "o." + suffix)
+        process = subprocess.Popen([BLURKIT, "blur", os.path.join(root, "bomb.png"), out, "--sigma", "5", "--memory-budget", "256"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        _, status, usage = os.wait4(process.pid, 0)
+        stderr = process.stderr.read()
+        process.stderr.close()
+        code, peak = os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024
+        check(code == 1 and peak <= (256 + 64 << 20) + margin and not os.path.exists(out),
+              f"blur of 16000² to .{suffix} under --memory-budget 256: exit 1 within the budget (exit {code}, peak {peak >> 20} MB, {stderr.strip()[:120]})")
+    with serving(root, "--memory-budget", "256", "--timeout", "10") as server:
+        for suffix in ("webp", "gif"):
+            status, _, body = fetch(server, f"/blur/bomb.png?sigma=5&format={suffix}", timeout=10 + HANG)
+            peak = peak_rss(server)
+            check(status == 413 and peak <= (256 << 20) + margin,
+                  f"/blur/bomb.png?format={suffix} under --memory-budget 256: 413 within the budget ({status}, peak {peak >> 20} MB, {body[:100]!r})")
+
+
+def standard_streams():
+    """`-` names the file standard input or output is opened on: `blur in.png - >> in.png` and
+    `blur - in.png < in.png` would write over what they read (the outside round of issue 51)."""
+    folder = folder_with()
+    image = os.path.join(folder, "in.png")
+    Image.new("RGB", (40, 30), (200, 40, 40)).save(image)
+    before = (open(image, "rb").read(), os.stat(image).st_ino)
+    with open(image, "ab") as appended:
+        run = subprocess.run([BLURKIT, "blur", image, "-", "--sigma", "3"], stdout=appended, stderr=subprocess.PIPE, text=True, timeout=60)
+    check(run.returncode == 1 and (open(image, "rb").read(), os.stat(image).st_ino) == before,
+          f"blur in.png - >> in.png: exit 1, in.png unchanged (exit {run.returncode}: {run.stderr.strip()[:100]})")
+    with open(image, "rb") as read:
+        run = subprocess.run([BLURKIT, "blur", "-", image, "--sigma", "3"], stdin=read, stderr=subprocess.PIPE, text=True, timeout=60)
+    check(run.returncode == 1 and (open(image, "rb").read(), os.stat(image).st_ino) == before,
+          f"blur - in.png < in.png: exit 1, in.png unchanged (exit {run.returncode}: {run.stderr.strip()[:100]})")
+    out = os.path.join(folder, "out.png")
+    with open(image, "rb") as read, open(out, "wb") as written:
+        run = subprocess.run([BLURKIT, "blur", "-", "-", "--sigma", "3", "--format", "png"], stdin=read, stdout=written, stderr=subprocess.PIPE, timeout=60)
+    check(run.returncode == 0 and os.path.getsize(out) > 0, f"blur - - < in.png > out.png: still allowed (exit {run.returncode})")
+
+
+TESTS = [lockout, every_phase, heap_ceiling, whole_image_encoders, standard_streams, icc_profiles, held_before_the_first_row, slow_readers, early_checks, slow_bodies, framing, one_open, smaller, promises, drain_under_load]
 
 if __name__ == "__main__":
     only = sys.argv[1:]

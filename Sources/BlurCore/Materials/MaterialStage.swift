@@ -13,6 +13,10 @@ final class MaterialStage: RowStage {
     private let upsampling: UpsampledRows
     private let reduced: ReducedRows
     private let small: RowWindow
+    /// The reduced image blurred (the rows and plans its Gaussian holds, known before it runs).
+    private let blurred: any RowSource
+    /// The reduced image's width, pixels.
+    private let smallWidth: Int
 
     init(plan: Material.Plan, width: Int, height: Int, parts: Int?) {
         self.width = width
@@ -27,6 +31,8 @@ final class MaterialStage: RowStage {
             blur.sigma > GaussianBlur.identityThreshold
             ? StagedSource(blur.stage(width: sw, height: sh), over: reduced, parts: parts) : reduced
         small = RowWindow(source: TintedRows(blurred, tint: plan.tint))
+        self.blurred = blurred
+        smallWidth = sw
     }
 
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
@@ -59,7 +65,12 @@ final class MaterialStage: RowStage {
         }
     }
 
-    func heldBytes(bandRows: Int) -> Int { small.heldBytes + plan.region.width * 16 }
+    /// The reduced image's Gaussian (its window and plans: at a radius of 500 pt, more than the
+    /// rest together), the reduced rows a band reads (or what the window has held), and a row of sums.
+    func heldBytes(bandRows: Int) -> Int {
+        let rows = (bandRows / plan.factor + 4) * smallWidth * 4
+        return blurred.heldBytes + max(small.heldBytes, rows) + plan.region.width * 16
+    }
 
     /// The band, and the rows the small blur reads ahead of it: its reach in small rows times the factor.
     func inputBytes(bandRows: Int) -> Int {

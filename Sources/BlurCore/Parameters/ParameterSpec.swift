@@ -31,8 +31,10 @@ public struct ParameterSpec: Sendable, Hashable {
 
     /// This spec under another name (a scene key or an option that means the same quantity).
     @inline(never)
-    public func named(_ name: String, summary: String? = nil) -> ParameterSpec {
-        ParameterSpec(name: name, unit: unit, range: range, defaultValue: defaultValue, integer: isInteger, summary: summary ?? self.summary)
+    public func named(_ name: String, summary: String? = nil, defaultValue: Double? = nil) -> ParameterSpec {
+        ParameterSpec(
+            name: name, unit: unit, range: range, defaultValue: defaultValue ?? self.defaultValue, integer: isInteger,
+            summary: summary ?? self.summary)
     }
 
     /// The value, if it is finite, inside ``range`` and (for an integer spec) whole.

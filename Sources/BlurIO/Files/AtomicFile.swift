@@ -155,7 +155,28 @@ public enum AtomicFile {
     /// an input in it named as a frame (`frame-NNNNN.png`), which a recording writes or removes.
     /// `-` (standard input or output) is never a clash.
     public static func checkKeeps(_ inputs: [String], writing output: String) throws(FileError) {
+        // Standard input and output are the files they are opened on: `blur in.png - >> in.png`
+        // and `blur - in.png < in.png` name one file twice.
+        func standard(_ descriptor: Int32) -> (UInt64, UInt64)? {
+            var s = stat()
+            guard fstat(descriptor, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG else { return nil }
+            return (UInt64(s.st_dev), UInt64(s.st_ino))
+        }
+        func identity(_ path: String) -> (UInt64, UInt64)? {
+            var s = stat()
+            guard stat(path, &s) == 0 else { return nil }
+            return (UInt64(s.st_dev), UInt64(s.st_ino))
+        }
+        if output == "-", let written = standard(1) {
+            for input in inputs {
+                let read = input == "-" ? standard(0) : identity(input)
+                if let read, read == written { throw .wouldOverwriteInput(path: input == "-" ? "standard input" : input) }
+            }
+        }
         guard output != "-" else { return }
+        if inputs.contains("-"), let read = standard(0), let written = identity(output), read == written {
+            throw .wouldOverwriteInput(path: "standard input (\(output))")
+        }
         let folder = isFolder(output)
         for input in inputs where input != "-" {
             if input == output || sameFile(input, output) { throw .wouldOverwriteInput(path: input) }

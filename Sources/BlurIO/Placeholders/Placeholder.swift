@@ -24,7 +24,7 @@ public struct Placeholder: Sendable {
 
     /// The parameter table entry: `size`, the longest side of each preview, 1…512 px, default 32.
     public static let sizeSpec = ParameterSpec(
-        name: "size", unit: "px", range: 1...512, defaultValue: 32, integer: true, summary: "longest side of each preview")
+        name: "size", unit: "px", range: 1...512, defaultValue: 10, integer: true, summary: "longest side of each preview")
 
     /// Decodes `bytes` (any format BlurIO reads; JPEG through libjpeg's DCT scaling at the smallest
     /// size that still has enough pixels) and makes its placeholder.

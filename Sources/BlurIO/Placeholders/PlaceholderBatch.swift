@@ -298,6 +298,13 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
         public var thumbHash: String?
         /// The preview's BlurHash (4×3), beside the ThumbHash.
         public var blurHash: String?
+        /// The preview as a WebP data URL of at most 1 KB (``Placeholder/webpDataURI``).
+        public var webpDataURI: String?
+        /// An SVG data URL that draws the WebP preview blurred with opaque edges
+        /// (``Placeholder/svg(embedding:)``), for `background-image: url("…")` or `<img src>`.
+        public var svg: String?
+        /// CSS declarations painting the image as rows of gradients (``Placeholder/css``).
+        public var css: String?
         /// The input's bytes when the preview was made; nil outside a batch.
         public var source: Source?
 
@@ -318,6 +325,9 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
                 width: p.preview.width, height: p.preview.height)
             thumbHash = p.thumbHash.map { Data($0).base64EncodedString() }
             blurHash = p.blurHash
+            webpDataURI = p.webpDataURI
+            svg = webpDataURI.map { p.svg(embedding: $0).dataURI }
+            css = p.css
         }
     }
 

@@ -119,6 +119,12 @@ package final class WholeImageSink: RowSink {
         width: Int, height: Int, encoderBytes: Int = 0, encode: @escaping (Bitmap) throws -> [UInt8],
         output: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws {
+        // Sized before its bitmap is allocated (zeroed, so resident at once): a 16000² WebP took a
+        // gigabyte here before the render's own check refused it.
+        let pixels = width.multipliedReportingOverflow(by: height), bytes = pixels.partialValue.multipliedReportingOverflow(by: 8)
+        let total = bytes.partialValue.addingReportingOverflow(encoderBytes)
+        try ImageLimits.checkBudget(
+            pixels.overflow || bytes.overflow || total.overflow ? .max : total.partialValue, for: "encoding a \(width)×\(height) image whole")
         image = try Bitmap(width: width, height: height)
         self.encoderBytes = encoderBytes
         self.encode = encode

@@ -76,6 +76,9 @@ public enum Renderer {
                     file.discard()
                     throw RenderError.outputTooLarge(bytes: written, limit: limit)
                 }
+                // A stop asked during the last step (an encoder that cannot be interrupted: WebP's,
+                // GIF's) still leaves nothing: the file was not yet committed.
+                if options.cancelled() { throw PipelineError.cancelled }
                 try file.commit()
             } catch let error as DecodingError {
                 file.discard()

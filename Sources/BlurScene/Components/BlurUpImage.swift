@@ -17,6 +17,9 @@ public final class BlurUpImage {
         name: "radius", unit: "pt", range: 0...200, defaultValue: defaultBlurRadius, summary: "blur radius of the preview")
     /// Seconds the image takes to come into focus, or to leave: 0.8.
     public static let transitionDuration = 0.8
+    /// The longest side, pixels, of the tiny preview `blurkit blurup` starts from by default: 32
+    /// (a page's placeholder, `blurkit placeholder`, is 10 px by default, as Next.js recommends).
+    public static let defaultPreviewSide = 32
     /// Seconds of the fade that replaces the transition under Reduce Motion: 0.2.
     public static let reducedMotionDuration = 0.2
     /// The transition's curve: ease-out, cubic Bézier (0, 0, 0.58, 1).

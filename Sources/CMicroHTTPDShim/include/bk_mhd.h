@@ -43,9 +43,10 @@ void bk_mhd_cut_query(const char *uri);
    next request. Every header's name and value lies in the header block, which starts at `method`
    and is MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE bytes long, with each line's end and the final
    blank line zeroed (at most four bytes after the last value). A dropped line leaves its own bytes
-   (or more zeros) after the last value. 0 when the block cannot be read this way (no method, or a
-   value libmicrohttpd moved out of it when it joined a folded line). Call from the access handler
-   once the headers are in. */
+   (or more zeros) after the last value. 1 too for a value libmicrohttpd moved out of the block,
+   which it does only to join a line folded onto it (obs-fold, which RFC 9112 §5.2 lets a server
+   refuse). 0 when there is no method to start from. Call from the access handler once the headers
+   are in. */
 int bk_mhd_dropped_header_line(struct MHD_Connection *connection, const char *method);
 
 /* A response with no body and no length, for a 304: libmicrohttpd 0.9.75 writes `Content-Length: 0`
