@@ -139,6 +139,10 @@ ${methods('image: Image, ')}
   surface(width: number, height: number): Surface;
   /** The image's ThumbHash, as bytes. */
   thumbHash(image: Image): Uint8Array;
+  /** The image's BlurHash with x × y components (1…9 each; 4 × 3 by default), as Wolt's encoder gives it. */
+  blurHash(image: Image, components?: { x?: number; y?: number }): string;
+  /** The image a BlurHash stands for, width × height (1…4096 each), opaque. */
+  fromBlurHash(hash: string, width: number, height: number): Result;
   /** The image a ThumbHash stands for (at most 32 pixels on its longer side). */
   fromThumbHash(hash: Uint8Array | number[]): Result;
   /** Bytes the module's memory holds now. */

@@ -117,6 +117,42 @@ public func bkThumbHash(_ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _
     return Int32(bytes.count)
 }
 
+/// The BlurHash of the image with `x` × `y` components (at most 166 characters into `hash`): its
+/// length, or 0 with the message for `bk_error`.
+@_cdecl("bk_blurhash")
+public func bkBlurHash(
+    _ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32, _ x: Int32, _ y: Int32, _ hash: UnsafeMutablePointer<UInt8>
+) -> Int32 {
+    guard let image = bitmap(pixels, width, height, scale: 1) else { return Int32(fail("image: empty or too large") - 1) }
+    do {
+        let text = try BlurHash.encode(width: image.width, height: image.height, rgba: image.straightRGBA, x: Int(x), y: Int(y))
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBufferPointer { hash.copyBytes(from: $0.baseAddress!, count: $0.count) }
+        return Int32(bytes.count)
+    } catch {
+        return Int32(fail("blurHash: \(error.description)") - 1)
+    }
+}
+
+/// The image a BlurHash stands for, `width` × `height` straight RGBA at the pointer returned (freed
+/// with `bk_free`), or nil with the message for `bk_error`.
+@_cdecl("bk_from_blurhash")
+public func bkFromBlurHash(_ hash: UnsafePointer<UInt8>, _ length: Int32, _ width: Int32, _ height: Int32) -> UnsafeMutablePointer<UInt8>? {
+    let text = String(decoding: UnsafeBufferPointer(start: hash, count: Int(length)), as: UTF8.self)
+    guard width > 0, height > 0, Int(width) * Int(height) <= 4096 * 4096 else {
+        _ = fail("blurHash: the image to draw must be 1…4096 px on each side, got \(width)×\(height)")
+        return nil
+    }
+    let bytes: [UInt8]
+    do { bytes = try BlurHash.decode(text, width: Int(width), height: Int(height)) } catch {
+        _ = fail("blurHash: \(error.description)")
+        return nil
+    }
+    let out = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+    bytes.withUnsafeBufferPointer { out.copyBytes(from: $0.baseAddress!, count: $0.count) }
+    return out
+}
+
 /// The image a ThumbHash stands for, straight RGBA: its size into `size[0]`, `size[1]`, the pixels
 /// at the pointer returned (freed with `bk_free`), or nil with the message for `bk_error`.
 @_cdecl("bk_from_thumbhash")

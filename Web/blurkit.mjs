@@ -47,6 +47,7 @@ export class BlurKit {
   #pixels = { pointer: 0, bytes: 0 };
   #words = 0;
   #hash = 0;
+  #blurHash = 0;
   #size = 0;
   /// The operations and their options, as the module describes them (blurkit.d.ts's source).
   operations;
@@ -55,6 +56,7 @@ export class BlurKit {
     this.#e = exports;
     this.#words = exports.bk_alloc(4096);
     this.#hash = exports.bk_alloc(32);
+    this.#blurHash = exports.bk_alloc(192);
     this.#size = exports.bk_alloc(8);
     this.operations = operations;
     // One method per operation the module describes (blur, progressive, material, …): no effect is
@@ -71,6 +73,28 @@ export class BlurKit {
     const length = this.#e.bk_thumbhash(pointer, width, height, this.#hash);
     if (length <= 0) throw new Error(this.#error());
     return new Uint8Array(this.#e.memory.buffer, this.#hash, length).slice();
+  }
+
+  /// The image's BlurHash with `x` × `y` components (1…9 each; 4 × 3 by default), as Wolt's encoder
+  /// gives it for the same pixels.
+  blurHash(image, { x = 4, y = 3 } = {}) {
+    const { width, height } = image;
+    const pointer = this.#upload(image);
+    const length = this.#e.bk_blurhash(pointer, width, height, x, y, this.#blurHash);
+    if (length <= 0) throw new Error(this.#error());
+    return new TextDecoder().decode(new Uint8Array(this.#e.memory.buffer, this.#blurHash, length));
+  }
+
+  /// The image a BlurHash stands for, `width` × `height` (1…4096 each), opaque.
+  fromBlurHash(hash, width, height) {
+    const bytes = new TextEncoder().encode(String(hash));
+    if (bytes.length > 200) throw new Error('blurHash: longer than any BlurHash');
+    new Uint8Array(this.#e.memory.buffer, this.#words, bytes.length).set(bytes);
+    const pointer = this.#e.bk_from_blurhash(this.#words, bytes.length, width, height);
+    if (!pointer) throw new Error(this.#error());
+    const data = new Uint8ClampedArray(new Uint8Array(this.#e.memory.buffer, pointer, width * height * 4));
+    this.#e.bk_free(pointer);
+    return imageData(data, width, height);
   }
 
   /// The image a ThumbHash stands for (at most 32 pixels on its longer side).

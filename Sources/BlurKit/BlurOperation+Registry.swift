@@ -115,6 +115,13 @@ public enum PlaceholderOperation: OperationDefinition {
     /// Leave the ThumbHash out.
     public static let noThumbHash = OperationParameter.flag(
         "noThumbHash", flag: "no-thumbhash", summary: "leave the ThumbHash and the BlurHash out", in: [.commandLine, .http])
+    /// The BlurHash's components, across and down.
+    public static let blurHash = OperationParameter<ParameterValue.Dimensions>(
+        Parameter(
+            "blurHash", flag: "blurhash", kind: .size(BlurHash.componentSpec),
+            default: .value(.size(width: Double(BlurHash.defaultComponents.x), height: Double(BlurHash.defaultComponents.y))),
+            summary: "BlurHash components across and down", placeholder: "XxY", in: [.commandLine, .http])
+    ) { if case let .size(w, h) = $0 { ParameterValue.Dimensions(width: w, height: h) } else { nil } }
     /// The preview itself in a format, instead of the JSON (HTTP only).
     public static let format = OperationParameter<ImageFormat>(
         Parameter(
@@ -123,7 +130,13 @@ public enum PlaceholderOperation: OperationDefinition {
     ) { if case let .word(w) = $0 { try? ImageFormat.spec.parse(w) } else { nil } }
 
     /// In the order help texts list them.
-    public static var parameters: [Parameter] { [size.parameter, noThumbHash.parameter, format.parameter] }
+    public static var parameters: [Parameter] { [size.parameter, noThumbHash.parameter, blurHash.parameter, format.parameter] }
+
+    /// The components `arguments` ask for.
+    public static func components(_ arguments: OperationArguments) throws -> BlurHash.Components {
+        let given = try arguments.required(blurHash)
+        return BlurHash.Components(x: Int(given.width), y: Int(given.height))
+    }
 }
 
 /// `render`: a scene file as a still (at `time` alone) or an animation.

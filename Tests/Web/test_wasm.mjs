@@ -224,12 +224,18 @@ for (const [call, start] of [
 // ThumbHash of an image under 100 px (no shrinking on either side), against the manifest's.
 const small = fixture('chelsea.png', { crop: { width: 96, height: 64 } });
 writePAM(small, join(work, 'small.pam'));
-execFileSync(blurkit, ['placeholder', join(work, 'small.pam'), '--out', join(work, 'previews'), '--quiet']);
+// --size 96: the preview is the image itself, so its BlurHash is the image's.
+execFileSync(blurkit, ['placeholder', join(work, 'small.pam'), '--out', join(work, 'previews'), '--quiet', '--size', '96']);
 const manifest = JSON.parse(readFileSync(join(work, 'previews', 'manifest.json'), 'utf8'));
 const entry = (manifest.images ?? manifest.entries ?? manifest)[0] ?? Object.values(manifest)[0];
 const expectedHash = entry.thumbHash ?? entry.thumbhash;
 const hash = kit.thumbHash(small);
 check(Buffer.from(hash).toString('base64') === expectedHash, `thumbHash: ${Buffer.from(hash).toString('base64')} against ${expectedHash}`);
+// BlurHash of the same image, against the manifest's (the command line's encoder), and other components.
+check(kit.blurHash(small) === entry.blurHash, `blurHash: ${kit.blurHash(small)} against ${entry.blurHash}`);
+check(kit.blurHash(small, { x: 9, y: 9 }).length === 4 + 2 * 81, 'blurHash 9×9: 166 characters');
+const flat = kit.fromBlurHash(kit.blurHash(small, { x: 1, y: 1 }), 5, 3);
+check(flat.width === 5 && flat.height === 3 && flat.data[3] === 255 && flat.data[0] === flat.data[56], 'fromBlurHash of a 1×1 hash: one opaque colour');
 const back = kit.fromThumbHash(hash);
 // The hash keeps the aspect ratio only roughly (3:2 comes back as 32 × 21…23).
 check(back.width === 32 && Math.abs(back.width / back.height - 1.5) < 0.15 && back.data.length === back.width * back.height * 4,
@@ -243,6 +249,9 @@ for (const [call, parameter] of [
   [() => kit.progressive(photo, { maximumBlurRadius: 5000 }), 'max'],
   [() => kit.material(photo, { style: 'glass' }), 'style'],
   [() => kit.fromThumbHash([1, 2]), 'hash'],
+  [() => kit.blurHash(small, { x: 0 }), 'blurhash'],
+  [() => kit.fromBlurHash('L~E.-^G1b2', 4, 4), 'blurhash'],
+  [() => kit.fromBlurHash('L~E.-^G1b2t9r4R;fSjJe;f7fQf7', 0, 4), 'blurhash'],
   [() => kit.blur({ width: 2, height: 2, data: new Uint8Array(3) }, { sigma: 1 }), 'image'],
 ]) {
   let message = '';

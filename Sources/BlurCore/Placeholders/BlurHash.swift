@@ -40,7 +40,22 @@ public enum BlurHash {
     /// Components on each axis: 1…9.
     public static let components = 1...9
     /// The default components, as Wolt's examples and Next.js users take them: 4 across, 3 down.
-    public static let defaultComponents = (x: 4, y: 3)
+    public static let defaultComponents = Components(x: 4, y: 3)
+    /// The parameter table entry of the components: `blurhash`, 1…9 each way (`4x3`).
+    public static let componentSpec = ParameterSpec(
+        name: "blurhash", unit: "", range: 1...9, defaultValue: nil, integer: true, summary: "BlurHash components across and down")
+
+    /// Components across (`x`) and down (`y`), 1…9 each.
+    public struct Components: Sendable, Hashable, CustomStringConvertible {
+        /// Components across.
+        public var x: Int
+        /// Components down.
+        public var y: Int
+        /// `x` across and `y` down (checked when a hash is made).
+        public init(x: Int, y: Int) { (self.x, self.y) = (x, y) }
+        /// `XxY`, as the parameter is written.
+        public var description: String { "\(x)x\(y)" }
+    }
 
     private static let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~".utf8)
 

@@ -16,8 +16,8 @@ public struct Placeholder: Sendable {
     public let preview: Bitmap
     /// ThumbHash bytes, when asked for.
     public let thumbHash: [UInt8]?
-    /// The BlurHash of the preview's pixels (4×3 components), when a ThumbHash was asked for: the
-    /// string Wolt's TypeScript encoder gives for the preview PNG.
+    /// The BlurHash of the preview's pixels (4×3 components unless asked otherwise), when a ThumbHash
+    /// was asked for: the string Wolt's encoder gives for the preview PNG.
     public let blurHash: String?
     /// The mean colour of the image (straight, with its mean alpha).
     public let averageColor: Color
@@ -29,7 +29,8 @@ public struct Placeholder: Sendable {
     /// Decodes `bytes` (any format BlurIO reads; JPEG through libjpeg's DCT scaling at the smallest
     /// size that still has enough pixels) and makes its placeholder.
     public static func make(
-        from bytes: [UInt8], longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true
+        from bytes: [UInt8], longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true,
+        blurHash: BlurHash.Components = BlurHash.defaultComponents
     ) throws(DecodingError) -> Placeholder {
         guard !bytes.isEmpty else { throw .empty }
         var copy = bytes
@@ -39,7 +40,8 @@ public struct Placeholder: Sendable {
             }
             defer { fclose(stream) }
             do {
-                return .success(try make(from: InputFile(stream: stream, path: "-"), longestSide: longestSide, thumbHash: thumbHash))
+                return .success(
+                    try make(from: InputFile(stream: stream, path: "-"), longestSide: longestSide, thumbHash: thumbHash, blurHash: blurHash))
             } catch let error as DecodingError {
                 return .failure(error)
             } catch {
@@ -53,15 +55,17 @@ public struct Placeholder: Sendable {
     /// smallest DCT-scaled size that has enough pixels, a PNG or Netpbm file shrunk as its rows
     /// arrive (a band of rows in memory, never the image), WebP and GIF decoded whole.
     public static func make(
-        fromFile path: String, longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true
+        fromFile path: String, longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true,
+        blurHash: BlurHash.Components = BlurHash.defaultComponents
     ) throws -> Placeholder {
-        try make(from: InputFile(path: path), longestSide: longestSide, thumbHash: thumbHash)
+        try make(from: InputFile(path: path), longestSide: longestSide, thumbHash: thumbHash, blurHash: blurHash)
     }
 
     /// The placeholder of `input`, `checkpoint` asked before each band of rows it reads (what it
     /// throws stops the work and is thrown; WebP, GIF and HEIF are decoded whole, between two asks).
     package static func make(
-        from input: InputFile, longestSide: Int, thumbHash: Bool, checkpoint: @escaping () throws -> Void = {}
+        from input: InputFile, longestSide: Int, thumbHash: Bool, blurHash: BlurHash.Components = BlurHash.defaultComponents,
+        checkpoint: @escaping () throws -> Void = {}
     ) throws -> Placeholder {
         let needed = max(longestSide, thumbHash ? ThumbHash.maximumSide : 0)
         switch input.format {
@@ -79,7 +83,7 @@ public struct Placeholder: Sendable {
             source.convertToSRGB()
             let image = try source.collect(checkpoint: checkpoint).oriented(source.orientation)
             let swaps = source.orientation.swapsAxes
-            return placeholder(of: image, sourceSize: swaps ? (h, w) : (w, h), longestSide: longestSide, thumbHash: thumbHash)
+            return placeholder(of: image, sourceSize: swaps ? (h, w) : (w, h), longestSide: longestSide, thumbHash: thumbHash, blurHash: blurHash)
         case .png, .pam, .ppm:
             let source: any RowSource
             do {
@@ -97,17 +101,19 @@ public struct Placeholder: Sendable {
                 small = try StagedSource(shrink, over: source, parts: 1, checkpoint: checkpoint).collect(
                     scale: Double(fit.0) / Double(w), checkpoint: checkpoint)
             }
-            return placeholder(of: small, sourceSize: (w, h), longestSide: longestSide, thumbHash: thumbHash)
+            return placeholder(of: small, sourceSize: (w, h), longestSide: longestSide, thumbHash: thumbHash, blurHash: blurHash)
         case .webp, .gif, .avif, .heic:
             let image = try ImageFile.decode(try input.readAll())
             try checkpoint()
-            return placeholder(of: image, sourceSize: (image.width, image.height), longestSide: longestSide, thumbHash: thumbHash)
+            return placeholder(
+                of: image, sourceSize: (image.width, image.height), longestSide: longestSide, thumbHash: thumbHash, blurHash: blurHash)
         }
     }
 
     /// The placeholder of an image already decoded.
     public static func placeholder(
-        of image: Bitmap, sourceSize: (Int, Int)? = nil, longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true
+        of image: Bitmap, sourceSize: (Int, Int)? = nil, longestSide: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true,
+        blurHash components: BlurHash.Components = BlurHash.defaultComponents
     ) -> Placeholder {
         // First the image shrunk to what is needed: the preview's size, or the ThumbHash's ≤ 100 px
         // when that is larger; a smaller preview is shrunk from that (a box of boxes: nearly the same
@@ -127,8 +133,7 @@ public struct Placeholder: Sendable {
         let blur =
             thumbHash
             ? try? BlurHash.encode(
-                width: preview.width, height: preview.height, rgba: preview.straightRGBA, x: BlurHash.defaultComponents.x,
-                y: BlurHash.defaultComponents.y)
+                width: preview.width, height: preview.height, rgba: preview.straightRGBA, x: components.x, y: components.y)
             : nil
         return Placeholder(sourceWidth: size.0, sourceHeight: size.1, preview: preview, thumbHash: hash, blurHash: blur, averageColor: colour)
     }

@@ -46,7 +46,7 @@ extension PlaceholderBatch {
         var byInput: [String: PlaceholderManifest.Entry] = [:]
         for manifest in shards.values { byInput.merge(manifest.byInput) { a, _ in a } }
         let entries = jobs.compactMap { byInput[$0.name] }
-        let merged = PlaceholderManifest(size: settings.size, thumbHash: settings.thumbHash, images: entries)
+        let merged = PlaceholderManifest(size: settings.size, thumbHash: settings.thumbHash, blurHash: settings.blurHash.description, images: entries)
         do { try AtomicFile.write(try merged.encoded(), to: (output as NSString).appendingPathComponent("manifest.json")) } catch {
             throw .notWritten("\(error)")
         }

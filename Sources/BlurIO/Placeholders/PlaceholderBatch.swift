@@ -17,16 +17,24 @@ import Foundation
 public struct PlaceholderBatch: Sendable {
     /// What a run makes: previews at most `size` pixels on their longer side, with or without ThumbHashes.
     public struct Settings: Sendable, Hashable {
-        /// Longest side of each preview, pixels; default 32. A manifest made with another size is not reused.
+        /// Longest side of each preview, pixels; default `Placeholder.sizeSpec`'s (10). A manifest made
+        /// with another size is not reused.
         public var size: Int
-        /// Whether each entry gets a ThumbHash; default true. A manifest made with the other setting is not reused.
+        /// Whether each entry gets a ThumbHash and a BlurHash; default true. A manifest made with the
+        /// other setting is not reused.
         public var thumbHash: Bool
+        /// The BlurHash's components; default 4×3. A manifest made with others is not reused.
+        public var blurHash: BlurHash.Components
         /// Remake every preview, ignoring the earlier manifest, so nothing is skipped as up to date; default false.
         public var force: Bool
-        /// 32-px previews with ThumbHashes, up-to-date ones skipped, unless told otherwise.
-        public init(size: Int = 32, thumbHash: Bool = true, force: Bool = false) {
+        /// 10-px previews with ThumbHashes and 4×3 BlurHashes, up-to-date ones skipped, unless told otherwise.
+        public init(
+            size: Int = Int(Placeholder.sizeSpec.defaultValue!), thumbHash: Bool = true, blurHash: BlurHash.Components = BlurHash.defaultComponents,
+            force: Bool = false
+        ) {
             self.size = size
             self.thumbHash = thumbHash
+            self.blurHash = blurHash
             self.force = force
         }
     }
@@ -123,7 +131,7 @@ public struct PlaceholderBatch: Sendable {
             throw FileError.cannotWrite(path: output, reason: "cannot create the folder")
         }
         let earlier = PlaceholderManifest.read(manifestPath)
-        let matching = earlier.map { $0.size == settings.size && $0.thumbHash == settings.thumbHash } ?? false
+        let matching = earlier.map { $0.matches(settings) } ?? false
         let previous = settings.force || !matching ? [:] : earlier?.byInput ?? [:]
         let state = Locked<(next: Int, done: Int, report: Report, entries: [Int: PlaceholderManifest.Entry], failed: Set<String>)>(
             (0, 0, Report(total: jobs.count), [:], []))
@@ -165,7 +173,8 @@ public struct PlaceholderBatch: Sendable {
                 entries.append(old)
             }
         }
-        let manifest = PlaceholderManifest(size: settings.size, thumbHash: settings.thumbHash, images: entries)
+        let manifest = PlaceholderManifest(
+            size: settings.size, thumbHash: settings.thumbHash, blurHash: settings.blurHash.description, images: entries)
         do {
             if let target = AtomicFile.identity(manifestPath), inputs.contains(target) { throw FileError.wouldOverwriteInput(path: manifestPath) }
             try AtomicFile.write(try manifest.encoded(), to: manifestPath)
@@ -211,7 +220,8 @@ public struct PlaceholderBatch: Sendable {
             }
             source.sha256 = try FileDigest.sha256(file: job.input)
             if let target = AtomicFile.identity(previewPath), inputs.contains(target) { throw FileError.wouldOverwriteInput(path: previewPath) }
-            let placeholder = try Placeholder.make(fromFile: job.input, longestSide: settings.size, thumbHash: settings.thumbHash)
+            let placeholder = try Placeholder.make(
+                fromFile: job.input, longestSide: settings.size, thumbHash: settings.thumbHash, blurHash: settings.blurHash)
             let png = try PNGCodec.encode(placeholder.preview)
             let folder = (previewPath as NSString).deletingLastPathComponent
             if !AtomicFile.isFolder(folder) {
@@ -296,7 +306,7 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
         public var preview: Preview
         /// Base64, when asked for.
         public var thumbHash: String?
-        /// The preview's BlurHash (4×3), beside the ThumbHash.
+        /// The preview's BlurHash (4×3 unless asked otherwise), beside the ThumbHash.
         public var blurHash: String?
         /// The preview as a WebP data URL of at most 1 KB (``Placeholder/webpDataURI``).
         public var webpDataURI: String?
@@ -365,6 +375,8 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
     public var size: Int
     /// Whether the entries carry ThumbHashes: the run's setting.
     public var thumbHash: Bool
+    /// The BlurHashes' components (`4x3`): the run's setting (nil in a manifest made before there were any).
+    public var blurHash: String?
     /// The entries, in the order of the batch's jobs.
     public var images: [Entry]
 
@@ -380,8 +392,13 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
 
     /// The manifest at `path` if it exists, parses, and was made with the same size and ThumbHash setting.
     public static func read(_ path: String, matching settings: PlaceholderBatch.Settings) -> PlaceholderManifest? {
-        guard let manifest = read(path), manifest.size == settings.size, manifest.thumbHash == settings.thumbHash else { return nil }
+        guard let manifest = read(path), manifest.matches(settings) else { return nil }
         return manifest
+    }
+
+    /// Whether this manifest was made with `settings`' size, ThumbHash setting and BlurHash components.
+    func matches(_ settings: PlaceholderBatch.Settings) -> Bool {
+        size == settings.size && thumbHash == settings.thumbHash && blurHash == settings.blurHash.description
     }
 
     /// The manifest at `path` if it exists and parses, whatever its settings.

@@ -105,7 +105,7 @@ extension Renderer {
                 return try Placeholder.make(
                     from: try source.open(options.cancellation), longestSide: size,
                     thumbHash: !(arguments[PlaceholderOperation.noThumbHash] ?? false),
-                    checkpoint: options.checkpoint)
+                    blurHash: try PlaceholderOperation.components(arguments), checkpoint: options.checkpoint)
             } catch PipelineError.cancelled {
                 throw RenderError.cancelled(framesWritten: 0)
             } catch let error as DecodingError {

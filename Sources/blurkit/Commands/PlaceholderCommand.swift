@@ -48,7 +48,7 @@ enum PlaceholderCommand: Command {
         let given = try arguments.arguments(for: operation)
         let settings = PlaceholderBatch.Settings(
             size: try given.required(PlaceholderOperation.size), thumbHash: !(given[PlaceholderOperation.noThumbHash] ?? false),
-            force: arguments.has("force"))
+            blurHash: try PlaceholderOperation.components(given), force: arguments.has("force"))
         let parallel = try arguments.integer(jobs) ?? ProcessInfo.processInfo.activeProcessorCount
         let quiet = arguments.has("quiet")
         var batch: PlaceholderBatch
