@@ -55,4 +55,31 @@ import Testing
         options.heapCeiling = nil
         #expect(try blur(options).count > 0)
     }
+
+    @Test func anAllocationThatWouldPassTheCeilingIsRefusedBeforeItIsMade() throws {
+        // 100 MB in use under a ceiling of 120 MB: 10 MB more is admitted, 30 MB more is not.
+        let ceiling = HeapCeiling(bytes: 120 << 20, measure: { 100 << 20 }, interval: 0)
+        #expect(ceiling.refusal(adding: 10 << 20) == nil)
+        let refusal = try #require(ceiling.refusal(adding: 30 << 20))
+        #expect(refusal.description.contains("refused 30 MB more"), "\(refusal)")
+        #expect(refusal.needed == 130 << 20 && refusal.budget == 120 << 20)
+        // An allocation too large to add is refused, not wrapped.
+        #expect(ceiling.refusal(adding: .max) != nil)
+        // A heap that cannot be read admits.
+        #expect(HeapCeiling(bytes: 1, measure: { nil }).refusal(adding: 1 << 30) == nil)
+    }
+
+    @Test func theEngineAsksTheGateBeforeALargeAllocation() throws {
+        // Only an allocation of this exact size is refused, so tests running beside this one are
+        // not: the answer is the process's, installed for a moment.
+        let size = HeapGate.threshold + 12345
+        HeapGate.install { bytes in bytes == size ? BudgetError(job: "test", needed: bytes, budget: 0) : nil }
+        defer { HeapGate.install(nil) }
+        #expect(throws: BudgetError.self) { try HeapGate.admit(size) }
+        try HeapGate.admit(size + 1)
+        // Below the threshold the gate is not asked.
+        let small = HeapGate.threshold - 1
+        HeapGate.install { bytes in bytes == small ? BudgetError(job: "test", needed: bytes, budget: 0) : nil }
+        try HeapGate.admit(small)
+    }
 }

@@ -69,5 +69,5 @@ public struct BudgetError: Error, Equatable, Sendable, CustomStringConvertible {
         (self.job, self.needed, self.budget) = (job, needed, budget)
     }
 
-    package static func megabytes(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }
+    package static func megabytes(_ bytes: Int) -> Int { (bytes >> 20) + (bytes & ((1 << 20) - 1) == 0 ? 0 : 1) }
 }

@@ -66,7 +66,7 @@ final class VariableBlurStage: RowStage {
             let wanted = upsample.starts[first]..<(upsample.starts[last] + upsample.width + 2 * level.margin)
             try level.ensure(wanted, from: plan.samples[k]!, of: decimated!, input: input, parts: parts)
             let fixed = fixedRows[k]!, rowLanes = level.plan.x.blurredCount * 4
-            fixed.ensure(wanted) { new, target in
+            try fixed.ensure(wanted) { new, target in
                 for j in new { Kernels.fixedLine(level.row(j), count: rowLanes, into: target + (j - new.lowerBound) * rowLanes) }
             }
             made.append((SharedPointer(fixed.row(wanted.lowerBound)), wanted.lowerBound))

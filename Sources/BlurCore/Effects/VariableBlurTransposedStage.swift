@@ -62,6 +62,7 @@ final class VariableBlurTransposedStage: RowStage {
     private func render(_ source: PixelView, into target: MutablePixelView, checkpoint: @escaping () throws -> Void, parts: Int?) throws {
         let window = RowWindow(source: TurnedRows(source, parts: parts))
         window.checkpoint = checkpoint
+        try HeapGate.admit(height * bandColumns * 4)
         var band = Bitmap(validatedWidth: height, height: bandColumns, scale: scale)
         try band.withMutablePixels { buffer in
             var x = 0

@@ -36,11 +36,11 @@ final class WorkRows<Element> {
     /// rows from `target` on.
     func ensure(
         _ wanted: Range<Int>, keepingFrom keep: Int? = nil, compute: (Range<Int>, UnsafeMutablePointer<Element>) throws -> Void
-    ) rethrows {
+    ) throws {
         let from = min(wanted.lowerBound, keep ?? wanted.lowerBound)
         precondition(from >= store.first, "rows \(wanted) of a window at \(store.first)")
         store.release(before: from, upTo: wanted.upperBound)
-        store.reserve(upTo: wanted.upperBound, limit: count)
+        try store.reserve(upTo: wanted.upperBound, limit: count)
         let new = missing(from..<wanted.upperBound)
         guard !new.isEmpty else { return }
         try compute(new, store.row(new.lowerBound))

@@ -61,6 +61,7 @@ extension RowStage {
     /// `checkpoint` is asked before each band and by the stage inside one (``RowWindow/checkpoint``);
     /// what it throws stops the work and is thrown. Nothing else throws.
     package func run(_ image: Bitmap, parts: Int?, bandRows: Int? = nil, checkpoint: @escaping () throws -> Void) throws -> Bitmap {
+        try HeapGate.admit(width * height * 4)
         var out = Bitmap(validatedWidth: width, height: height, scale: image.scale * Double(width) / Double(image.width))
         let band = bandRows ?? StreamingDefaults.wholeImageBandRows(width: width)
         try image.withPixels { source in

@@ -40,18 +40,23 @@ struct RowStore<Element> {
     /// moved, a window growing towards a whole image held both: twice its rows at the step, σ 2000
     /// over 16384² reached 711 MB against the 359 MB its rows take). Growth is then by a quarter, so
     /// room reserved and not yet used stays small beside what is held.
-    mutating func reserve(upTo: Int, limit: Int? = nil) {
+    ///
+    /// - Throws: the ``BudgetError`` of ``HeapGate`` when the growth would take the heap past its
+    ///   ceiling; the rows held are kept.
+    mutating func reserve(upTo: Int, limit: Int? = nil) throws(HeapGate.Refusal) {
         let rows = upTo - first
         guard rows > capacity else { return }
         #if canImport(Glibc)
         let room = max(rows, min(capacity + capacity / 4, (limit ?? upTo) - first))
         let bytes = room * length * MemoryLayout<Element>.stride
+        try HeapGate.admit(bytes - capacity * length * MemoryLayout<Element>.stride)
         guard let grown = realloc(buffer.map { UnsafeMutableRawPointer($0) }, max(1, bytes)) else {
             fatalError("out of memory: \(bytes) bytes for rows")
         }
         buffer = grown.bindMemory(to: Element.self, capacity: room * length)
         #else
         let room = max(rows, min(2 * capacity, (limit ?? upTo) - first))
+        try HeapGate.admit(room * length * MemoryLayout<Element>.stride)
         let grown = UnsafeMutablePointer<Element>.allocate(capacity: room * length)
         if let buffer {
             Self.move(end - first, rowsFrom: buffer, to: grown, length: length)

@@ -40,6 +40,7 @@ package final class RowWindow {
     /// (``forEachBand(of:_:)``: the checkpoint asked before each): what a stage that needs the whole
     /// image holds.
     package func gathered(height: Int, scale: Double) throws -> Bitmap {
+        try HeapGate.admit(store.length * height)
         var image = Bitmap(validatedWidth: store.length / 4, height: height, scale: scale)
         try image.withMutablePixels { target in
             try forEachBand(of: height) { source in target.copyRows(source.rows, from: source) }
@@ -76,7 +77,7 @@ package final class RowWindow {
         // Rows nobody will ask for again: skip what was never read, let go of what was.
         if keep > store.end { try skip(to: keep, of: source) }
         store.release(before: keep, upTo: wanted.upperBound)
-        store.reserve(upTo: wanted.upperBound, limit: source.height)
+        try store.reserve(upTo: wanted.upperBound, limit: source.height)
         // A streaming band at a time, the checkpoint asked before each: a request may reach
         // thousands of rows ahead (a blur of σ 2000), which a decoder takes a second to make.
         let bandRows = StreamingDefaults.bandRows(width: source.width)
@@ -102,7 +103,7 @@ package final class RowWindow {
         while store.end < row {
             try checkpoint()
             let n = min(band, row - store.end)
-            store.reserve(upTo: store.end + n)
+            try store.reserve(upTo: store.end + n)
             try source.read(
                 into: MutablePixelView(
                     base: store.row(store.first), width: source.width, height: n, bytesPerRow: store.length, firstRow: store.end))

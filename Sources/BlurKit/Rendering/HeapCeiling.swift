@@ -54,19 +54,50 @@ public final class HeapCeiling: Sendable {
         }
         return bytes > self.bytes ? bytes : nil
     }
+
+    /// The refusal of an allocation of `bytes` more, when the heap as it is now (looked at afresh)
+    /// with them would pass the ceiling; nil to admit it (or where the heap cannot be read).
+    public func refusal(adding bytes: Int) -> BudgetError? {
+        guard let heap = measure() else { return nil }
+        seen.store(heap, ordering: .relaxed)
+        seenAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        let (total, overflow) = heap.addingReportingOverflow(bytes)
+        guard overflow || total > self.bytes else { return nil }
+        return BudgetError(
+            job:
+                "the render (refused \(BudgetError.megabytes(bytes)) MB more with the process's heap at \(BudgetError.megabytes(heap)) MB: an estimate fell short)",
+            needed: overflow ? Int.max : total, budget: self.bytes)
+    }
 }
 
 extension HeapCeiling {
     /// What ``process`` follows.
     private enum Chosen {
-        case none, budget
+        case none
+        /// The budget as it is at each look, and the allowance less `outside` bytes.
+        case budget(outside: Int)
         case fixed(HeapCeiling)
     }
     private static let chosen = Mutex<(Chosen, HeapCeiling?)>((.none, nil))
 
     /// The bytes of a memory `budget` set aside for the process itself (its code, libraries, thread
-    /// stacks and the allocator's slack): 64 MB, at most a quarter of the budget.
-    public static func processAllowance(budget: Int) -> Int { min(64 << 20, budget / 4) }
+    /// stacks and the allocator's slack) where renders share the budget (`serve`): 64 MB, at most a
+    /// quarter of the budget.
+    public static func processAllowance(budget: Int) -> Int { min(commandLineAllowance, budget / 4) }
+
+    /// The resident bytes the command line may take beyond its `--memory-budget`: 64 MB for the
+    /// process itself, whatever the budget.
+    public static let commandLineAllowance = 64 << 20
+
+    /// The process's resident bytes that are not the C allocator's (its code, libraries, stacks):
+    /// resident memory less the heap in use, read now, and 16 MB for the code and stacks it pages in
+    /// later (threads' first use, a codec's first call); nil where either cannot be read.
+    public static func residentOutsideHeap() -> Int? {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+            let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }), let heap = heapInUse()
+        else { return nil }
+        return max(0, pages * Int(sysconf(Int32(_SC_PAGESIZE))) - heap) + (16 << 20)
+    }
 
     /// The ceiling a ``RenderOptions`` takes unless given another: none in a library until a front
     /// end chooses one with ``ceilProcess(at:)`` or ``ceilProcessAtBudget()``.
@@ -75,9 +106,9 @@ extension HeapCeiling {
             switch state.0 {
             case .none: return nil
             case let .fixed(ceiling): return ceiling
-            case .budget:
+            case let .budget(outside):
                 let budget = ImageLimits.memoryBudget
-                let (sum, overflow) = budget.addingReportingOverflow(processAllowance(budget: budget))
+                let (sum, overflow) = budget.addingReportingOverflow(max(0, commandLineAllowance - outside))
                 let bytes = overflow ? Int.max : sum
                 if let kept = state.1, kept.bytes == bytes { return kept }
                 let ceiling = HeapCeiling(bytes: bytes)
@@ -87,12 +118,27 @@ extension HeapCeiling {
         }
     }
 
-    /// Every render from now on stops at `bytes` of heap (a server: its whole memory budget).
-    public static func ceilProcess(at bytes: Int) { chosen.withLock { $0 = (.fixed(HeapCeiling(bytes: bytes)), nil) } }
+    /// Every render from now on stops at `bytes` of heap (a server: its memory budget less what the
+    /// process holds outside the heap, ``residentOutsideHeap()``).
+    public static func ceilProcess(at bytes: Int) {
+        chosen.withLock { $0 = (.fixed(HeapCeiling(bytes: bytes)), nil) }
+        gateAllocations()
+    }
 
     /// Every render from now on stops at `ImageLimits.memoryBudget` as it is then, with the
-    /// process's allowance (``processAllowance(budget:)``) on top (the command line).
-    public static func ceilProcessAtBudget() { chosen.withLock { $0 = (.budget, nil) } }
+    /// command line's allowance (``commandLineAllowance``) on top less what the process holds
+    /// outside the heap now (``residentOutsideHeap()``): its resident memory stays within the budget
+    /// and the allowance.
+    public static func ceilProcessAtBudget() {
+        let outside = residentOutsideHeap() ?? 0
+        chosen.withLock { $0 = (.budget(outside: outside), nil) }
+        gateAllocations()
+    }
+
+    /// Large allocations of the engine (`HeapGate`: a streaming window's rows, a stage's whole
+    /// image) ask ``process`` before they are made, and are refused with a ``BudgetError`` when they
+    /// would take the heap past it.
+    private static func gateAllocations() { HeapGate.install { bytes in HeapCeiling.process?.refusal(adding: bytes) } }
 }
 
 /// What one render's checkpoints saw of the ceiling: the heap's bytes when it stopped them.

@@ -107,8 +107,9 @@ enum ServeCommand: Command {
             let budget = ImageLimits.memoryBudget, bodies = budget / 4, process = HeapCeiling.processAllowance(budget: budget)
             let held = ByteBudget(capacity: bodies)
             ImageLimits.memoryBudget = max(1 << 20, (budget - bodies - process) / maximumConcurrent)
-            // The backstop behind every estimate: past the whole budget, every render stops.
-            HeapCeiling.ceilProcess(at: budget)
+            // The backstop behind every estimate: past the whole budget (less the process's own
+            // resident code and libraries; at least half of it), every render stops.
+            HeapCeiling.ceilProcess(at: max(budget / 2, budget - (HeapCeiling.residentOutsideHeap() ?? 0)))
             // The WebAssembly build, read once: the playground previews with it.
             var web: [String: [UInt8]]?
             if let folder = arguments.values["web"] {
