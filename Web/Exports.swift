@@ -65,24 +65,57 @@ public func bkError() -> UnsafePointer<UInt8> { UnsafePointer(lastText.baseAddre
 /// so `Describe`'s code is not in the module.
 @_cdecl("bk_registry")
 public func bkRegistry() -> Int32 {
-    keep("[" + BlurOperation.effects.map { Describe.operation($0, in: .javascript, spelling: .key) }.joined(separator: ",") + "]")
+    keep("[" + BlurOperation.images.map { Describe.operation($0, in: .javascript, spelling: .key) }.joined(separator: ",") + "]")
     return 0
 }
 
-/// Runs the effect called `name` (any of `BlurOperation.effects`) on the pixels at `source` with the
-/// options at `options` (UTF-8 `name NUL value NUL …`, names as JavaScript spells them), writing
+/// Runs the operation called `name` (any of `BlurOperation.images`) on the pixels at `source` with
+/// the options at `options` (UTF-8 `name NUL value NUL …`, names as JavaScript spells them), writing
 /// the result over `target`: the same pointer to draw in place, another to keep the source (a page
 /// redrawing its header each frame keeps the backdrop and changes only the rows that moved). Both
-/// hold `width × height` pixels; on failure `target` is left alone.
+/// hold `width × height` pixels; on failure, or for an operation that changes the size (see
+/// `bk_apply`), `target` is left alone.
 @_optimize(size)  // like the registry's reading (`read`, `parse`, `effect(_:)`): once a call, so small costs nothing
 @_cdecl("bk_run")
 public func bkRun(
     _ nameBytes: UnsafePointer<UInt8>, _ nameLength: Int32, _ optionBytes: UnsafePointer<UInt8>, _ optionLength: Int32,
     _ source: UnsafeMutablePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32
 ) -> Int32 {
+    guard let drawn = drawn(nameBytes, nameLength, optionBytes, optionLength, source, width, height) else { return 1 }
+    guard drawn.width == Int(width) && drawn.height == Int(height) else {
+        return fail("\(text(nameBytes, nameLength)) makes a \(drawn.width)×\(drawn.height) image: run it on an image, not a surface")
+    }
+    store(drawn, target)
+    return 0
+}
+
+/// Runs the operation as `bk_run` does, into memory of its own: the result's size into `size[0]`,
+/// `size[1]`, its pixels at the pointer returned (freed with `bk_free`), or nil with the message for
+/// `bk_error`. For any operation, those that change the size (a resize) too.
+@_optimize(size)
+@_cdecl("bk_apply")
+public func bkApply(
+    _ nameBytes: UnsafePointer<UInt8>, _ nameLength: Int32, _ optionBytes: UnsafePointer<UInt8>, _ optionLength: Int32,
+    _ source: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32, _ size: UnsafeMutablePointer<Int32>
+) -> UnsafeMutablePointer<UInt8>? {
+    guard let drawn = drawn(nameBytes, nameLength, optionBytes, optionLength, source, width, height) else { return nil }
+    let out = UnsafeMutablePointer<UInt8>.allocate(capacity: drawn.width * drawn.height * 4)
+    store(drawn, out)
+    size[0] = Int32(drawn.width)
+    size[1] = Int32(drawn.height)
+    return out
+}
+
+/// The operation's result over the pixels at `source`, or nil with the message for `bk_error`.
+@_optimize(size)
+private func drawn(
+    _ nameBytes: UnsafePointer<UInt8>, _ nameLength: Int32, _ optionBytes: UnsafePointer<UInt8>, _ optionLength: Int32,
+    _ source: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32
+) -> Bitmap? {
     let name = text(nameBytes, nameLength)
-    guard let operation = BlurOperation.effects.first(where: { $0.name.sameBytes(as: name) }), let run = operation.image else {
-        return fail("no operation \(name)")
+    guard let operation = BlurOperation.images.first(where: { $0.name.sameBytes(as: name) }), let run = operation.image else {
+        _ = fail("no operation \(name)")
+        return nil
     }
     let words = UnsafeBufferPointer(start: optionBytes, count: Int(optionLength)).split(separator: 0, omittingEmptySubsequences: false)
     var pairs: [(name: String, value: String)] = []
@@ -96,16 +129,30 @@ public func bkRun(
         let arguments = try operation.read(pairs, as: .key, in: .javascript)
         effect = try run.prepare(arguments)
         let scale = arguments[BlurOperation.scale] ?? 1
-        guard let picture = bitmap(source, width, height, scale: scale) else { return fail("image: empty or too large") }
+        guard let picture = bitmap(source, width, height, scale: scale) else {
+            _ = fail("image: empty or too large")
+            return nil
+        }
         image = picture
         context = try BlurOperation.context(arguments, width: image.width, height: image.height, scale: scale)
     } catch {
-        return fail(error.description)
+        _ = fail(error.description)
+        return nil
+    }
+    // An operation that changes the size (a resize) says the output's from its stages: refused
+    // here, before any memory is taken, when no image may be that large.
+    if let last = effect.stages?(image.width, image.height, image.scale, context).last {
+        guard (try? Bitmap.validate(width: last.width, height: last.height, scale: 1)) != nil else {
+            _ = fail("\(name): the output of \(last.width)×\(last.height) pixels is larger than an image may be")
+            return nil
+        }
     }
     // Checked arguments and no checkpoint: nothing is left to fail.
-    guard let drawn = try? effect.draw(image, context) else { return fail("\(name) could not draw") }
-    store(drawn, target)
-    return 0
+    guard let drawn = try? effect.draw(image, context) else {
+        _ = fail("\(name) could not draw")
+        return nil
+    }
+    return drawn
 }
 
 /// The ThumbHash of the image (at most 25 bytes into `hash`): its length, or 0 on failure.

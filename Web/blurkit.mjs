@@ -162,8 +162,16 @@ export class BlurKit {
     if (image === null || typeof image !== 'object') throw new Error(`${name}: image must be an ImageData or { width, height, data }`);
     const { width, height } = image;
     const pointer = this.#upload(image);
-    this.#run(encoded, pointer, pointer, width, height);
-    return imageData(new Uint8ClampedArray(new Uint8Array(this.#e.memory.buffer, pointer, width * height * 4)), width, height);
+    const memory = new Uint8Array(this.#e.memory.buffer);
+    memory.set(encoded.nameBytes, this.#words);
+    memory.set(encoded.bytes, this.#words + encoded.nameBytes.length);
+    const result = this.#e.bk_apply(this.#words, encoded.nameBytes.length, this.#words + encoded.nameBytes.length, encoded.bytes.length,
+      pointer, width, height, this.#size);
+    if (!result) throw new Error(this.#error());
+    const [outWidth, outHeight] = new Int32Array(this.#e.memory.buffer, this.#size, 2);
+    const data = new Uint8ClampedArray(new Uint8Array(this.#e.memory.buffer, result, outWidth * outHeight * 4));
+    this.#e.bk_free(result);
+    return imageData(data, outWidth, outHeight);
   }
 
   /// `options` written as the module reads them: `name NUL value NUL …`, checked.

@@ -7,7 +7,7 @@ extension BlurOperation {
     /// Every operation, in the order help texts, routes and documents list them: the image effects
     /// with ``StillOutput``'s parameters, then the blur-up animation, placeholders and scenes.
     public static let all: [BlurOperation] =
-        effects.map { $0.adding(StillOutput.parameters) } + [
+        images.map { $0.adding(StillOutput.parameters) } + [
             BlurOperation(BlurUpOperation.self), BlurOperation(PlaceholderOperation.self), BlurOperation(RenderOperation.self),
         ]
 

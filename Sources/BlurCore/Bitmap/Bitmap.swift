@@ -86,7 +86,7 @@ public struct Bitmap: Sendable, Hashable {
         }
     }
 
-    static func validate(width: Int, height: Int, scale: Double) throws(BitmapError) {
+    package static func validate(width: Int, height: Int, scale: Double) throws(BitmapError) {
         guard width > 0, height > 0 else { throw BitmapError.invalidSize(width: width, height: height) }
         let limit = ImageLimits.maximumPixelCount
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)

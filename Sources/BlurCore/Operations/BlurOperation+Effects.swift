@@ -1,7 +1,12 @@
 /// The effects the engine draws over an image of its own (and so the WebAssembly module and scene
 /// backdrops too), and the parameters several of them share.
 extension BlurOperation {
-    /// The image operations of BlurCore, in the order help texts, routes and documents list them.
+    /// The image operations of BlurCore, in the order help texts, routes and documents list them:
+    /// ``ResizeOperation`` (which changes the image's size, so it is no scene backdrop), then the
+    /// ``effects``.
+    public static let images: [BlurOperation] = [BlurOperation(ResizeOperation.self)] + effects
+
+    /// The effects drawn over an image at its size: the scene's backdrops too.
     public static let effects: [BlurOperation] = [
         BlurOperation(GaussianBlurOperation.self), BlurOperation(ProgressiveBlurOperation.self), BlurOperation(MaterialOperation.self),
         BlurOperation(ScrollEdgeOperation.self), BlurOperation(GlassOperation.self),

@@ -44,9 +44,12 @@ public struct BlurOperation: Sendable {
     package init<Definition: StreamingImageOperation>(_ definition: Definition.Type) {
         self.init(
             definition,
-            image: BlurOperation.run(definition) { effect in
-                { width, height, scale, context in Definition.stages(effect, width: width, height: height, scale: scale, in: context) }
-            })
+            image: BlurOperation.run(
+                definition,
+                stages: { effect in
+                    { width, height, scale, context in Definition.stages(effect, width: width, height: height, scale: scale, in: context) }
+                },
+                reduction: { effect in { width, height in Definition.reduction(effect, width: width, height: height) } }))
     }
 
     private init<Definition: OperationDefinition>(_ definition: Definition.Type, image: ImageRun?) {
@@ -58,13 +61,14 @@ public struct BlurOperation: Sendable {
     /// `definition`'s run: its effect from the arguments, drawn whole, and staged by `stages` when given.
     private static func run<Definition: ImageOperation>(
         _ definition: Definition.Type,
-        stages: (@Sendable (Definition.Effect) -> @Sendable (Int, Int, Double, EffectContext) -> [any RowStage])?
+        stages: (@Sendable (Definition.Effect) -> @Sendable (Int, Int, Double, EffectContext) -> [any RowStage])?,
+        reduction: (@Sendable (Definition.Effect) -> @Sendable (Int, Int) -> Int)? = nil
     ) -> ImageRun {
         ImageRun { (arguments: OperationArguments) throws(ParameterError) -> PreparedEffect in
             let effect = try Definition.effect(arguments)
             return PreparedEffect(
                 draw: { image, context in try Definition.draw(effect, over: image, in: context) }, keepsOpaque: Definition.keepsOpaque(effect),
-                estimatedBytes: Definition.estimatedBytes, stages: stages.map { $0(effect) })
+                estimatedBytes: Definition.estimatedBytes, stages: stages.map { $0(effect) }, reduction: reduction.map { $0(effect) })
         }
     }
 
@@ -230,6 +234,9 @@ public struct PreparedEffect: Sendable {
     public let estimatedBytes: @Sendable (Int, Int) -> Int
     /// The streaming stages for `width × height` at `scale`, when the operation has them.
     package let stages: (@Sendable (Int, Int, Double, EffectContext) -> [any RowStage])?
+    /// The JPEG DCT reduction (1, 2, 4 or 8) a source of `width × height` may be decoded at
+    /// (shrink-on-load; `EffectContext/sourceSize` then says the image's own size).
+    package let reduction: (@Sendable (Int, Int) -> Int)?
 
     /// Bytes a draw over `width × height` pixels at `scale` in `context` holds besides the image:
     /// its stages' rows, plans and output (what the streaming chain counts) when it has stages,
@@ -242,11 +249,12 @@ public struct PreparedEffect: Sendable {
 
     package init(
         draw: @escaping @Sendable (Bitmap, EffectContext) throws -> Bitmap, keepsOpaque: Bool, estimatedBytes: @escaping @Sendable (Int, Int) -> Int,
-        stages: (@Sendable (Int, Int, Double, EffectContext) -> [any RowStage])?
+        stages: (@Sendable (Int, Int, Double, EffectContext) -> [any RowStage])?, reduction: (@Sendable (Int, Int) -> Int)? = nil
     ) {
         self.draw = draw
         self.keepsOpaque = keepsOpaque
         self.estimatedBytes = estimatedBytes
         self.stages = stages
+        self.reduction = reduction
     }
 }

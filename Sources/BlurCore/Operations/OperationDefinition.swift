@@ -41,6 +41,9 @@ public struct EffectContext {
     public var threads: Int?
     /// Asked between passes; what it throws stops the work and is thrown on.
     public var checkpoint: () throws -> Void
+    /// The image's own size in pixels when it was decoded smaller (shrink-on-load, for a resize);
+    /// nil: the size of the image drawn over.
+    public var sourceSize: (width: Int, height: Int)?
 
     /// A context as given.
     public init(frame: Rect, appearance: Appearance, cornerRadius: Double = 0, threads: Int? = nil, checkpoint: @escaping () throws -> Void = {}) {
@@ -86,4 +89,13 @@ package protocol StreamingImageOperation: ImageOperation {
     /// The stages for a `width × height` image at `scale` pixels per point; empty when the effect
     /// leaves the image unchanged.
     static func stages(_ effect: Effect, width: Int, height: Int, scale: Double, in context: EffectContext) -> [any RowStage]
+    /// The JPEG DCT reduction (1, 2, 4 or 8) a `width × height` source may be decoded at before the
+    /// stages run (shrink-on-load); 1 by default. The stages are then given the smaller size, and
+    /// the image's own in `EffectContext/sourceSize`.
+    static func reduction(_ effect: Effect, width: Int, height: Int) -> Int
+}
+
+extension StreamingImageOperation {
+    /// No reduction: every effect but a resize needs every pixel.
+    package static func reduction(_ effect: Effect, width: Int, height: Int) -> Int { 1 }
 }

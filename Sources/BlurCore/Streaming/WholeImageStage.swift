@@ -7,6 +7,7 @@
 package final class WholeImageStage: RowStage {
     package let width: Int
     package let height: Int
+    private let sourceWidth: Int, sourceHeight: Int
     private let scale: Double
     private let workingBytes: Int
     private let transform: (Bitmap, @escaping () throws -> Void) throws -> Bitmap
@@ -19,12 +20,15 @@ package final class WholeImageStage: RowStage {
 
     /// A stage whose `transform` asks the checkpoint it is given between its passes and needs
     /// `workingBytes` besides the input gathered and its result.
+    /// `output`: the result's size when the transform changes it (a resize), else the input's.
     package init(
-        width: Int, height: Int, scale: Double = 1, workingBytes: Int = 0,
+        width: Int, height: Int, scale: Double = 1, workingBytes: Int = 0, output: (width: Int, height: Int)? = nil,
         checked transform: @escaping (Bitmap, @escaping () throws -> Void) throws -> Bitmap
     ) {
-        self.width = width
-        self.height = height
+        self.sourceWidth = width
+        self.sourceHeight = height
+        self.width = output?.width ?? width
+        self.height = output?.height ?? height
         self.scale = scale
         self.workingBytes = workingBytes
         self.transform = transform
@@ -32,15 +36,15 @@ package final class WholeImageStage: RowStage {
 
     package func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
         if result == nil {
-            let image = try input.gathered(height: height, scale: scale)
+            let image = try input.gathered(height: sourceHeight, scale: scale)
             try input.checkpoint()
             let done = try transform(image, { try input.checkpoint() })
-            precondition(done.width == width && done.height == height, "a whole-image stage keeps the size")
+            precondition(done.width == width && done.height == height, "a whole-image stage makes the size it said")
             result = done
         }
         result!.withPixels { output.copyRows(rows, from: $0) }
     }
 
-    package func heldBytes(bandRows: Int) -> Int { 2 * width * height * 4 + workingBytes }
-    package func inputBytes(bandRows: Int) -> Int { StreamingDefaults.bandRows(width: width) * width * 4 }
+    package func heldBytes(bandRows: Int) -> Int { (sourceWidth * sourceHeight + width * height) * 4 + workingBytes }
+    package func inputBytes(bandRows: Int) -> Int { StreamingDefaults.bandRows(width: sourceWidth) * sourceWidth * 4 }
 }

@@ -48,6 +48,19 @@ package enum Elementary {
         }
     }
 
+    /// sin x for finite x (NaN otherwise): cos(x − π/2), the same reduction.
+    package static func sin(_ x: Double) -> Double {
+        guard x.isFinite else { return .nan }
+        let k = (x / piOver2High).rounded()
+        let r = (x - k * piOver2High) - k * piOver2Low
+        switch Int(k.truncatingRemainder(dividingBy: 4) + 4) % 4 {
+        case 0: return sine(r)
+        case 1: return cosine(r)
+        case 2: return -sine(r)
+        default: return -cosine(r)
+        }
+    }
+
     /// log₁₀ x for x > 0 (−∞ at 0, NaN below).
     package static func log10(_ x: Double) -> Double {
         let ln = log(x)

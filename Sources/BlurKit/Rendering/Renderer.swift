@@ -22,10 +22,22 @@ public enum Renderer {
             let name = source.name
             let (input, opaque, profile): (any RowSource, Bool, ColorProfile?)
             let format: ImageFormat
+            // The image's own size when a resize has its JPEG decoded smaller (shrink-on-load).
+            var sourceSize: (width: Int, height: Int)?
             do {
                 let file = try source.open(options.cancellation)
                 format = asked ?? defaultFormat(for: file.format)
-                (input, opaque, profile) = try ImagePipeline.open(file, keepProfile: arguments[StillOutput.keepProfile] ?? false)
+                var reduction = 1
+                if file.format == .jpeg, !KernelSwitch.useReference, let reduce = try arguments.operation.image?.prepare(arguments).reduction {
+                    let header = try JPEGRowSource(input: file)
+                    let swaps = header.orientation.swapsAxes
+                    let own = swaps ? (width: header.height, height: header.width) : (width: header.width, height: header.height)
+                    reduction = reduce(own.width, own.height)
+                    try file.rewind()
+                    if reduction > 1 { sourceSize = own }
+                }
+                (input, opaque, profile) = try ImagePipeline.open(
+                    file, reduction: reduction, keepProfile: arguments[StillOutput.keepProfile] ?? false)
             } catch let PipelineError.input(_, error) {
                 throw RenderError.input(name: name, error)
             } catch PipelineError.cancelled {
@@ -33,7 +45,8 @@ public enum Renderer {
             } catch let error as DecodingError {
                 throw RenderError.input(name: name, error)
             }
-            let (steps, stillOpaque) = try stages(arguments, width: input.width, height: input.height, opaque: opaque, threads: options.threads)
+            let (steps, stillOpaque) = try stages(
+                arguments, width: input.width, height: input.height, opaque: opaque, threads: options.threads, sourceSize: sourceSize)
             var chain: any RowSource = steps.isEmpty ? input : PrefetchedSource(input)
             // A stage that needs the whole image works through its first band: it asks this between steps.
             let checkpoint = { if options.cancelled() { throw PipelineError.cancelled } }
@@ -100,21 +113,28 @@ public enum Renderer {
     /// opaque: the operation's own stages, or (with the reference kernels, or for an operation
     /// without stages) its whole-image draw within the budget.
     static func stages(
-        _ arguments: OperationArguments, width: Int, height: Int, opaque: Bool, threads: Int?
+        _ arguments: OperationArguments, width: Int, height: Int, opaque: Bool, threads: Int?, sourceSize: (width: Int, height: Int)? = nil
     ) throws -> (stages: [any RowStage], opaque: Bool) {
         guard let run = arguments.operation.image else {
             throw RenderError.output("\(arguments.operation.spelled(arguments.spelling)) does not make a still image from an image")
         }
         let effect = try run.prepare(arguments)
         let scale = arguments[BlurOperation.scale] ?? 1
-        let context = try BlurOperation.context(arguments, width: width, height: height, scale: scale, threads: threads)
+        var context = try BlurOperation.context(arguments, width: width, height: height, scale: scale, threads: threads)
+        context.sourceSize = sourceSize
         let stillOpaque = opaque && effect.keepsOpaque
         if !KernelSwitch.useReference, let stages = effect.stages {
-            return (stages(width, height, scale, context), stillOpaque)
+            let made = stages(width, height, scale, context)
+            // An output no larger than an input may be (--max-pixels), whatever a stage makes of it.
+            if let last = made.last { try Bitmap.validate(width: last.width, height: last.height, scale: 1) }
+            return (made, stillOpaque)
         }
         try ImageLimits.checkBudget(effect.estimatedBytes(width, height), for: arguments.operation.spelled(arguments.spelling))
         // The draw asks the chain's checkpoint between its passes: a cancelled or timed-out render stops there.
-        let stage = WholeImageStage(width: width, height: height, scale: scale) { image, checkpoint in
+        // An operation that changes the size says the output's from its stages (a resize).
+        let output = effect.stages?(width, height, scale, context).last.map { (width: $0.width, height: $0.height) }
+        if let output { try Bitmap.validate(width: output.width, height: output.height, scale: 1) }
+        let stage = WholeImageStage(width: width, height: height, scale: scale, output: output) { image, checkpoint in
             var checked = context
             checked.checkpoint = checkpoint
             return try effect.draw(image, checked)

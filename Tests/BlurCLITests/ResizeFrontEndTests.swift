@@ -1,0 +1,77 @@
+import BlurKit
+import BlurServe
+import Foundation
+import Testing
+
+/// Issue 53: `resize` on every front end the registry reaches, with the same bytes — the command
+/// line, GET and POST, the library — and a JPEG shrunk while it is decoded, turned by its EXIF
+/// orientation; an output no image may be is refused, not allocated.
+@Suite struct ResizeFrontEndTests {
+    static func arguments(_ pairs: [(String, String)]) throws -> OperationArguments {
+        try BlurOperation.named("resize")!.read(pairs.map { (name: $0.0, value: $0.1) }, as: .query, in: .http)
+    }
+
+    @Test func theCommandLineTheServiceAndTheLibraryGiveTheSameBytes() throws {
+        let workspace = try Workspace(crop: PixelRect(x: 40, y: 30, width: 300, height: 200))
+        let out = workspace.folder + "/out.png"
+        let run = try CLI.run(["resize", workspace.input, out, "--width", "97", "--height", "61", "--fit", "cover", "--gravity", "east"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let cli = try AtomicFile.read(out)
+        let library = try Renderer.still(
+            try Self.arguments([("width", "97"), ("height", "61"), ("fit", "cover"), ("gravity", "east")]), from: .file(workspace.input),
+            to: .memory, format: .png)
+        #expect(library == cli)
+        try FileManager.default.createDirectory(atPath: workspace.folder + "/root", withIntermediateDirectories: true)
+        try AtomicFile.write(try AtomicFile.read(workspace.input), to: workspace.folder + "/root/in.png")
+        let service = BlurService(.init(root: try ServeRoot(workspace.folder + "/root")))
+        let get = ServiceInProcessTests.get(service, "/resize/in.png?width=97&height=61&fit=cover&gravity=east")
+        #expect(get.status == 200 && get.body == cli, "\(get.status)")
+        let post = ServiceInProcessTests.answer(
+            service,
+            HTTPRequest(method: "POST", rawTarget: "/resize?width=97&height=61&fit=cover&gravity=east", body: try AtomicFile.read(workspace.input)))
+        #expect(post.status == 200 && post.body == cli, "\(post.status)")
+        let image = try ImageFile.decode(cli)
+        #expect((image.width, image.height) == (97, 61))
+        // Neither width nor height: 400 naming width; an output larger than any image: 413, not a crash.
+        let missing = ServiceInProcessTests.get(service, "/resize/in.png")
+        #expect(missing.status == 400 && String(decoding: missing.body, as: UTF8.self).contains("width"))
+        let huge = ServiceInProcessTests.get(service, "/resize/in.png?width=16384&height=16384&dpr=4&enlarge=true&format=png")
+        #expect(huge.status == 413, "\(huge.status) \(String(decoding: huge.body, as: UTF8.self))")
+        let cliHuge = try CLI.run([
+            "resize", workspace.input, workspace.folder + "/huge.png", "--width", "16384", "--height", "16384", "--dpr", "4", "--enlarge",
+        ])
+        #expect(cliHuge.status == 1 && !FileManager.default.fileExists(atPath: workspace.folder + "/huge.png"), "\(cliHuge.status) \(cliHuge.stderr)")
+    }
+
+    @Test func aJPEGIsShrunkWhileItIsDecodedAndTurnedByItsOrientation() throws {
+        // The photo (451 × 300) as a JPEG: to 50 wide the decoder reduces by 4 (a factor of 9
+        // leaves the reduce 2.25), close to the full decode's result but not the same bytes.
+        let photo = try ImageFile.read(Workspace.fixture)
+        let jpeg = try JPEGCodec.encode(photo, quality: 95)
+        let asked = try Self.arguments([("width", "50"), ("format", "png")])
+        let reduced = try ImageFile.decode(try Renderer.still(asked, from: .bytes(jpeg, name: "in.jpg"), to: .memory, format: .png))
+        let whole = try ImageFile.decode(
+            try Renderer.still(
+                asked, from: .bytes(try ImageFile.encode(try ImageFile.decode(jpeg), as: .png), name: "in.png"), to: .memory, format: .png))
+        #expect((reduced.width, reduced.height) == (50, 33) && (whole.width, whole.height) == (50, 33))
+        let d = ImageDifference(reduced, whole)
+        #expect(d.maximum > 0 && d.psnr >= 30, "\(d)")
+        // Orientation 6 (turned a quarter): 32 × 16 stored, 16 × 32 shown; asked 8 wide, 8 × 16.
+        let turned = try Self.turnedJPEG()
+        let small = try ImageFile.decode(
+            try Renderer.still(try Self.arguments([("width", "8")]), from: .bytes(turned, name: "t.jpg"), to: .memory, format: .png))
+        #expect((small.width, small.height) == (8, 16))
+    }
+
+    /// A 32 × 16 JPEG (left half black) whose EXIF orientation (6) turns it a quarter.
+    static func turnedJPEG() throws -> [UInt8] {
+        var straight: [UInt8] = []
+        for _ in 0..<16 { for x in 0..<32 { straight += x < 16 ? [0, 0, 0, 255] : [255, 255, 255, 255] } }
+        let jpeg = try JPEGCodec.encode(Bitmap(width: 32, height: 16, straightRGBA: straight), quality: 95)
+        // Little-endian TIFF: one entry, Orientation (0x0112), SHORT, 6.
+        let tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0]
+        let body: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
+        let app1: [UInt8] = [0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+        return Array(jpeg[0..<2]) + app1 + Array(jpeg[2...])
+    }
+}
