@@ -63,7 +63,9 @@ package final class LanczosStage: RowStage {
     }
 
     /// The weighted sum down of the rows held (the first is source row `first`) for output row `y`.
-    private static func down(_ held: UnsafeMutablePointer<Float>, first: Int, lanes: Int, taps: LanczosTaps, row y: Int, into sum: UnsafeMutablePointer<Float>) {
+    private static func down(
+        _ held: UnsafeMutablePointer<Float>, first: Int, lanes: Int, taps: LanczosTaps, row y: Int, into sum: UnsafeMutablePointer<Float>
+    ) {
         let n = taps.count[y], base = held + (taps.start[y] - first) * lanes
         taps.weights.withUnsafeBufferPointer { weights in
             let w = weights.baseAddress! + y * taps.stride
@@ -77,7 +79,8 @@ package final class LanczosStage: RowStage {
                 let wk = SIMD8<Float>(repeating: w[k]), r = UnsafeRawPointer(base + k * lanes)
                 for v in 0..<vectors {
                     let a = s.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
-                    s.storeBytes(of: a + r.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self) * wk, toByteOffset: v * 32, as: SIMD8<Float>.self)
+                    s.storeBytes(
+                        of: a + r.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self) * wk, toByteOffset: v * 32, as: SIMD8<Float>.self)
                 }
                 for i in (vectors * 8)..<lanes { sum[i] = sum[i] + base[k * lanes + i] * w[k] }
             }
@@ -111,6 +114,8 @@ package final class LanczosStage: RowStage {
         return min(sourceHeight, Int((Double(bandRows) * max(1, perRow)).rounded(.up)) + rows.widest + 1)
     }
 
-    package func heldBytes(bandRows: Int) -> Int { reach(bandRows: bandRows) * max(1, span.count) * 16 + (columns.weights.count + rows.weights.count) * 12 }
+    package func heldBytes(bandRows: Int) -> Int {
+        reach(bandRows: bandRows) * max(1, span.count) * 16 + (columns.weights.count + rows.weights.count) * 12
+    }
     package func inputBytes(bandRows: Int) -> Int { reach(bandRows: bandRows) * sourceWidth * 4 }
 }
