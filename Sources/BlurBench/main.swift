@@ -34,7 +34,7 @@ struct Options {
             case "--markdown": markdown = it.next()
             case "--accuracy": accuracy = true
             case "--profile-progressive", "--profile-header", "--profile-material", "--scene-only", "--placeholders-only", "--files-only",
-                "--progressive-only", "--glass-only":
+                "--progressive-only", "--glass-only", "--resize-only":
                 break
             case "--profile": profileSigma = Double(it.next() ?? "")
             case "--threads": threads = Int(it.next() ?? "")
@@ -43,7 +43,7 @@ struct Options {
                 fileSigmas = sigmas
             default:
                 print(
-                    "usage: BlurBench [--quick] [--runs N] [--no-peers] [--sigmas 2,8] [--markdown FILE] [--progressive-only | --placeholders-only | --files-only | --scene-only | --glass-only]"
+                    "usage: BlurBench [--quick] [--runs N] [--no-peers] [--sigmas 2,8] [--markdown FILE] [--progressive-only | --placeholders-only | --files-only | --resize-only | --scene-only | --glass-only]"
                 )
                 exit(a == "--help" ? 0 : 2)
             }
@@ -105,6 +105,11 @@ if CommandLine.arguments.contains("--progressive-only") {
 }
 if CommandLine.arguments.contains("--placeholders-only") {
     try benchPlaceholders(tile: tile, runs: options.runs, quick: options.quick) { print($0) }
+    exit(0)
+}
+if CommandLine.arguments.contains("--resize-only") {
+    try benchResize(tile: tile, runs: options.runs, quick: options.quick) { print($0) }
+    for line in Targets.table() { print(line) }
     exit(0)
 }
 if CommandLine.arguments.contains("--files-only") {
@@ -269,6 +274,7 @@ do {
     emit("| \(fmt(u)) | \(fmt(m)) | \(fmt(m / u, 2))× | \(fmt(rounded)) |")
 }
 try benchFiles(tile: tile, runs: min(options.runs, 3), quick: options.quick, sigmas: options.fileSigmas, emit: emit)
+try benchResize(tile: tile, runs: options.runs, quick: options.quick, emit: emit)
 try benchScene(tile: tile, runs: options.runs, emit: emit)
 try benchGlass(tile: tile, runs: options.runs, emit: emit)
 try benchPlaceholders(tile: tile, runs: options.runs, quick: options.quick, emit: emit)

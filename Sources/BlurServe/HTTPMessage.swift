@@ -1,3 +1,5 @@
+import Foundation
+
 /// One request as the service sees it, once libmicrohttpd has parsed it: the method, the raw
 /// target (path and query exactly as sent), the headers and the body.
 public struct HTTPRequest: Sendable {
@@ -12,6 +14,9 @@ public struct HTTPRequest: Sendable {
     /// True once the client has gone (closed or reset its connection): a render it asked for stops.
     /// A server that cannot tell leaves it false.
     public var isAbandoned: @Sendable () -> Bool = { false }
+    /// When its first byte arrived: the server's time limit runs from here, through the body's
+    /// upload (a server that cannot tell leaves the moment it was made).
+    public var began = Date()
 
     /// Header names are lower-cased; of two that differ only in case, one is kept.
     public init(method: String, rawTarget: String, headers: [String: String] = [:], body: [UInt8] = []) {

@@ -340,6 +340,7 @@ private let accessHandler:
         exchange.body = []
         let socket = connection.map { bk_mhd_connection_fd($0) } ?? -1
         request.isAbandoned = { bk_mhd_peer_gone(socket) != 0 }
+        request.began = exchange.started
         let work: @Sendable () -> HTTPResponse
         switch context.handler(request) {
         case let .now(response): return context.queue(response, on: connection, close: false)

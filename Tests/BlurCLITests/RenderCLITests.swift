@@ -126,6 +126,41 @@ import Testing
         #expect(try CLI.run(["render", folder + "/frsc.json", folder + "/out/"]).status == 0)
     }
 
+    // The outside round of issue 51: a frame already in the folder that is an input under another
+    // name — a symbolic link to a scene's image or to blurup's IN (written through, replacing the
+    // input's pixels), a hard link to it (removed as a stale frame) — was not refused.
+    @Test func aFrameThatIsAnInputThroughALinkIsRefused() throws {
+        try ImageFile.write(
+            try Bitmap(width: 64, height: 48, premultipliedRGBA: [UInt8](repeating: 255, count: 64 * 48 * 4)), to: folder + "/pic.png")
+        try AtomicFile.write(
+            Array(
+                #"{"width": 64, "height": 48, "duration": 0.1, "fps": 30, "layers": [{"frame": [0, 0, 64, 48], "content": {"image": "pic.png"}}]}"#
+                    .utf8),
+            to: folder + "/sc.json")
+        let kept = try Self.identity(folder + "/pic.png")
+        for (index, link) in [("symbolic", 1), ("hard", 20), ("symbolic", 40)].enumerated() {
+            for command in ["render", "blurup"] {
+                let frames = folder + "/fr-\(command)-\(index)"
+                try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true)
+                let frame = frames + "/" + AnimationWriter.sequenceFileName(link.1)
+                if link.0 == "symbolic" {
+                    try FileManager.default.createSymbolicLink(atPath: frame, withDestinationPath: "../pic.png")
+                } else {
+                    try FileManager.default.linkItem(atPath: folder + "/pic.png", toPath: frame)
+                }
+                let arguments =
+                    command == "render"
+                    ? ["render", folder + "/sc.json", frames + "/"]
+                    : ["blurup", folder + "/pic.png", frames, "--format", "png", "--fps", "1", "--wait", "0", "--hold", "0"]
+                let result = try CLI.run(arguments)
+                #expect(result.status == 1 && result.stderr.contains("refusing to overwrite the input file"), "\(arguments): \(result.stderr)")
+                #expect(FileManager.default.fileExists(atPath: frame), "\(frame) removed")
+                let now = try Self.identity(folder + "/pic.png")
+                #expect(now.0 == kept.0 && now.1 == kept.1, "\(arguments) changed pic.png")
+            }
+        }
+    }
+
     // The outsider's F4, F5 and F7: a reflection of 1000 pt passed any --memory-budget; a scene file
     // of 62 MB (a million layers) took 2.2 GB to parse; placeholder wrote through a link in its
     // output folder onto another input.

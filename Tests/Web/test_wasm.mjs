@@ -112,6 +112,29 @@ for (const [image, label] of [[photo, 'opaque'], [clear, 'translucent']]) {
   }
 }
 
+// Resize (issue 53): a size of its own, through bk_apply; the same bytes as the command line.
+for (const [image, label] of [[photo, 'opaque'], [clear, 'translucent']]) {
+  for (const [options, args] of [
+    [{ width: 97 }, ['--width', '97']],
+    [{ width: 60, height: 60, fit: 'contain', gravity: 'south' }, ['--width', '60', '--height', '60', '--fit', 'contain', '--gravity', 'south']],
+    [{ width: 50, height: 80, gravity: 'attention' }, ['--width', '50', '--height', '80', '--gravity', 'attention']],
+    [{ width: 200, height: 30, fit: 'fill' }, ['--width', '200', '--height', '30', '--fit', 'fill']],
+    [{ width: 300, dpr: 1.5, enlarge: true }, ['--width', '300', '--dpr', '1.5', '--enlarge']],
+  ]) {
+    same(`resize ${JSON.stringify(options)} ${label}`, kit.resize(image, options), native(image, ['resize', ...args]));
+  }
+}
+{
+  let message = '';
+  try { kit.resize(photo, { width: 16384, height: 16384, dpr: 4, enlarge: true }); } catch (error) { message = error.message; }
+  check(message.includes('larger than an image may be'), `resize past the pixel limit is refused: '${message}'`);
+  let surfaceMessage = '';
+  const s = kit.surface(photo.width, photo.height);
+  try { s.resize({ width: 20 }); } catch (error) { surfaceMessage = error.message; }
+  s.close();
+  check(surfaceMessage.includes('not a surface'), `resize on a surface is refused: '${surfaceMessage}'`);
+}
+
 // What the module took differently from the command line (issue 25): aliases, case, the tint's
 // words and short form, regions for progressive; each must now match the native bytes.
 for (const [label, options, args] of [
@@ -130,7 +153,7 @@ for (const [label, options, args] of [
 
 // Every option of every operation the module describes: the bounds of a number are taken and the
 // nearest values outside refused, with a message naming the option as JavaScript spells it.
-const required = { blur: { sigma: 1 }, progressive: {}, material: {} };
+const required = { blur: { sigma: 1 }, progressive: {}, material: {}, resize: { width: 8 } };
 for (const operation of kit.operations) {
   for (const p of operation.parameters) {
     const base = { ...required[operation.name] };

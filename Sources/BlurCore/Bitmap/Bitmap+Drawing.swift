@@ -7,6 +7,7 @@ extension Bitmap {
         pixel.composite(color, mode: .normal, in: PixelRect(x: 0, y: 0, width: 1, height: 1))
         let word = pixel.withPixels { UnsafeRawPointer($0.row(0)).loadUnaligned(as: UInt32.self) }
         try Bitmap.validate(width: width, height: height, scale: scale)
+        try Bitmap.admit(width: width, height: height)
         self.init(validatedWidth: width, height: height, scale: scale)
         withMutablePixels { pixels in
             for y in 0..<height {

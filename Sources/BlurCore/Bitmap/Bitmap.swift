@@ -28,6 +28,7 @@ public struct Bitmap: Sendable, Hashable {
     ///   not a positive finite number.
     public init(width: Int, height: Int, scale: Double = 1) throws(BitmapError) {
         try Bitmap.validate(width: width, height: height, scale: scale)
+        try Bitmap.admit(width: width, height: height)
         self.init(validatedWidth: width, height: height, scale: scale)
         storage.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
     }
@@ -94,6 +95,16 @@ public struct Bitmap: Sendable, Hashable {
             throw BitmapError.tooLarge(width: width, height: height, limit: limit)
         }
         guard scale.isFinite, scale > 0 else { throw BitmapError.invalidScale(scale) }
+    }
+
+    /// Asks ``HeapGate`` for `width × height` pixels (validated): a bitmap that would take the heap
+    /// past its ceiling is refused before it is allocated.
+    package static func admit(width: Int, height: Int) throws(BitmapError) {
+        #if hasFeature(Embedded)
+        try HeapGate.admit(width * height * 4)
+        #else
+        do { try HeapGate.admit(width * height * 4) } catch { throw .overHeapCeiling(error) }
+        #endif
     }
 
     /// Traps unless `region` lies wholly inside the bitmap: the check every public drawing call makes

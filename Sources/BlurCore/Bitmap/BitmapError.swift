@@ -16,6 +16,8 @@ public enum BitmapError: Error, Equatable, Sendable, CustomStringConvertible {
     case notPremultiplied(x: Int, y: Int)
     /// A crop rectangle that is empty or does not lie inside the image.
     case cropOutOfBounds(x: Int, y: Int, width: Int, height: Int)
+    /// The pixels would take the process's heap past its ceiling (``HeapGate``): not allocated.
+    case overHeapCeiling(BudgetError)
 
     /// The error as one line of text, for messages.
     public var description: String {
@@ -36,6 +38,8 @@ public enum BitmapError: Error, Equatable, Sendable, CustomStringConvertible {
             return "pixel (\(x), \(y)) has a colour greater than its alpha: the data is not premultiplied"
         case let .cropOutOfBounds(x, y, w, h):
             return "crop rectangle (\(x), \(y), \(w)×\(h)) is empty or outside the image"
+        case let .overHeapCeiling(refusal):
+            return refusal.description
         }
     }
 }

@@ -181,12 +181,29 @@ public enum AtomicFile {
         for input in inputs where input != "-" {
             if input == output || sameFile(input, output) { throw .wouldOverwriteInput(path: input) }
             let name = (input as NSString).lastPathComponent
-            if folder, name.hasPrefix("frame-"), name.hasSuffix(".png"), Int(name.dropFirst(6).dropLast(4)) != nil,
+            if folder, isFrameName(name),
                 sameFile((input as NSString).deletingLastPathComponent.isEmpty ? "." : (input as NSString).deletingLastPathComponent, output)
             {
                 throw .wouldOverwriteInput(path: input)
             }
         }
+        // A frame already in the folder — which a recording writes over (through a symbolic link,
+        // into the file it names) or removes — that is an input under another name: a hard link, or
+        // a symbolic link to it.
+        guard folder else { return }
+        let read = inputs.filter { $0 != "-" }.compactMap { input in identity(input).map { (id: $0, path: input) } }
+        guard !read.isEmpty, let names = try? FileManager.default.contentsOfDirectory(atPath: output) else { return }
+        for name in names where isFrameName(name) {
+            let frame = (output as NSString).appendingPathComponent(name)
+            if let seen = identity(frame), let input = read.first(where: { $0.id == seen }) {
+                throw .wouldOverwriteInput(path: "\(input.path) (as \(frame))")
+            }
+        }
+    }
+
+    /// `frame-NNNNN.png`: a frame of a recording in a folder.
+    static func isFrameName(_ name: String) -> Bool {
+        name.hasPrefix("frame-") && name.hasSuffix(".png") && name.count > 10 && Int(name.dropFirst(6).dropLast(4)) != nil
     }
 
     private static func lastError() -> String { String(cString: strerror(errno)) }

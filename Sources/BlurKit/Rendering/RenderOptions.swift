@@ -70,6 +70,7 @@ extension RenderOptions {
     func heapGuarded<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch {
             if let refusal = heapStop?.refusal { throw refusal }
+            if case let .overHeapCeiling(refusal) = error as? BitmapError { throw refusal }
             throw error
         }
     }

@@ -324,7 +324,8 @@ public final class BlurService: Sendable {
     }
 
     private func render(_ route: ServiceRoute, _ request: HTTPRequest, _ target: RequestTarget) throws(ServeError) -> HTTPAnswer {
-        let deadline = Date().addingTimeInterval(settings.timeout)
+        // From the request's first byte: an upload's time counts.
+        let deadline = request.began.addingTimeInterval(settings.timeout)
         var parameters = target.parameters
         let access = try authorize(request)
         if settings.signer != nil { parameters.removeAll { $0.name == "sig" || $0.name == "expires" } }

@@ -38,7 +38,13 @@ enum Interruption {
     /// (A static string: constant bytes, nothing to initialise inside the handler.)
     static let acknowledgement: StaticString = "blurkit: stopping after the work in flight (interrupt again to stop at once)\n"
 
-    /// Routes SIGINT and SIGTERM to the flag (a second signal of either kind ends the process at once).
+    /// Seconds the work has, after the first signal, to reach its next step before the process
+    /// stops without it.
+    static let grace = 2.0
+    private static let watching = Atomic<Bool>(false)
+
+    /// Routes SIGINT and SIGTERM to the flag (a second signal of either kind ends the process at
+    /// once, and so does the first when the work has not stopped ``grace`` seconds after it).
     static func install() {
         guard !serving.load(ordering: .relaxed) else { return }
         _ = acknowledgement.utf8CodeUnitCount  // touched here, never first in the handler
@@ -51,6 +57,19 @@ enum Interruption {
                 }
                 let text = Interruption.acknowledgement
                 _ = write(2, text.utf8Start, text.utf8CodeUnitCount)
+            }
+        }
+        // A step that cannot be interrupted (libheif's or libwebp's encoder: a HEIC of 16 MP took 48 s)
+        // would hold the first signal's stop for as long as it runs: past a grace after it, the
+        // process stops as at a second signal, leaving no temporary file.
+        if !watching.exchange(true, ordering: .relaxed) {
+            Thread.detachNewThread {
+                while Interruption.signal == nil { usleep(100_000) }
+                usleep(useconds_t(grace * 1_000_000))
+                if let path = UnsafePointer<CChar>(bitPattern: Interruption.doomed.load(ordering: .sequentiallyConsistent)) { unlink(path) }
+                let text = "blurkit: stopped: the step in flight could not be interrupted; nothing of it was kept\n"
+                _ = text.withCString { write(2, $0, strlen($0)) }
+                _exit(128 + (Interruption.signal ?? SIGINT))
             }
         }
         // A parent that spawned us from a thread with these signals blocked (Dispatch's workers block
