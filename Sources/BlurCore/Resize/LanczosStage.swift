@@ -62,27 +62,43 @@ package final class LanczosStage: RowStage {
         }
     }
 
-    /// The weighted sum down of the rows held (the first is source row `first`) for output row `y`.
+    /// The weighted sum down of the rows held (the first is source row `first`) for output row `y`:
+    /// 32 floats at a time, every tap added into registers before they are stored (each float's
+    /// sum in the taps' order, as the reference's).
     private static func down(
         _ held: UnsafeMutablePointer<Float>, first: Int, lanes: Int, taps: LanczosTaps, row y: Int, into sum: UnsafeMutablePointer<Float>
     ) {
-        let n = taps.count[y], base = held + (taps.start[y] - first) * lanes
+        let n = taps.count[y], base = UnsafeRawPointer(held + (taps.start[y] - first) * lanes), rowBytes = lanes * 4
         taps.weights.withUnsafeBufferPointer { weights in
-            let w = weights.baseAddress! + y * taps.stride
-            let vectors = lanes / 8, s = UnsafeMutableRawPointer(sum)
-            let w0 = SIMD8<Float>(repeating: w[0]), r0 = UnsafeRawPointer(base)
-            for v in 0..<vectors {
-                s.storeBytes(of: r0.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self) * w0, toByteOffset: v * 32, as: SIMD8<Float>.self)
-            }
-            for i in (vectors * 8)..<lanes { sum[i] = base[i] * w[0] }
-            for k in 1..<max(1, n) {
-                let wk = SIMD8<Float>(repeating: w[k]), r = UnsafeRawPointer(base + k * lanes)
-                for v in 0..<vectors {
-                    let a = s.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self)
-                    s.storeBytes(
-                        of: a + r.loadUnaligned(fromByteOffset: v * 32, as: SIMD8<Float>.self) * wk, toByteOffset: v * 32, as: SIMD8<Float>.self)
+            let w = weights.baseAddress! + y * taps.stride, s = UnsafeMutableRawPointer(sum)
+            var at = 0
+            while at + 128 <= rowBytes {
+                let w0 = SIMD8<Float>(repeating: w[0])
+                var a0 = base.loadUnaligned(fromByteOffset: at, as: SIMD8<Float>.self) * w0
+                var a1 = base.loadUnaligned(fromByteOffset: at + 32, as: SIMD8<Float>.self) * w0
+                var a2 = base.loadUnaligned(fromByteOffset: at + 64, as: SIMD8<Float>.self) * w0
+                var a3 = base.loadUnaligned(fromByteOffset: at + 96, as: SIMD8<Float>.self) * w0
+                var r = base + at
+                for k in 1..<max(1, n) {
+                    r += rowBytes
+                    let wk = SIMD8<Float>(repeating: w[k])
+                    a0 = a0 + r.loadUnaligned(as: SIMD8<Float>.self) * wk
+                    a1 = a1 + r.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self) * wk
+                    a2 = a2 + r.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self) * wk
+                    a3 = a3 + r.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self) * wk
                 }
-                for i in (vectors * 8)..<lanes { sum[i] = sum[i] + base[k * lanes + i] * w[k] }
+                s.storeBytes(of: a0, toByteOffset: at, as: SIMD8<Float>.self)
+                s.storeBytes(of: a1, toByteOffset: at + 32, as: SIMD8<Float>.self)
+                s.storeBytes(of: a2, toByteOffset: at + 64, as: SIMD8<Float>.self)
+                s.storeBytes(of: a3, toByteOffset: at + 96, as: SIMD8<Float>.self)
+                at += 128
+            }
+            while at < rowBytes {
+                let i = at / 4
+                var a = held[(taps.start[y] - first) * lanes + i] * w[0]
+                for k in 1..<max(1, n) { a = a + held[(taps.start[y] - first + k) * lanes + i] * w[k] }
+                sum[i] = a
+                at += 4
             }
         }
     }
