@@ -1,6 +1,6 @@
 /// `resize`: the image at the width and height a page asks for — fitted as sharp fits it, cropped
 /// at a gravity (or where the detail is), at a device pixel ratio — by Lanczos-3 on premultiplied
-/// pixels, its support scaled by the reduction (``LanczosStage``). From a JPEG file the decoder
+/// pixels, its support scaled by the reduction (`LanczosStage`). From a JPEG file the decoder
 /// shrinks first (DCT scaling, leaving the reduce a factor of two at least, as libvips does).
 public enum ResizeOperation: StreamingImageOperation {
     /// `resize`.
@@ -50,6 +50,7 @@ public enum ResizeOperation: StreamingImageOperation {
 
     /// The image resized (the context's frame is not used: a resize covers the whole image).
     public static func draw(_ effect: Resize, over image: Bitmap, in context: EffectContext) throws -> Bitmap {
+        #if !hasFeature(Embedded)  // WebAssembly links no reference
         if KernelSwitch.useReference {
             let own = context.sourceSize ?? (image.width, image.height)
             var plan = effect.plan(sourceWidth: own.width, sourceHeight: own.height)
@@ -60,6 +61,7 @@ public enum ResizeOperation: StreamingImageOperation {
             let corner = Attention.crop(of: scaled, width: width, height: height)
             return try scaled.cropped(x: corner.x, y: corner.y, width: width, height: height)
         }
+        #endif
         let steps = stages(effect, width: image.width, height: image.height, scale: image.scale, in: context)
         var result = image
         for step in steps { result = try step.run(result, parts: context.threads, checkpoint: context.checkpoint) }

@@ -43,7 +43,9 @@ public enum ResizeGravity: Sendable, Hashable {
 public struct Resize: Sendable, Hashable {
     /// Width and height asked for, before ``dpr``; nil: from the other and the image's aspect.
     public var width: Int?, height: Int?
+    /// How the image meets the box.
     public var fit: ResizeFit
+    /// Which part a crop keeps, or where `contain` places the image.
     public var gravity: ResizeGravity
     /// Device pixel ratio, 1…4: the output is width × dpr by height × dpr.
     public var dpr: Double
@@ -130,8 +132,11 @@ public struct Resize: Sendable, Hashable {
 /// Where a resize puts an image: scaled to `scaledWidth × scaledHeight`, of which the output shows
 /// `width × height` pixels from (`x`, `y`) on (negative: that many transparent pixels first).
 public struct ResizePlan: Sendable, Hashable {
+    /// The size the whole image is scaled to.
     public var scaledWidth: Int, scaledHeight: Int
+    /// The output's size (the canvas).
     public var width: Int, height: Int
+    /// The canvas's top-left corner on the scaled image (negative: a transparent margin).
     public var x: Int, y: Int
     /// The crop is placed by ``ResizeGravity/attention`` once the scaled image is known.
     public var attention: Bool
