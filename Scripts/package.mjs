@@ -12,7 +12,7 @@ const swift = readFileSync('Sources/BlurKit/BlurKitVersion.swift', 'utf8');
 const version = swift.match(/static let string = "(\d+\.\d+\.\d+[^"]*)"/)?.[1];
 if (!version) throw new Error('Sources/BlurKit/BlurKitVersion.swift: no `static let string = "X.Y.Z"`');
 
-const files = ['blurkit.mjs', 'blurkit.wasm', 'blurkit.d.ts', 'blurkit.d.mts'];
+const files = ['blurkit.mjs', 'blurkit.wasm', 'blurkit.d.ts', 'blurkit.d.mts', 'loader.mjs'];
 const manifest = {
   name: 'blurkit',
   version,
@@ -24,6 +24,7 @@ const manifest = {
   exports: {
     '.': { types: './blurkit.d.mts', import: './blurkit.mjs', default: './blurkit.mjs' },
     './blurkit.wasm': './blurkit.wasm',
+    './loader': './loader.mjs',
     './package.json': './package.json',
   },
   files,
@@ -33,7 +34,7 @@ const manifest = {
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-for (const file of files) copyFileSync(join(web, file), join(out, file));
+for (const file of files) copyFileSync(file === 'loader.mjs' ? 'Web/loader.mjs' : join(web, file), join(out, file));
 copyFileSync('Web/package/README.md', join(out, 'README.md'));
 writeFileSync(join(out, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 console.log(`${out}: blurkit ${version} (cd there and npm pack for blurkit-${version}.tgz)`);
