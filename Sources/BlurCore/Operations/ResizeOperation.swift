@@ -14,10 +14,11 @@ public enum ResizeOperation: StreamingImageOperation {
 
     private static let frontEnds: Parameter.FrontEnds = [.commandLine, .http, .javascript]
 
-    /// The width asked for, in CSS pixels (times ``dpr``).
+    /// The width asked for, in CSS pixels (times ``dpr``); a control starts at 640.
     public static let width = OperationParameter.number(
         "width", Resize.sideSpec.named("width", summary: "the output's width before dpr"), default: .absent("from height and the image's aspect"),
-        placeholder: "W", in: frontEnds)
+        placeholder: "W", in: frontEnds
+    ).suggesting(.number(640))
     /// The height asked for, in CSS pixels (times ``dpr``).
     public static let height = OperationParameter.number(
         "height", Resize.sideSpec.named("height", summary: "the output's height before dpr"), default: .absent("from width and the image's aspect"),
