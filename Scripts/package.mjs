@@ -12,19 +12,19 @@ const swift = readFileSync('Sources/BlurKit/BlurKitVersion.swift', 'utf8');
 const version = swift.match(/static let string = "(\d+\.\d+\.\d+[^"]*)"/)?.[1];
 if (!version) throw new Error('Sources/BlurKit/BlurKitVersion.swift: no `static let string = "X.Y.Z"`');
 
-const files = ['blurkit.mjs', 'blurkit.wasm', 'blurkit.d.ts', 'blurkit.d.mts', 'loader.mjs'];
+const files = ['blurkit.mjs', 'blurkit.wasm', 'blurkit.d.ts', 'blurkit.d.mts', 'loader.mjs', 'loader.d.ts'];
 const manifest = {
   name: 'blurkit',
   version,
-  description: "Apple-style blur effects (the Gaussian, BlurUIKit's progressive blur, UIBlurEffect materials, Liquid Glass, the scroll-edge effect, ThumbHash) in WebAssembly, for browsers and Node",
-  keywords: ['blur', 'gaussian', 'progressive-blur', 'material', 'liquid-glass', 'scroll-edge', 'thumbhash', 'webassembly', 'image'],
+  description: "Apple-style blur effects and resize (the Gaussian, BlurUIKit's progressive blur, UIBlurEffect materials, Liquid Glass, the scroll-edge effect, ThumbHash) in WebAssembly, for browsers and Node",
+  keywords: ['blur', 'resize', 'lanczos', 'next-image-loader', 'gaussian', 'progressive-blur', 'material', 'liquid-glass', 'scroll-edge', 'thumbhash', 'webassembly', 'image'],
   type: 'module',
   main: './blurkit.mjs',
   types: './blurkit.d.ts',
   exports: {
     '.': { types: './blurkit.d.mts', import: './blurkit.mjs', default: './blurkit.mjs' },
     './blurkit.wasm': './blurkit.wasm',
-    './loader': './loader.mjs',
+    './loader': { types: './loader.d.ts', import: './loader.mjs', default: './loader.mjs' },
     './package.json': './package.json',
   },
   files,
@@ -34,7 +34,7 @@ const manifest = {
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-for (const file of files) copyFileSync(file === 'loader.mjs' ? 'Web/loader.mjs' : join(web, file), join(out, file));
+for (const file of files) copyFileSync(file.startsWith('loader.') ? join('Web', file) : join(web, file), join(out, file));
 copyFileSync('Web/package/README.md', join(out, 'README.md'));
 writeFileSync(join(out, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 console.log(`${out}: blurkit ${version} (cd there and npm pack for blurkit-${version}.tgz)`);

@@ -139,11 +139,12 @@ private func drawn(
         _ = fail(error.description)
         return nil
     }
-    // An operation that changes the size (a resize) says the output's from its stages: refused
-    // here, before any memory is taken, when no image may be that large.
-    if let last = effect.stages?(image.width, image.height, image.scale, context).last {
-        guard (try? Bitmap.validate(width: last.width, height: last.height, scale: 1)) != nil else {
-            _ = fail("\(name): the output of \(last.width)×\(last.height) pixels is larger than an image may be")
+    // An operation that changes the size (a resize) says its images' sizes through its stages (a
+    // crop's whole scaled image too): refused here, before any memory is taken, when no image may
+    // be that large.
+    for stage in effect.stages?(image.width, image.height, image.scale, context) ?? [] {
+        guard (try? Bitmap.validate(width: stage.width, height: stage.height, scale: 1)) != nil else {
+            _ = fail("\(name): the output of \(stage.width)×\(stage.height) pixels is larger than an image may be")
             return nil
         }
     }

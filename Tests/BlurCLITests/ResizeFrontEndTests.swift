@@ -63,6 +63,43 @@ import Testing
         #expect((small.width, small.height) == (8, 16))
     }
 
+    // A 1 × 10000 image asked 16384 wide with enlarge: a scaled image of 163,840,000 rows. Its taps
+    // were made before the output was checked (gigabytes for the weights); now the plan is refused
+    // (413, exit 1) before anything is allocated — and with attention, the crop's whole scaled image
+    // is refused by the budget before its taps are made.
+    @Test func anExtremeAspectIsRefusedBeforeAnythingIsAllocated() throws {
+        let workspace = try Workspace(crop: PixelRect(x: 0, y: 0, width: 1, height: 300))
+        var column = [UInt8]()
+        for y in 0..<10000 { column += [UInt8(y % 256), 128, 64, 255] }
+        try ImageFile.write(try Bitmap(width: 1, height: 10000, premultipliedRGBA: column), to: workspace.folder + "/tall.png")
+        for extra in [[], ["--height", "100", "--gravity", "attention"]] {
+            let out = workspace.folder + "/o.png"
+            let run = try CLI.run(["resize", workspace.folder + "/tall.png", out, "--width", "16384", "--enlarge", "--memory-budget", "512"] + extra)
+            #expect(run.status == 1 && !FileManager.default.fileExists(atPath: out), "\(extra): exit \(run.status): \(run.stderr)")
+        }
+    }
+
+    // The second outside round of issue 53: a tall screenshot asked through a browser's Accept was
+    // negotiated to WebP, which holds at most 16383 px a side: 422 in every browser. A negotiated
+    // format that cannot hold the output gives way to PNG or JPEG when Accept takes them; a format
+    // asked for is kept (and refused).
+    @Test func aNegotiatedFormatThatCannotHoldTheOutputGivesWay() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-tall-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try ImageFile.write(try Bitmap(width: 200, height: 17000, filledWith: Color(red: 0.2, green: 0.4, blue: 0.6)), to: folder + "/tall.png")
+        let service = BlurService(.init(root: try ServeRoot(folder)))
+        let chrome = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
+        let tall = ServiceInProcessTests.get(service, "/resize/tall.png?width=200", headers: ["Accept": chrome])
+        #expect(tall.status == 200 && tall.headers["Content-Type"] == "image/png", "\(tall.status) \(tall.headers)")
+        #expect(ImageFormat(sniffing: Array(tall.body.prefix(64))) == .png)
+        let small = ServiceInProcessTests.get(service, "/resize/tall.png?width=10", headers: ["Accept": chrome])
+        #expect(small.status == 200 && small.headers["Content-Type"] == "image/webp")
+        let asked = ServiceInProcessTests.get(service, "/resize/tall.png?width=200&format=webp", headers: ["Accept": chrome])
+        #expect(asked.status == 422, "\(asked.status)")
+        let webpOnly = ServiceInProcessTests.get(service, "/resize/tall.png?width=200", headers: ["Accept": "image/webp"])
+        #expect(webpOnly.status == 422, "\(webpOnly.status)")
+    }
+
     /// A 32 × 16 JPEG (left half black) whose EXIF orientation (6) turns it a quarter.
     static func turnedJPEG() throws -> [UInt8] {
         var straight: [UInt8] = []

@@ -39,6 +39,9 @@ import Testing
         #expect(corner(west, .cover) == [0, 0])
         #expect(corner(east, .cover) == [267, 0])
         #expect(corner(south, .contain) == [0, -200])
+        // An odd margin: 600 × 300 into 150 × 150 is 150 × 75, 37 pixels above and 38 below (libvips).
+        let p = Resize(width: 150, height: 150, fit: .contain).plan(sourceWidth: 600, sourceHeight: 300)
+        #expect((p.scaledHeight, p.y) == (75, -37))
     }
 
     @Test func dprMultipliesAndNothingGrowsUnlessAsked() {

@@ -116,7 +116,7 @@ def main(web):
         packed = json.loads(run(["npm", "pack", "--json", "--pack-destination", work], cwd=package, env=env))[0]
         tarball = os.path.join(work, packed["filename"])
         names = sorted(f["path"] for f in packed["files"])
-        check(names == ["README.md", "blurkit.d.mts", "blurkit.d.ts", "blurkit.mjs", "blurkit.wasm", "loader.mjs", "package.json"],
+        check(names == ["README.md", "blurkit.d.mts", "blurkit.d.ts", "blurkit.mjs", "blurkit.wasm", "loader.d.ts", "loader.mjs", "package.json"],
               f"the tarball holds {names}")
         print(f"{packed['filename']}: {os.path.getsize(tarball)} bytes, {len(names)} files")
 

@@ -10,21 +10,35 @@ package final class LanczosStage: RowStage {
     package let width: Int
     package let height: Int
     private let sourceWidth: Int, sourceHeight: Int
-    private let columns: LanczosTaps, rows: LanczosTaps
-    /// The source columns the canvas reads.
-    private let span: Range<Int>
-    private let converted: FloatRows
+    private let plan: ResizePlan
+
+    /// The taps of both axes, the source columns the canvas reads and the rows held as floats:
+    /// made at the first band, so that a plan the pipeline refuses (an output past the pixel limit,
+    /// a stage over the budget) allocates nothing.
+    private struct Made {
+        let columns: LanczosTaps, rows: LanczosTaps
+        /// The source columns the canvas reads.
+        let span: Range<Int>
+        let converted: FloatRows
+    }
+    private var made: Made?
+    private var taps: Made {
+        if let made { return made }
+        let columns = LanczosTaps(outputs: plan.width, offset: plan.x, scaled: plan.scaledWidth, source: sourceWidth)
+        let rows = LanczosTaps(outputs: plan.height, offset: plan.y, scaled: plan.scaledHeight, source: sourceHeight)
+        let span = columns.sources(0..<plan.width)
+        let result = Made(columns: columns, rows: rows, span: span, converted: FloatRows(length: max(1, span.count) * 4, count: sourceHeight))
+        made = result
+        return result
+    }
 
     /// From `sourceWidth × sourceHeight` by `plan` (its scaled size is the whole source's).
     package init(sourceWidth: Int, sourceHeight: Int, plan: ResizePlan) {
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
+        self.plan = plan
         width = plan.width
         height = plan.height
-        columns = LanczosTaps(outputs: plan.width, offset: plan.x, scaled: plan.scaledWidth, source: sourceWidth)
-        rows = LanczosTaps(outputs: plan.height, offset: plan.y, scaled: plan.scaledHeight, source: sourceHeight)
-        span = columns.sources(0..<plan.width)
-        converted = FloatRows(length: max(1, span.count) * 4, count: sourceHeight)
     }
 
     /// Output rows made at a time within a band: the input rows held (as bytes in the window and
@@ -42,6 +56,7 @@ package final class LanczosStage: RowStage {
     }
 
     private func produceRows(_ band: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
+        let taps = taps, rows = taps.rows, columns = taps.columns, span = taps.span, converted = taps.converted
         let needed = rows.sources(band)
         let target = SharedPointer(output.row(band.lowerBound)), stride = output.bytesPerRow, length = width * 4
         guard !needed.isEmpty, !span.isEmpty, let view = try input.rows(needed) else {
@@ -59,7 +74,7 @@ package final class LanczosStage: RowStage {
                 }
             }
         }
-        let held = SharedPointer(converted.row(needed.lowerBound)), first = needed.lowerBound, rows = rows, columns = columns
+        let held = SharedPointer(converted.row(needed.lowerBound)), first = needed.lowerBound
         let offset = span.lowerBound
         Parallel.forEachBand(count: band.count, parts: parts) { part in
             let sum = UnsafeMutablePointer<Float>.allocate(capacity: lanes)
@@ -139,15 +154,26 @@ package final class LanczosStage: RowStage {
     }
 
     /// Input rows held for `bandRows` output rows (made ``rowsAtATime`` at a time): what they
-    /// reach, and the taps of one more.
+    /// reach, and the taps of one more — from the plan alone, before any tap is made.
     private func reach(bandRows: Int) -> Int {
         let bandRows = min(bandRows, LanczosStage.rowsAtATime)
-        let perRow = Double(sourceHeight) / Double(max(1, rows.count.count))
-        return min(sourceHeight, Int((Double(bandRows) * max(1, perRow)).rounded(.up)) + rows.widest + 1)
+        let perRow = Double(sourceHeight) / Double(max(1, plan.scaledHeight))
+        let widest = LanczosTaps.widest(scaled: plan.scaledHeight, source: sourceHeight)
+        return min(sourceHeight, Int((Double(bandRows) * max(1, perRow)).rounded(.up)) + widest + 1)
+    }
+
+    /// The source columns the canvas reads, at most.
+    private var spanned: Int {
+        let perColumn = Double(sourceWidth) / Double(max(1, plan.scaledWidth))
+        let widest = LanczosTaps.widest(scaled: plan.scaledWidth, source: sourceWidth)
+        return min(sourceWidth, Int((Double(width) * max(1, perColumn)).rounded(.up)) + widest + 1)
     }
 
     package func heldBytes(bandRows: Int) -> Int {
-        reach(bandRows: bandRows) * max(1, span.count) * 16 + (columns.weights.count + rows.weights.count) * 12
+        let weights =
+            width * LanczosTaps.widest(scaled: plan.scaledWidth, source: sourceWidth)
+            + height * LanczosTaps.widest(scaled: plan.scaledHeight, source: sourceHeight)
+        return reach(bandRows: bandRows) * spanned * 16 + weights * 12 + (width + height) * 16
     }
     package func inputBytes(bandRows: Int) -> Int { reach(bandRows: bandRows) * sourceWidth * 4 }
 }

@@ -23,10 +23,17 @@ package struct LanczosTaps: Sendable {
 
     /// `outputs` indices of a source `source` long scaled to `scaled`, the first output index at
     /// `offset` on the scaled axis.
+    /// The most source indices one output index may read for `source` scaled to `scaled`: the
+    /// stride of the weights.
+    package static func widest(scaled: Int, source: Int) -> Int {
+        let support = 3 / min(1, Double(scaled) / Double(source))
+        return Int(2 * support.rounded(.up)) + 2
+    }
+
     package init(outputs: Int, offset: Int, scaled: Int, source: Int) {
         let factor = Double(scaled) / Double(source)
         let shrink = min(1, factor), support = 3 / shrink
-        let widest = Int(2 * support.rounded(.up)) + 2
+        let widest = LanczosTaps.widest(scaled: scaled, source: source)
         var start = [Int](repeating: 0, count: outputs), count = [Int](repeating: 0, count: outputs)
         var exact = [Double](repeating: 0, count: outputs * widest)
         var used = 1

@@ -121,8 +121,10 @@ public struct Resize: Sendable, Hashable {
         case let .position(x, y): (gx, gy) = (x, y)
         case .attention: (gx, gy) = (0.5, 0.5)
         }
-        // The canvas's offset on the scaled image: the room (positive: cropped; negative: margin) at the gravity.
-        let ox = Int((Double(scaledW - canvasW) * gx).rounded(.down)), oy = Int((Double(scaledH - canvasH) * gy).rounded(.down))
+        // The canvas's offset on the scaled image: the room (positive: cropped; negative: margin) at
+        // the gravity, rounded towards zero (an odd margin leaves its extra pixel after the image,
+        // as libvips's `gravity` and so sharp's `contain` do).
+        let ox = Int((Double(scaledW - canvasW) * gx).rounded(.towardZero)), oy = Int((Double(scaledH - canvasH) * gy).rounded(.towardZero))
         return ResizePlan(
             scaledWidth: scaledW, scaledHeight: scaledH, width: canvasW, height: canvasH, x: ox, y: oy,
             attention: gravity == .attention && (scaledW > canvasW || scaledH > canvasH))

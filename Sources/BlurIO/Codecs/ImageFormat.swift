@@ -114,3 +114,17 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
         return brands.contains(where: heif.contains) ? .heic : nil
     }
 }
+
+extension ImageFormat {
+    /// Whether the format can hold an image of `width × height`: WebP at most 16383 px a side,
+    /// JPEG 65500, GIF 65535; the others any size BlurKit makes.
+    public func holds(width: Int, height: Int) -> Bool {
+        let side = max(width, height)
+        switch self {
+        case .webp: return side <= 16383
+        case .jpeg: return side <= 65500
+        case .gif: return side <= 65535
+        default: return true
+        }
+    }
+}

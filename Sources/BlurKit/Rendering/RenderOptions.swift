@@ -44,6 +44,10 @@ public struct RenderOptions: Sendable {
     /// passes it, with ``RenderError/outputTooLarge(bytes:limit:)``; the output in memory counts
     /// against the memory budget.
     public var maximumOutputBytes: Int?
+    /// Formats a still may be written in instead, in order, when the one asked cannot hold its
+    /// size (`ImageFormat/holds(width:height:)`: WebP past 16383 px): a format a server chose from
+    /// `Accept`, with the others the client takes. Empty (the default): the one asked, or an error.
+    public var fallbackFormats: [ImageFormat] = []
 
     /// Options as given; by default all cores, never cancelled, and the ceiling the front end chose
     /// (``HeapCeiling/process``).

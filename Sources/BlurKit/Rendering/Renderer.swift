@@ -21,7 +21,7 @@ public enum Renderer {
         try options.heapGuarded {
             let name = source.name
             let (input, opaque, profile): (any RowSource, Bool, ColorProfile?)
-            let format: ImageFormat
+            var format: ImageFormat
             // The image's own size when a resize has its JPEG decoded smaller (shrink-on-load).
             var sourceSize: (width: Int, height: Int)?
             do {
@@ -51,6 +51,12 @@ public enum Renderer {
             // A stage that needs the whole image works through its first band: it asks this between steps.
             let checkpoint = { if options.cancelled() { throw PipelineError.cancelled } }
             for step in steps { chain = StagedSource(step, over: chain, parts: options.threads, checkpoint: checkpoint) }
+            // A format the caller negotiated and that cannot hold the output: the next it takes.
+            if !format.holds(width: chain.width, height: chain.height),
+                let other = options.fallbackFormats.first(where: { $0.holds(width: chain.width, height: chain.height) })
+            {
+                format = other
+            }
             var encoding = ImagePipeline.Encoding(
                 format: format, quality: arguments[StillOutput.quality] ?? JPEGCodec.defaultQuality,
                 compression: arguments[StillOutput.compression] ?? ImageFile.defaultCompression, profile: profile)
@@ -125,8 +131,9 @@ public enum Renderer {
         let stillOpaque = opaque && effect.keepsOpaque
         if !KernelSwitch.useReference, let stages = effect.stages {
             let made = stages(width, height, scale, context)
-            // An output no larger than an input may be (--max-pixels), whatever a stage makes of it.
-            if let last = made.last { try Bitmap.validate(width: last.width, height: last.height, scale: 1) }
+            // Every image a stage makes no larger than an input may be (--max-pixels): a resize's
+            // output, and the whole scaled image its attention crop looks at.
+            for stage in made { try Bitmap.validate(width: stage.width, height: stage.height, scale: 1) }
             return (made, stillOpaque)
         }
         try ImageLimits.checkBudget(effect.estimatedBytes(width, height), for: arguments.operation.spelled(arguments.spelling))

@@ -356,6 +356,15 @@ public final class BlurService: Sendable {
         }
 
         let (format, contentType) = try outputFormat(route, word: formatWord, accept: request.header("accept"), source: source, given: given)
+        // A format chosen from Accept that cannot hold the output's size gives way to PNG or JPEG,
+        // when Accept takes them (format= asked is kept, or refused).
+        let accepted = BlurService.acceptable(request.header("accept"))
+        let fallbacks: [ImageFormat] =
+            formatWord == nil && route.output == .still
+            ? [ImageFormat.png, .jpeg].filter { candidate in
+                accepted.map { BlurService.quality(of: BlurService.contentType(candidate), in: $0) > 0 } ?? true
+            }
+            : []
         // The key: the input, the route, the format and the values read (canonical names and
         // forms: however a client orders or spells them, the same result has the same ETag).
         // (`format` is in the key as the format it resolves to, asked for or negotiated.)
@@ -433,8 +442,11 @@ public final class BlurService: Sendable {
                 let body = try withExtendedLifetime(input) {
                     try run(
                         route, given, source: source, format: format, name: name, relative: relative, deadline: deadline,
-                        cancelled: cancelled)
+                        cancelled: cancelled, fallbacks: fallbacks)
                 }
+                // A negotiated format that could not hold the output gave way to another the client takes.
+                let written = ImageFormat(sniffing: Array(body.prefix(64)))
+                let contentType = written.map { fallbacks.contains($0) ? BlurService.contentType($0) : contentType } ?? contentType
                 settings.cache?.put(key, contentType: contentType, body: body)
                 // How long it may be kept counts from when it is answered (a URL's expiry draws nearer
                 // while the render waits and runs).
@@ -625,7 +637,7 @@ public final class BlurService: Sendable {
     /// Renders the route's operation from `source` by `deadline` and returns its bytes.
     private func run(
         _ route: ServiceRoute, _ given: OperationArguments, source: ImageSource, format: String?, name: String, relative: String?,
-        deadline: Date, cancelled: @escaping @Sendable () -> Bool
+        deadline: Date, cancelled: @escaping @Sendable () -> Bool, fallbacks: [ImageFormat] = []
     ) throws(ServeError) -> [UInt8] {
         let limit = settings.maximumOutputBytes
         let options = RenderOptions(threads: nil, cancelled: cancelled, maximumOutputBytes: limit, deadline: deadline)
@@ -638,6 +650,8 @@ public final class BlurService: Sendable {
             switch route.output {
             case .still:
                 let still = try ImageFormat.spec.parse(format ?? "png")
+                var options = options
+                options.fallbackFormats = fallbacks
                 return try Renderer.still(given, from: source, to: .memory, format: still, options: options)
             case .animation:
                 let animation = try AnimationFormat.spec.parse(format ?? "webp")
