@@ -74,7 +74,8 @@ package enum ImagePipeline {
         switch encoding.format {
         case .png:
             return try PNGRowSink(
-                width: width, height: height, alpha: alpha, level: encoding.compression, parts: parts, profile: encoding.profile, output: write)
+                width: width, height: height, alpha: alpha, level: encoding.compression, parts: parts, profile: encoding.profile,
+                cancellation: encoding.cancellation, output: write)
         case .jpeg:
             return try JPEGRowSink(stream: output.stream, width: width, height: height, quality: encoding.quality, profile: encoding.profile)
         case .pam, .ppm:

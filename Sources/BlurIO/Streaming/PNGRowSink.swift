@@ -48,10 +48,16 @@ package final class PNGRowSink: RowSink {
         var contextAtTop = true
     }
 
+    /// Asked between steps of a strip's compression: at level 9 one strip of a smooth image takes a
+    /// quarter of a second, all strips of a flush at once (a render cut at its time limit ran a
+    /// second past it, two under load, in zlib).
+    private let cancellation: Cancellation
+
     package init(
         width: Int, height: Int, alpha: Bool, level: Int = ImageFile.defaultCompression, parts: Int? = nil,
-        profile: ColorProfile? = nil, output: @escaping (UnsafeRawBufferPointer) throws -> Void
+        profile: ColorProfile? = nil, cancellation: Cancellation = .never, output: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws {
+        self.cancellation = cancellation
         self.width = width
         self.height = height
         self.alpha = alpha
@@ -127,7 +133,7 @@ package final class PNGRowSink: RowSink {
     /// Filters and compresses the pending strips (all at once), then writes them as IDAT chunks,
     /// in order.
     private func flush(last: Bool) throws {
-        let strips = pending, level = level, lineBytes = lineBytes, bpp = alpha ? 4 : 3
+        let strips = pending, level = level, lineBytes = lineBytes, bpp = alpha ? 4 : 3, cancellation = cancellation
         let results = Locked([(bytes: [UInt8], adler: uLong, count: Int)?](repeating: nil, count: strips.count))
         DispatchQueue.concurrentPerform(iterations: strips.count) { i in
             let strip = strips[i]
@@ -139,13 +145,15 @@ package final class PNGRowSink: RowSink {
             let lastAbove = contextLines > 0 ? Array(strip.context.suffix(lineBytes)) : above
             let filtered = PNGRowSink.filter(strip.raw, lines: strip.raw.count / lineBytes, first: 0, above: lastAbove, bpp: bpp)
             let final = last && i == strips.count - 1
-            guard
-                let packed = PNGRowSink.deflateStrip(filtered, dictionary: Array(filteredContext.suffix(32 << 10)), level: level, final: final)
+            guard !cancellation.isOver,
+                let packed = PNGRowSink.deflateStrip(
+                    filtered, dictionary: Array(filteredContext.suffix(32 << 10)), level: level, final: final, cancellation: cancellation)
             else { return }
             let sum = filtered.withUnsafeBufferPointer { adler32(1, $0.baseAddress, uInt($0.count)) }
             results.withLock { $0[i] = (packed, sum, filtered.count) }
         }
         let packed = results.withLock { $0 }
+        if cancellation.isOver { throw PipelineError.cancelled }
         for (i, strip) in packed.enumerated() {
             guard let strip else { throw EncodingError.failed(format: .png, message: "zlib could not compress a strip (out of memory)") }
             var data = strip.bytes
@@ -223,10 +231,17 @@ package final class PNGRowSink: RowSink {
     /// A strip as a raw deflate stream, primed with `dictionary`, ended by a sync flush or, when
     /// `final`, by the final block. Level 1 is zlib's run-length strategy, or level 3 where a sample
     /// of the strip says it packs smaller (``choice(for:)``). Nil when zlib fails.
-    private static func deflateStrip(_ data: [UInt8], dictionary: [UInt8], level requested: Int32, final: Bool) -> [UInt8]? {
+    private static func deflateStrip(
+        _ data: [UInt8], dictionary: [UInt8], level requested: Int32, final: Bool, cancellation: Cancellation = .never
+    ) -> [UInt8]? {
         let (level, strategy) = requested == 1 ? choice(for: data) : (requested, Z_DEFAULT_STRATEGY)
-        return deflateRaw(data, dictionary: dictionary, level: level, strategy: strategy, final: final)
+        return deflateRaw(data, dictionary: dictionary, level: level, strategy: strategy, final: final, cancellation: cancellation)
     }
+
+    /// Input handed to zlib at a time when a cancellation is asked between steps: zlib's output
+    /// does not depend on how its input is divided (without a flush it only waits for more), so
+    /// the bytes are the one-call bytes.
+    static let deflateStep = 32 << 10
 
     /// Level 1's choice for a strip: runs only, or level 3's matches when 8 KiB from the strip's
     /// middle pack at least 5 % smaller with them. A function of the strip's bytes alone.
@@ -241,7 +256,9 @@ package final class PNGRowSink: RowSink {
 
     /// `data` as a raw deflate stream at `level` and `strategy`, primed with `dictionary`, ended by
     /// the final block when `final`, else by a sync flush. Nil when zlib fails.
-    private static func deflateRaw(_ data: [UInt8], dictionary: [UInt8] = [], level: Int32, strategy: Int32, final: Bool) -> [UInt8]? {
+    private static func deflateRaw(
+        _ data: [UInt8], dictionary: [UInt8] = [], level: Int32, strategy: Int32, final: Bool, cancellation: Cancellation = .never
+    ) -> [UInt8]? {
         var stream = z_stream()
         guard deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, strategy, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             return nil
@@ -253,15 +270,25 @@ package final class PNGRowSink: RowSink {
         }
         let bound = Int(deflateBound(&stream, uLong(data.count))) + 64
         var out = [UInt8](repeating: 0, count: bound)
-        let code = data.withUnsafeBufferPointer { input in
+        let code: Int32? = data.withUnsafeBufferPointer { input in
             out.withUnsafeMutableBufferPointer { target in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = uInt(input.count)
                 stream.next_out = target.baseAddress
                 stream.avail_out = uInt(target.count)
+                // Every step but the last without a flush, the deadline asked before each.
+                var at = 0
+                while input.count - at > deflateStep {
+                    if cancellation.isOver { return nil }
+                    stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + at)
+                    stream.avail_in = uInt(deflateStep)
+                    guard deflate(&stream, Z_NO_FLUSH) == Z_OK, stream.avail_in == 0 else { return Z_STREAM_ERROR }
+                    at += deflateStep
+                }
+                stream.next_in = input.count > 0 ? UnsafeMutablePointer(mutating: input.baseAddress! + at) : nil
+                stream.avail_in = uInt(input.count - at)
                 return deflate(&stream, final ? Z_FINISH : Z_SYNC_FLUSH)
             }
         }
+        guard let code else { return nil }
         guard final ? code == Z_STREAM_END : (code == Z_OK && stream.avail_in == 0) else { return nil }
         out.removeLast(Int(stream.avail_out))
         return out
