@@ -134,7 +134,7 @@ private func drawn(
             return nil
         }
         image = picture
-        context = try BlurOperation.context(arguments, width: image.width, height: image.height, scale: scale)
+        context = try effect.context(arguments, width: image.width, height: image.height).context
     } catch {
         _ = fail(error.description)
         return nil

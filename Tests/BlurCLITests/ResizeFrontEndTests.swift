@@ -43,6 +43,64 @@ import Testing
         #expect(cliHuge.status == 1 && !FileManager.default.fileExists(atPath: workspace.folder + "/huge.png"), "\(cliHuge.status) \(cliHuge.stderr)")
     }
 
+    /// Every effect takes the resize's parameters: one command, request or call resizes first and
+    /// draws the effect over the result — the bytes of the two commands run one after the other,
+    /// the effect's region in the resized image's points, a dpr its scale, and the effect alone
+    /// unchanged when no resize parameter is given.
+    @Test func everyEffectResizesFirstWithTheSameBytesAsTwoSteps() throws {
+        let workspace = try Workspace(crop: PixelRect(x: 40, y: 30, width: 300, height: 200))
+        let folder = workspace.folder
+        func run(_ arguments: [String]) throws -> [UInt8] {
+            let result = try CLI.run(arguments)
+            #expect(result.status == 0, "\(arguments) \(result.stderr)")
+            return try AtomicFile.read(arguments[2])
+        }
+        let resized = try run(["resize", workspace.input, folder + "/r.png", "--width", "120", "--height", "90", "--dpr", "2"])
+        let cases: [(effect: [String], resize: [String], after: [String])] = [
+            (["blur", "--radius", "3"], ["--width", "120", "--height", "90", "--dpr", "2"], ["--radius", "3", "--scale", "2"]),
+            (["blur", "--sigma", "3"], ["--width", "120", "--height", "90", "--dpr", "2"], ["--sigma", "3"]),
+            (["progressive", "--direction", "up"], ["--width", "120", "--height", "90", "--dpr", "2"], ["--direction", "up", "--scale", "2"]),
+            (
+                ["material", "--region", "10,10,60,40"], ["--width", "120", "--height", "90", "--dpr", "2"],
+                ["--region", "10,10,60,40", "--scale", "2"]
+            ),
+            (["scroll-edge", "--height", "30"], ["--width", "120", "--resize-height", "90", "--dpr", "2"], ["--height", "30", "--scale", "2"]),
+        ]
+        for (index, c) in cases.enumerated() {
+            let name = c.effect[0]
+            let once = try run([name, workspace.input, folder + "/once\(index).png"] + c.effect.dropFirst() + c.resize)
+            let twice = try run([name, folder + "/r.png", folder + "/twice\(index).png"] + c.after)
+            #expect(once == twice, "\(name): resize first differs from resize, then \(name)")
+            #expect(once != resized, "\(name) drew nothing")
+            let image = try ImageFile.decode(once)
+            #expect((image.width, image.height) == (240, 180), "\(name)")
+        }
+        // Over HTTP and through the library: the command line's bytes.
+        let once = try AtomicFile.read(folder + "/once2.png")
+        try FileManager.default.createDirectory(atPath: folder + "/root", withIntermediateDirectories: true)
+        try AtomicFile.write(try AtomicFile.read(workspace.input), to: folder + "/root/in.png")
+        let service = BlurService(.init(root: try ServeRoot(folder + "/root")))
+        let get = ServiceInProcessTests.get(service, "/progressive/in.png?direction=up&width=120&height=90&dpr=2")
+        #expect(get.status == 200 && get.body == once, "\(get.status) \(String(decoding: get.body.prefix(200), as: UTF8.self))")
+        let library = try Renderer.still(
+            try BlurOperation.named("progressive")!.read(
+                [("direction", "up"), ("width", "120"), ("height", "90"), ("dpr", "2")].map { (name: $0.0, value: $0.1) }, as: .query, in: .http),
+            from: .file(workspace.input), to: .memory, format: .png)
+        #expect(library == once)
+        // No resize parameter: the effect alone, at the input's size.
+        let alone = try ImageFile.decode(try run(["blur", workspace.input, folder + "/alone.png", "--sigma", "2"]))
+        #expect((alone.width, alone.height) == (300, 200))
+        // A region inside the input but outside the resized image is refused, naming it.
+        let outside = try CLI.run(["material", workspace.input, folder + "/x.png", "--width", "50", "--region", "100,10,20,20"])
+        #expect(outside.status != 0 && outside.stderr.contains("--region") && !FileManager.default.fileExists(atPath: folder + "/x.png"))
+        // scroll-edge's own height is the band's; the resize's is resize-height, over HTTP too.
+        let band = ServiceInProcessTests.get(service, "/scroll-edge/in.png?height=30&resize-height=45&width=60")
+        #expect(try band.status == 200 && ImageFile.decode(band.body).height == 45, "\(band.status)")
+        // A fit without a size: the resize's own message.
+        let fitAlone = try CLI.run(["blur", workspace.input, folder + "/y.png", "--sigma", "2", "--fit", "fill"])
+        #expect(fitAlone.status != 0 && fitAlone.stderr.contains("--width"))
+    }
+
     @Test func aJPEGIsShrunkWhileItIsDecodedAndTurnedByItsOrientation() throws {
         // The photo (451 × 300) as a JPEG: to 50 wide the decoder reduces by 4 (a factor of 9
         // leaves the reduce 2.25), close to the full decode's result but not the same bytes.

@@ -4,7 +4,8 @@ extension BlurOperation {
     /// The image operations of BlurCore, in the order help texts, routes and documents list them:
     /// ``ResizeOperation`` (which changes the image's size, so it is no scene backdrop), then the
     /// ``effects``.
-    public static let images: [BlurOperation] = [BlurOperation(ResizeOperation.self)] + effects
+    /// Each effect here takes the resize's parameters too (``resizingFirst(_:)``).
+    public static let images: [BlurOperation] = [BlurOperation(ResizeOperation.self)] + effects.map(resizingFirst)
 
     /// The effects drawn over an image at its size: the scene's backdrops too.
     public static let effects: [BlurOperation] = [

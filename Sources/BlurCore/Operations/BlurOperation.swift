@@ -49,7 +49,14 @@ public struct BlurOperation: Sendable {
                 stages: { effect in
                     { width, height, scale, context in Definition.stages(effect, width: width, height: height, scale: scale, in: context) }
                 },
-                reduction: { effect in { width, height in Definition.reduction(effect, width: width, height: height) } }))
+                reduction: Definition.shrinksOnLoad ? BlurOperation.reduction(definition) : nil))
+    }
+
+    /// `definition`'s JPEG reduction for an effect.
+    private static func reduction<Definition: StreamingImageOperation>(
+        _ definition: Definition.Type
+    ) -> @Sendable (Definition.Effect) -> @Sendable (Int, Int) -> Int {
+        { effect in { width, height in Definition.reduction(effect, width: width, height: height) } }
     }
 
     private init<Definition: OperationDefinition>(_ definition: Definition.Type, image: ImageRun?) {
@@ -237,6 +244,24 @@ public struct PreparedEffect: Sendable {
     /// The JPEG DCT reduction (1, 2, 4 or 8) a source of `width × height` may be decoded at
     /// (shrink-on-load; `EffectContext/sourceSize` then says the image's own size).
     package let reduction: (@Sendable (Int, Int) -> Int)?
+    /// For an effect drawn after a resize: from the image's own size, the size and scale its
+    /// region is measured in (the resized image's); nil: the image's own, at the `scale` given.
+    package let measure: (@Sendable (Int, Int) -> (width: Int, height: Int, scale: Double))?
+
+    /// The context the effect is drawn in over a `width × height` image decoded from one of
+    /// `sourceSize` (nil: the same) — the `region` (measured in the resized image when the effect
+    /// resizes first) and the `appearance` of `arguments` — and the scale its image is at.
+    /// - Throws: when the region lies outside the image it is drawn over.
+    package func context(
+        _ arguments: OperationArguments, width: Int, height: Int, sourceSize: (width: Int, height: Int)? = nil, threads: Int? = nil
+    ) throws(ParameterError) -> (context: EffectContext, scale: Double) {
+        let own = sourceSize ?? (width, height)
+        let measured: (width: Int, height: Int, scale: Double) =
+            measure?(own.width, own.height) ?? (width, height, arguments[BlurOperation.scale] ?? 1)
+        var context = try BlurOperation.context(arguments, width: measured.width, height: measured.height, scale: measured.scale, threads: threads)
+        context.sourceSize = sourceSize
+        return (context, measured.scale)
+    }
 
     /// Bytes a draw over `width × height` pixels at `scale` in `context` holds besides the image:
     /// its stages' rows, plans and output (what the streaming chain counts) when it has stages,
@@ -249,12 +274,14 @@ public struct PreparedEffect: Sendable {
 
     package init(
         draw: @escaping @Sendable (Bitmap, EffectContext) throws -> Bitmap, keepsOpaque: Bool, estimatedBytes: @escaping @Sendable (Int, Int) -> Int,
-        stages: (@Sendable (Int, Int, Double, EffectContext) -> [any RowStage])?, reduction: (@Sendable (Int, Int) -> Int)? = nil
+        stages: (@Sendable (Int, Int, Double, EffectContext) -> [any RowStage])?, reduction: (@Sendable (Int, Int) -> Int)? = nil,
+        measure: (@Sendable (Int, Int) -> (width: Int, height: Int, scale: Double))? = nil
     ) {
         self.draw = draw
         self.keepsOpaque = keepsOpaque
         self.estimatedBytes = estimatedBytes
         self.stages = stages
         self.reduction = reduction
+        self.measure = measure
     }
 }

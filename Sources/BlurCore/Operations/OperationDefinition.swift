@@ -93,9 +93,14 @@ package protocol StreamingImageOperation: ImageOperation {
     /// stages run (shrink-on-load); 1 by default. The stages are then given the smaller size, and
     /// the image's own in `EffectContext/sourceSize`.
     static func reduction(_ effect: Effect, width: Int, height: Int) -> Int
+    /// Whether ``reduction(_:width:height:)`` is asked at all (a resize): false by default, so that
+    /// no other operation reads a JPEG's header twice.
+    static var shrinksOnLoad: Bool { get }
 }
 
 extension StreamingImageOperation {
     /// No reduction: every effect but a resize needs every pixel.
     package static func reduction(_ effect: Effect, width: Int, height: Int) -> Int { 1 }
+    /// No reduction is asked.
+    package static var shrinksOnLoad: Bool { false }
 }

@@ -95,6 +95,9 @@ public enum ResizeOperation: StreamingImageOperation {
         return [LanczosStage(sourceWidth: width, sourceHeight: height, plan: plan)]
     }
 
+    /// A JPEG is decoded smaller when the resize allows it.
+    package static let shrinksOnLoad = true
+
     /// The JPEG DCT reduction for a source of `width × height` (``ResizePlan/reduction(width:height:)``).
     package static func reduction(_ effect: Resize, width: Int, height: Int) -> Int {
         effect.plan(sourceWidth: width, sourceHeight: height).reduction(width: width, height: height)

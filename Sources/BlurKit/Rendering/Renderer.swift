@@ -125,9 +125,7 @@ public enum Renderer {
             throw RenderError.output("\(arguments.operation.spelled(arguments.spelling)) does not make a still image from an image")
         }
         let effect = try run.prepare(arguments)
-        let scale = arguments[BlurOperation.scale] ?? 1
-        var context = try BlurOperation.context(arguments, width: width, height: height, scale: scale, threads: threads)
-        context.sourceSize = sourceSize
+        let (context, scale) = try effect.context(arguments, width: width, height: height, sourceSize: sourceSize, threads: threads)
         let stillOpaque = opaque && effect.keepsOpaque
         if !KernelSwitch.useReference, let stages = effect.stages {
             let made = stages(width, height, scale, context)
