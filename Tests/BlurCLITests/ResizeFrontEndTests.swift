@@ -101,6 +101,44 @@ import Testing
         #expect(fitAlone.status != 0 && fitAlone.stderr.contains("--width"))
     }
 
+    /// A scene's image reduced into its frame is the resize's (Lanczos-3, `fill` as `cover`, `fit`
+    /// as `contain`), its `gravity` the resize's words, `attention` included; enlarged, it is placed
+    /// bilinearly as before; `gravity` beside another kind of content is refused.
+    @Test func aSceneImageIsResizedAsTheResizeOperationDoes() throws {
+        let workspace = try Workspace(crop: PixelRect(x: 40, y: 30, width: 300, height: 200))
+        let folder = workspace.folder
+        func scene(_ content: String, width: Int = 90, height: Int = 70) throws -> String {
+            let path = folder + "/scene\(content.hashValue & 0xffff).json"
+            let json = """
+                {"width": \(width), "height": \(height), "background": "none",
+                 "layers": [{"frame": [0, 0, \(width), \(height)], "content": \(content)}]}
+                """
+            try AtomicFile.write(Array(json.utf8), to: path)
+            return path
+        }
+        let image = "\"" + workspace.input + "\""
+        for (mode, gravity, fit) in [
+            ("fill", "attention", "cover"), ("fill", "southeast", "cover"), ("fit", "centre", "contain"), ("stretch", "centre", "fill"),
+        ] {
+            let rendered = try CLI.run([
+                "render", try scene("{\"image\": \(image), \"mode\": \"\(mode)\", \"gravity\": \"\(gravity)\"}"), folder + "/s.png", "--time", "0",
+            ])
+            #expect(rendered.status == 0, "\(rendered.stderr)")
+            let resized = try CLI.run([
+                "resize", workspace.input, folder + "/r.png", "--width", "90", "--height", "70", "--fit", fit, "--gravity", gravity,
+            ])
+            #expect(resized.status == 0, "\(resized.stderr)")
+            let a = try ImageFile.read(folder + "/s.png"), b = try ImageFile.read(folder + "/r.png")
+            #expect(a.premultipliedRGBA == b.premultipliedRGBA, "\(mode) \(gravity): \(ImageDifference(a, b))")
+            try FileManager.default.removeItem(atPath: folder + "/s.png")
+            try FileManager.default.removeItem(atPath: folder + "/r.png")
+        }
+        let wrong = try CLI.run(["render", try scene("{\"color\": \"red\", \"gravity\": \"north\"}"), folder + "/w.png", "--time", "0"])
+        #expect(wrong.status != 0 && wrong.stderr.contains("gravity"), "\(wrong.stderr)")
+        let badWord = try CLI.run(["render", try scene("{\"image\": \(image), \"gravity\": \"up\"}"), folder + "/w.png", "--time", "0"])
+        #expect(badWord.status != 0 && badWord.stderr.contains("attention"), "\(badWord.stderr)")
+    }
+
     @Test func aJPEGIsShrunkWhileItIsDecodedAndTurnedByItsOrientation() throws {
         // The photo (451 × 300) as a JPEG: to 50 wide the decoder reduces by 4 (a factor of 9
         // leaves the reduce 2.25), close to the full decode's result but not the same bytes.

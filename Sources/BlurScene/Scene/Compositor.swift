@@ -201,7 +201,7 @@ struct Compositor {
         case let .color(color):
             guard let region = content.region else { return }
             surface.bitmap.composite(color, mode: .normal, in: region, coverage: content.coverage(region, scale: scale))
-        case let .bitmap(image, mode): try drawBitmap(image, mode: mode, content, into: &surface.bitmap)
+        case let .bitmap(image, mode, gravity): try drawBitmap(image, mode: mode, gravity: gravity, content, into: &surface.bitmap)
         case let .linearGradient(colors, start, end):
             guard let region = content.region else { return }
             let p = content.pixels
@@ -258,9 +258,16 @@ struct Compositor {
         bitmap.composite(fill, mode: .normal, in: region, coverage: coverage)
     }
 
-    private func drawBitmap(_ image: Bitmap, mode: ContentMode, _ content: Content, into bitmap: inout Bitmap) throws {
+    private func drawBitmap(_ image: Bitmap, mode: ContentMode, gravity: ResizeGravity, _ content: Content, into bitmap: inout Bitmap) throws {
         guard let region = content.region else { return }
         let pixels = content.pixels, coverage = content.coverage(region, scale: scale)
+        if let resized = try resized(image, mode: mode, gravity: gravity, into: pixels) {
+            let x = Int(pixels.x), y = Int(pixels.y)
+            let piece =
+                region == PixelRect(x: x, y: y, width: resized.width, height: resized.height) ? resized : resized.copying(region.offset(by: -x, -y))
+            bitmap.composite(piece, at: region, coverage: coverage)
+            return
+        }
         // An opaque image placed pixel for pixel over its whole frame, unclipped and unfaded, is a copy.
         if coverage == nil, image.width == Int(pixels.width), image.height == Int(pixels.height),
             pixels.x == pixels.x.rounded(), pixels.y == pixels.y.rounded(), image.isOpaque
@@ -271,6 +278,30 @@ struct Compositor {
             return
         }
         bitmap.composite(try image.placed(in: pixels, mode: mode, region: region), at: region, coverage: coverage)
+    }
+
+    /// `image` by `resize` into a frame on whole pixels, as `mode` fits it: when it is reduced on
+    /// both axes (Lanczos-3 keeps the detail a bilinear placement loses), or when `gravity` is
+    /// `attention` (the crop only a resize knows). Nil otherwise: placed bilinearly.
+    private func resized(_ image: Bitmap, mode: ContentMode, gravity: ResizeGravity, into pixels: Rect) throws -> Bitmap? {
+        let whole = [pixels.x, pixels.y, pixels.width, pixels.height].allSatisfy { $0 == $0.rounded() && abs($0) < 1e6 }
+        guard whole, pixels.width >= 1, pixels.height >= 1 else { return nil }
+        let reduces = pixels.width <= Double(image.width) && pixels.height <= Double(image.height)
+        guard reduces || gravity == .attention else { return nil }
+        let fit: ResizeFit
+        switch mode {
+        case .fill: fit = .cover
+        case .fit: fit = .contain
+        case .stretch: fit = .fill
+        }
+        let resize = Resize(width: Int(pixels.width), height: Int(pixels.height), fit: fit, gravity: gravity, dpr: 1, enlarge: true)
+        let context = EffectContext(
+            frame: Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)), appearance: appearance, threads: threads,
+            checkpoint: checkpoint)
+        try checkWorking(
+            ResizeOperation.estimatedBytes(width: image.width, height: image.height) + Int(pixels.width * pixels.height) * 4,
+            for: "the scene's image resized to \(Int(pixels.width))×\(Int(pixels.height))")
+        return try ResizeOperation.draw(resize, over: image, in: context)
     }
 
     /// `t·b + (1 − t)·a`, per byte.

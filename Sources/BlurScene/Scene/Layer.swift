@@ -13,8 +13,9 @@ public final class Layer {
         case none
         /// One colour filling the (rounded) bounds.
         case color(Color)
-        /// Premultiplied pixels, scaled into the bounds.
-        case bitmap(Bitmap, mode: ContentMode)
+        /// Premultiplied pixels, scaled into the bounds by `mode`; a crop keeps the part `gravity`
+        /// says. A reduction on whole pixels is `resize`'s (Lanczos-3; `attention` at any scale).
+        case bitmap(Bitmap, mode: ContentMode, gravity: ResizeGravity = ResizeGravity.spec.defaultValue!)
         /// Colours evenly spaced from `start` to `end`, unit coordinates of the bounds (0,0 top-left
         /// … 1,1 bottom-right), interpolated in sRGB; constant beyond the ends.
         case linearGradient(colors: [Color], start: (x: Double, y: Double), end: (x: Double, y: Double))

@@ -271,16 +271,18 @@ private struct Reader {
     }
 
     mutating func content(_ node: Node) throws(SceneFileError) -> Layer.Content {
-        let o = try node.object(["color", "image", "mode", "gradient", "shape", "fill", "reflection"])
+        let gravity = ResizeOperation.gravity.parameter.spelled(.key)
+        let o = try node.object(["color", "image", "mode", gravity, "gradient", "shape", "fill", "reflection"])
         let (kind, value) = try o.oneOf(["color", "image", "gradient", "shape", "reflection"])
-        if kind != "image" { try o.forbid(["mode"], because: "with \"\(kind)\" (it goes with \"image\")") }
+        if kind != "image" { try o.forbid(["mode", gravity], because: "with \"\(kind)\" (it goes with \"image\")") }
         if kind != "shape" { try o.forbid(["fill"], because: "with \"\(kind)\" (it goes with \"shape\")") }
         switch kind {
         case "color":
             return .color(try value.color(appearance))
         case "image":
             let mode = try o.optional("mode")?.choice(ContentMode.spec) ?? ContentMode.spec.defaultValue!
-            return .bitmap(try image(value), mode: mode)
+            let crop = try o.optional(gravity)?.choice(ResizeGravity.spec) ?? ResizeGravity.spec.defaultValue!
+            return .bitmap(try image(value), mode: mode, gravity: crop)
         case "gradient":
             let g = try value.object(["colors", "from", "to", "start", "end"])
             var colors: [Color] = []
