@@ -146,7 +146,9 @@ export class BlurKit {
       get output() { return images().output; },
       close() { if (open) { open = false; views = null; e.bk_free(input); e.bk_free(output); } },
     };
-    for (const { name } of this.operations) {
+    // A surface keeps its size: an operation that only resizes is not one of its methods.
+    for (const { name, parameters } of this.operations) {
+      if (parameters.length > 0 && parameters.every((p) => p.resizes)) continue;
       Object.defineProperty(surface, name, { value: (options = {}) => {
         images();
         this.#run(this.#encode(name, options), input, output, width, height);

@@ -129,8 +129,14 @@ public enum PlaceholderOperation: OperationDefinition {
             summary: "the preview itself in this format, instead of the JSON", placeholder: "FMT", in: [.http])
     ) { if case let .word(w) = $0 { try? ImageFormat.spec.parse(w) } else { nil } }
 
+    /// The widths of the resized variants whose URLs the entries list for `srcset`.
+    public static let widths = OperationParameter.list(
+        "widths", Resize.sideSpec.named("widths", summary: "a width"), most: 16, absent: "none",
+        summary: "list the URLs of the image resized to these widths for srcset (none wider than the image)", placeholder: "W,W,…",
+        in: [.commandLine, .http])
+
     /// In the order help texts list them.
-    public static var parameters: [Parameter] { [size.parameter, noThumbHash.parameter, blurHash.parameter, format.parameter] }
+    public static var parameters: [Parameter] { [size.parameter, noThumbHash.parameter, blurHash.parameter, widths.parameter, format.parameter] }
 
     /// The components `arguments` ask for.
     public static func components(_ arguments: OperationArguments) throws -> BlurHash.Components {

@@ -1,3 +1,4 @@
+import BlurKit
 import Foundation
 
 /// Signed URLs, as imgproxy has them: with a key set, every request must end its query with
@@ -67,5 +68,26 @@ public struct URLSigner: Sendable {
             guard Double(expiry) > now else { throw .forbidden("the URL expired at \(expiry) (seconds since 1970)") }
         }
         return signed
+    }
+}
+
+extension URLSigner {
+    /// The service's target for the image at `path` (under its root) resized to `width`:
+    /// `/resize/PATH?width=W`, each segment of the path percent-encoded as JavaScript's
+    /// `encodeURIComponent` does (so the same as `blurkit/loader`'s `blurkitURL`), signed by `signer` when given.
+    public static func resizeTarget(_ path: String, width: Int, signer: URLSigner?) -> String {
+        let kept = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()".utf8))
+        let hex = Array("0123456789ABCDEF".utf8)
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map { segment in
+            var out: [UInt8] = []
+            for byte in segment.utf8 {
+                if kept.contains(byte) { out.append(byte) } else { out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]] }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+        let target =
+            "/\(BlurOperation.named(ResizeOperation.name)!.flag)/" + segments.joined(separator: "/")
+            + "?\(ResizeOperation.width.parameter.flag)=\(width)"
+        return signer?.sign(target) ?? target
     }
 }

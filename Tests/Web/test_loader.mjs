@@ -87,6 +87,31 @@ try {
     await response.arrayBuffer();
     check(response.status === 200 && response.headers.get('content-type') === 'image/webp', `srcset entry ${url.replace(origin, '').slice(0, 60)}…: ${response.status}`);
   }
+  // The manifest of `blurkit placeholder --widths`, under the same environment: the loader's URLs,
+  // each answered (a width past the image's own stands as its own); `/placeholder?widths=` signs
+  // with the server's key.
+  loader.configureBlurkit({ format: undefined });
+  const manifestDir = join(work, 'manifest');
+  execFileSync(blurkit, ['placeholder', root, '--out', manifestDir, '--widths', '320,2400,640', '--quiet'],
+    { env: { ...process.env, BLURKIT_KEY: key, BLURKIT_ORIGIN: origin + '/' } });
+  const manifest = JSON.parse((await import('node:fs')).readFileSync(join(manifestDir, 'manifest.json'), 'utf8'));
+  const entry = manifest.images.find((e) => e.file === 'trip/cat photo.jpg');
+  const widths = entry?.variants?.map((v) => v.width) ?? [];
+  check(JSON.stringify(widths) === JSON.stringify([320, 640, 1800]), `manifest variants' widths: ${JSON.stringify(widths)}`);
+  for (const v of entry?.variants ?? []) {
+    const expected = loader.blurkitURL({ src: entry.file, width: v.width }, { origin, key, expiresIn: 0 });
+    check(v.url === expected, `manifest URL at ${v.width} is the loader's: ${v.url} ${expected}`);
+    const response = await fetch(v.url);
+    const [w] = jpegSize(new Uint8Array(await response.arrayBuffer()));
+    check(response.status === 200 && w === v.width, `manifest URL at ${v.width}: ${response.status}, ${w} wide`);
+  }
+  check(entry?.srcset === entry?.variants?.map((v) => `${v.url} ${v.width}w`).join(', '), 'manifest srcset lists the variants');
+  const placeholderTarget = '/placeholder/trip/cat%20photo.jpg?widths=100';
+  const served = await fetch(origin + placeholderTarget + '&sig=' + createHmac('sha256', Buffer.from(key, 'hex')).update(placeholderTarget).digest('hex'));
+  const json = served.status === 200 ? await served.json() : {};
+  check(json.variants?.[0]?.url === loader.blurkitURL({ src: 'trip/cat photo.jpg', width: 100 }, { origin: '', key, expiresIn: 0 }),
+    `/placeholder?widths=100: ${served.status} ${JSON.stringify(json.variants)}`);
+
   // Unsigned, tampered and expired URLs are refused; a lifetime in the future is answered.
   const unsigned = await fetch(loader.blurkitURL({ src: 'trip/cat photo.jpg', width: 100 }, { key: '' }));
   check(unsigned.status === 403, `unsigned URL: ${unsigned.status}`);

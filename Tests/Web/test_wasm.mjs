@@ -124,15 +124,25 @@ for (const [image, label] of [[photo, 'opaque'], [clear, 'translucent']]) {
     same(`resize ${JSON.stringify(options)} ${label}`, kit.resize(image, options), native(image, ['resize', ...args]));
   }
 }
+// Every effect resizes first when given the resize's options: the command line's bytes.
+for (const [image, label] of [[photo, 'opaque'], [clear, 'translucent']]) {
+  same(`blur resized first ${label}`, kit.blur(image, { radius: 3, width: 80, height: 50, dpr: 2 }),
+    native(image, ['blur', '--radius', '3', '--width', '80', '--height', '50', '--dpr', '2']));
+  same(`scroll edge resized first ${label}`, kit.scrollEdge(image, { height: 20, resizeHeight: 60, width: 90, gravity: 'attention' }),
+    native(image, ['scroll-edge', '--height', '20', '--resize-height', '60', '--width', '90', '--gravity', 'attention']));
+  same(`material resized first ${label}`, kit.material(image, { region: '5,5,40,30', width: 70, fit: 'inside' }),
+    native(image, ['material', '--region', '5,5,40,30', '--width', '70', '--fit', 'inside']));
+}
 {
   let message = '';
   try { kit.resize(photo, { width: 16384, height: 16384, dpr: 4, enlarge: true }); } catch (error) { message = error.message; }
   check(message.includes('larger than an image may be'), `resize past the pixel limit is refused: '${message}'`);
   let surfaceMessage = '';
   const s = kit.surface(photo.width, photo.height);
-  try { s.resize({ width: 20 }); } catch (error) { surfaceMessage = error.message; }
+  check(s.resize === undefined, 'a surface has no resize (it keeps its size)');
+  try { s.blur({ sigma: 2, width: 20 }); } catch (error) { surfaceMessage = error.message; }
   s.close();
-  check(surfaceMessage.includes('not a surface'), `resize on a surface is refused: '${surfaceMessage}'`);
+  check(surfaceMessage.includes('not a surface'), `an effect resizing first on a surface is refused: '${surfaceMessage}'`);
 }
 
 // What the module took differently from the command line (issue 25): aliases, case, the tint's
@@ -159,6 +169,11 @@ for (const operation of kit.operations) {
     const base = { ...required[operation.name] };
     if (operation.name === 'blur' && p.name === 'radius') delete base.sigma;
     if (operation.name === 'blur' && p.name === 'scale') { delete base.sigma; base.radius = 1; }
+    // A resize option on an effect (resizing first) goes with a size; scroll-edge's is resizeHeight.
+    const resizes = kit.operations.find((o) => o.name === 'resize').parameters.map((q) => q.name);
+    if (operation.name !== 'resize' && (resizes.includes(p.name) || p.name === 'resizeHeight') && !['width', 'height', 'resizeHeight'].includes(p.name)) {
+      base.width = 8;
+    }
     const tiny = fixture('chelsea.png', { crop: { width: 24, height: 16 } });
     if (p.kind === 'number') {
       const step = p.integer ? 1 : Math.max(Number.EPSILON * Math.abs(p.maximum), 1e-9);

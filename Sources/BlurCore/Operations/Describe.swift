@@ -34,6 +34,7 @@ public enum Describe {
         if p.frontEnds.contains(.javascript) { ends.append(quoted("javascript")) }
         if p.frontEnds.contains(.scene) { ends.append(quoted("scene")) }
         fields.append(("frontEnds", "[" + ends.joined(separator: ",") + "]"))
+        if p.resizes { fields.append(("resizes", "true")) }
         func range(_ spec: ParameterSpec) {
             fields += [
                 ("minimum", number(spec.range.lowerBound)), ("maximum", number(spec.range.upperBound)), ("unit", quoted(spec.unit)),
@@ -66,6 +67,10 @@ public enum Describe {
             range(spec)
         case .flag:
             fields.append(("kind", quoted("flag")))
+        case let .list(spec, most):
+            fields.append(("kind", quoted("list")))
+            fields.append(("most", "\(most)"))
+            range(spec)
         }
         switch p.defaultValue {
         case let .value(v):

@@ -141,3 +141,17 @@ extension OperationParameter where Value == Bool {
         ) { if case let .flag(on) = $0 { on } else { nil } }
     }
 }
+
+extension OperationParameter where Value == [Double] {
+    /// Numbers separated by commas, each inside `spec`, one to `most` of them; absent meaning `absent` in words.
+    @inline(never)
+    public static func list(
+        _ name: String, flag: String? = nil, _ spec: ParameterSpec, most: Int, absent: String, summary: String, placeholder: String,
+        in frontEnds: Parameter.FrontEnds = .all
+    ) -> OperationParameter {
+        OperationParameter(
+            Parameter(
+                name, flag: flag, kind: .list(spec, most: most), default: .absent(absent), summary: summary, placeholder: placeholder, in: frontEnds)
+        ) { if case let .list(values) = $0 { values } else { nil } }
+    }
+}

@@ -23,6 +23,8 @@ public struct Parameter: Sendable {
         case size(ParameterSpec)
         /// Present or not: `1`, `true` or nothing for yes, `0` or `false` for no.
         case flag
+        /// Numbers separated by commas (`640,1280,1920`), each inside the spec, from one to `most`.
+        case list(ParameterSpec, most: Int)
     }
 
     /// What an absent parameter means.
@@ -82,6 +84,9 @@ public struct Parameter: Sendable {
     /// The canonical name of the parameter this one means something beside (scale beside a radius,
     /// not beside σ); nil: none. The playground turns its control off without it.
     public var goesWith: String?
+    /// True for the resize's parameters (on `resize` and, resizing first, on every effect): they
+    /// change the image's size, which a surface of the WebAssembly module cannot.
+    public var resizes = false
 
     /// A parameter as given; `flag` defaults to the name in kebab-case.
     @inline(never)
@@ -98,6 +103,7 @@ public struct Parameter: Sendable {
         self.frontEnds = frontEnds
         self.suggested = nil
         self.goesWith = nil
+        self.resizes = false
     }
 
     /// This parameter, meaningful beside `other` only (``goesWith``).

@@ -14,6 +14,8 @@ public enum ParameterValue: Sendable, Hashable {
     case size(width: Double, height: Double)
     /// A flag's state.
     case flag(Bool)
+    /// Numbers, in the order given (a ``Parameter/Kind/list(_:most:)``).
+    case list([Double])
 
     /// What a colour parameter names.
     public enum Tint: Sendable, Hashable {
@@ -113,6 +115,7 @@ public enum ParameterValue: Sendable, Hashable {
         case let .length(.absolute(position)?): return number(position)
         case let .length(.relative(fraction)?): return exactly ? number(fraction) + " of the size" : number(fraction * 100) + "%"
         case let .size(w, h): return number(w) + "x" + number(h)
+        case let .list(values): return values.map(number).joined(separator: ",")
         case let .flag(on): return on ? "true" : "false"
         }
     }
@@ -147,6 +150,13 @@ extension Parameter {
             if text.isEmpty || text.sameBytes(as: "1") || text.sameBytes(ignoringASCIICase: "true") { return .flag(true) }
             if text.sameBytes(as: "0") || text.sameBytes(ignoringASCIICase: "false") { return .flag(false) }
             throw .invalidForm(name: name, text: text, expected: "1, true, 0 or false (or nothing, for true)")
+        case let .list(spec, most):
+            let item = spec.named(name)
+            let parts = text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            guard parts.count <= most, let values = try? parts.map({ (part) throws(ParameterError) in try item.parse(part) }) else {
+                throw .invalidForm(name: name, text: text, expected: Parameter.listForms(spec, most: most))
+            }
+            return .list(values)
         }
     }
 
@@ -241,7 +251,14 @@ extension Parameter {
             return "\(summary), WxH with each side \(Parameter.bounds(spec))\(fallback.map { " (" + $0 + ")" } ?? "")"
         case .flag:
             return summary
+        case let .list(spec, most):
+            return "\(summary), \(Parameter.listForms(spec, most: most))\(fallback.map { " (" + $0 + ")" } ?? "")"
         }
+    }
+
+    /// `1 to 8 numbers separated by commas, each …`, as help and messages say a list.
+    static func listForms(_ spec: ParameterSpec, most: Int) -> String {
+        "1 to \(most) numbers separated by commas, each \(bounds(spec))"
     }
 }
 

@@ -11,14 +11,17 @@ extension BlurOperation {
     /// `effect` taking ``ResizeOperation``'s parameters after its own, resizing first when any is given.
     public static func resizingFirst(_ effect: BlurOperation) -> BlurOperation {
         guard let effectRun = effect.image else { return effect }
-        let taken = Set(effect.parameters.flatMap { [$0.name, $0.flag] })
+        // Compared byte for byte (a Set of Strings would hash through Unicode's tables, which the
+        // WebAssembly module does not carry).
+        let taken = effect.parameters.flatMap { [$0.name, $0.flag] }
         // Each resize parameter as the composite spells it, beside its own canonical name.
         let resizing: [(own: String, parameter: Parameter)] = ResizeOperation.parameters.map { p in
-            let spelled = taken.contains(p.name) || taken.contains(p.flag) ? p.prefixed("resize") : p
+            let clashes = taken.contains { $0.sameBytes(as: p.name) || $0.sameBytes(as: p.flag) }
+            let spelled = clashes ? p.prefixed("resize") : p
             return (p.name, spelled.summarised("resize first: " + p.summary))
         }
         let composite = BlurOperation(
-            name: effect.name, summary: effect.summary, details: effect.details, parameters: effect.parameters + resizing.map(\.parameter),
+            name: effect.name, summary: effect.summary, details: effect.details, parameters: effect.parameters + resizing.map { $0.parameter },
             exclusive: effect.exclusive, image: nil)
         let run = ImageRun { (arguments: OperationArguments) throws(ParameterError) -> PreparedEffect in
             var effectPairs: [(name: String, value: ParameterValue)] = [], resizePairs: [(name: String, value: ParameterValue)] = []
@@ -31,6 +34,13 @@ extension BlurOperation {
             }
             let effectArguments = OperationArguments(operation: composite, pairs: effectPairs, spelling: arguments.spelling)
             guard !resizePairs.isEmpty else { return try effectRun.prepare(effectArguments) }
+            // A fit, gravity, dpr or enlarge without a size: named as this operation spells them.
+            let sides = resizing.filter { $0.own.sameBytes(as: ResizeOperation.width.name) || $0.own.sameBytes(as: ResizeOperation.height.name) }
+            if !resizePairs.contains(where: { pair in sides.contains { $0.own.sameBytes(as: pair.name) } }) {
+                let given = resizing.first { $0.own.sameBytes(as: resizePairs[0].name) }?.parameter.spelled(arguments.spelling) ?? resizePairs[0].name
+                throw .missing(
+                    names: sides.map { $0.parameter.spelled(arguments.spelling) }, operation: effect.spelled(arguments.spelling) + " " + given)
+            }
             let resizeArguments = OperationArguments(operation: resized, pairs: resizePairs, spelling: arguments.spelling)
             let resize = try ResizeOperation.effect(resizeArguments)
             guard let resizeRun = resized.image else { return try effectRun.prepare(effectArguments) }
@@ -112,6 +122,7 @@ extension Parameter {
         var copy = Parameter(name, flag: flag, kind: kind, default: defaultValue, summary: summary, placeholder: placeholder, in: frontEnds)
         copy.suggested = suggested
         copy.goesWith = goesWith
+        copy.resizes = resizes
         return copy
     }
 
@@ -121,6 +132,7 @@ extension Parameter {
         var copy = Parameter(name, flag: flag, kind: kind, default: defaultValue, summary: summary, placeholder: placeholder, in: frontEnds)
         copy.suggested = suggested
         copy.goesWith = goesWith
+        copy.resizes = resizes
         return copy
     }
 }

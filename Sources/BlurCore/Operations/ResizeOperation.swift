@@ -35,7 +35,11 @@ public enum ResizeOperation: StreamingImageOperation {
 
     /// Width, height, fit, gravity, dpr and enlarge.
     public static var parameters: [Parameter] {
-        [width.parameter, height.parameter, fit.parameter, gravity.parameter, dpr.parameter, enlarge.parameter]
+        [width.parameter, height.parameter, fit.parameter, gravity.parameter, dpr.parameter, enlarge.parameter].map { p in
+            var resizing = p
+            resizing.resizes = true
+            return resizing
+        }
     }
 
     /// The resize the arguments describe.

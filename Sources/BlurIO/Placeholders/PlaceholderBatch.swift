@@ -124,8 +124,11 @@ public struct PlaceholderBatch: Sendable {
     /// - Throws: ``FileError`` when the output folder cannot be made;
     ///   ``PlaceholderBatchError/manifestNotWritten(_:_:)``, carrying the jobs' report, when the
     ///   manifest cannot be written.
+    /// - Parameter variants: the widths of each image's resized variants and how their URLs are
+    ///   written (the entry's file and a width), listed in the manifest (``PlaceholderManifest/Entry/with(widths:url:)``).
     public func run(
-        parallel: Int, progress: @Sendable (Int, Int, Report) -> Void = { _, _, _ in }, cancelled: @Sendable () -> Bool = { false }
+        parallel: Int, progress: @Sendable (Int, Int, Report) -> Void = { _, _, _ in }, cancelled: @Sendable () -> Bool = { false },
+        variants: (widths: [Int], url: (String, Int) -> String)? = nil
     ) throws -> Report {
         do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
             throw FileError.cannotWrite(path: output, reason: "cannot create the folder")
@@ -173,6 +176,8 @@ public struct PlaceholderBatch: Sendable {
                 entries.append(old)
             }
         }
+        // Written afresh on every run (they depend on the widths and the key, not on the image's bytes).
+        entries = entries.map { $0.with(widths: variants?.widths ?? [], url: variants?.url ?? { _, _ in "" }) }
         let manifest = PlaceholderManifest(
             size: settings.size, thumbHash: settings.thumbHash, blurHash: settings.blurHash.description, images: entries)
         do {
@@ -317,6 +322,21 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
         public var css: String?
         /// The input's bytes when the preview was made; nil outside a batch.
         public var source: Source?
+        /// The image resized to each width asked for (`--widths`), narrowest first: the URLs of a `srcset`.
+        public var variants: [Variant]?
+        /// ``variants`` as a `srcset` attribute's value (`URL 640w, URL 1280w`).
+        public var srcset: String?
+
+        /// This entry with the ``variants`` at `widths` (none wider than the image, each once,
+        /// narrowest first; the image's own width stands for those wider) and their ``srcset``,
+        /// their URLs from `url` (the entry's ``file`` and a width); without them when `widths` is empty.
+        public func with(widths: [Int], url: (String, Int) -> String) -> Entry {
+            var copy = self
+            let kept = Set(widths.map { min($0, width) }).sorted()
+            copy.variants = kept.isEmpty ? nil : kept.map { Variant(width: $0, url: url(file, $0)) }
+            copy.srcset = copy.variants.map { $0.map { "\($0.url) \($0.width)w" }.joined(separator: ", ") }
+            return copy
+        }
 
         /// The entry for `placeholder` of the image `file`, its preview `png` (the PNG bytes, for the
         /// data URI) written as `previewFile`.
@@ -339,6 +359,14 @@ public struct PlaceholderManifest: Codable, Sendable, Equatable {
             svg = webpDataURI.map { p.svg(embedding: $0).dataURI }
             css = p.css
         }
+    }
+
+    /// One resized variant of an image: its width and its URL.
+    public struct Variant: Codable, Sendable, Equatable {
+        /// Pixels.
+        public var width: Int
+        /// Where the service makes it (`/resize/PATH?width=W`, signed when a key is set).
+        public var url: String
     }
 
     /// What an input's bytes were when its preview was made: how a rerun tells an unchanged input.

@@ -558,7 +558,7 @@ extension Parameter.Kind {
     fileprivate var readsText: Bool {
         switch self {
         case .number, .flag: return false
-        case .choice, .color, .region, .length, .size: return true
+        case .choice, .color, .region, .length, .size, .list: return true
         }
     }
 
@@ -572,6 +572,7 @@ extension Parameter.Kind {
         case .length: return "a length (\"40pt\", \"25%\", {\"relative\": f}, {\"absolute\": pt} or null)"
         case .size: return "[width, height] or \"WxH\""
         case .flag: return "true or false"
+        case .list: return "an array of numbers or \"N,N,…\""
         }
     }
 }

@@ -681,7 +681,14 @@ public final class BlurService: Sendable {
                 let placeholder = try Renderer.placeholder(given, from: source, options: options)
                 if let format { return try ImageFile.encode(placeholder.preview, as: try ImageFormat.spec.parse(format)) }
                 let png = try ImageFile.encode(placeholder.preview, as: .png)
+                let widths = (given[PlaceholderOperation.widths] ?? []).map { Int($0) }
+                guard widths.isEmpty || relative != nil else {
+                    let name = PlaceholderOperation.widths.parameter.flag
+                    throw ServeError.badRequest("\(name) lists URLs of an image under the root: GET it, not POST", parameter: name)
+                }
+                let signer = settings.signer
                 let entry = PlaceholderManifest.Entry(file: relative ?? "body", previewFile: "", placeholder: placeholder, png: png)
+                    .with(widths: widths) { file, width in URLSigner.resizeTarget(file, width: width, signer: signer) }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 return Array(try encoder.encode(entry)) + [10]

@@ -198,6 +198,9 @@ enum OpenAPIDocument {
             schema = ["type": "string", "enum": p.allWords, "x-blurkit-words": p.words]
         case .flag:
             schema = ["type": "string", "enum": ["", "1", "true", "0", "false"]]
+        case let .list(spec, most):
+            let number = spec.isInteger ? "[0-9]+" : "[0-9.]+"
+            schema = ["type": "string", "pattern": "^\(number)(,\(number)){0,\(most - 1)}$", "x-blurkit-most": most]
         default:
             schema = ["type": "string"]
         }
@@ -225,6 +228,7 @@ enum OpenAPIDocument {
         case .length: return "length"
         case .size: return "size"
         case .flag: return "flag"
+        case .list: return "list"
         }
     }
 }

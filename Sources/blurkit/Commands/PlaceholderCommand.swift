@@ -1,5 +1,6 @@
 import BlurCommandLine
 import BlurKit
+import BlurServe
 import Foundation
 
 /// `blurkit placeholder INPUT… --out DIR`: the tiny previews of many images, in parallel, with a
@@ -71,6 +72,7 @@ enum PlaceholderCommand: Command {
             batch = batch.shard(k, of: n)
         }
 
+        let variants = try PlaceholderCommand.variants(given)
         Interruption.install()
         let progress = Locked(ProgressLine(quiet: quiet))
         let report: PlaceholderBatch.Report
@@ -80,7 +82,7 @@ enum PlaceholderCommand: Command {
                 progress: { done, total, r in
                     let line = "placeholders: \(done)/\(total) (\(r.made) made, \(r.upToDate) up to date, \(r.failures.count) failed)"
                     progress.withLock { $0.show(line) }
-                }, cancelled: Interruption.stopCheck())
+                }, cancelled: Interruption.stopCheck(), variants: variants)
         } catch let PlaceholderBatchError.manifestNotWritten(error, partial) {
             progress.withLock { $0.finish() }
             // Out of disk: say so, and still list what failed.
@@ -93,6 +95,23 @@ enum PlaceholderCommand: Command {
         }
         if !report.failures.isEmpty { throw CLIError.failure(text) }
         return quiet ? nil : text
+    }
+
+    /// `--widths`' variants: their URLs as `blurkit/loader`'s `blurkitURL` writes them, from the
+    /// same environment — `BLURKIT_ORIGIN` before each (none: from the server's root) and, with
+    /// `BLURKIT_KEY` (hex, as `serve --key`), signed.
+    static func variants(_ given: OperationArguments) throws -> (widths: [Int], url: (String, Int) -> String)? {
+        guard let widths = given[PlaceholderOperation.widths]?.map({ Int($0) }) else { return nil }
+        let environment = ProcessInfo.processInfo.environment
+        var signer: URLSigner?
+        if let key = environment["BLURKIT_KEY"], !key.isEmpty {
+            do { signer = try URLSigner(hexKey: key) } catch {
+                throw CLIError.usage("BLURKIT_KEY (for the signed URLs of --widths) must be hex of at least 16 bytes, as serve --key takes it")
+            }
+        }
+        var origin = environment["BLURKIT_ORIGIN"] ?? ""
+        while origin.hasSuffix("/") { origin.removeLast() }
+        return (widths, { [origin, signer] file, width in origin + URLSigner.resizeTarget(file, width: width, signer: signer) })
     }
 
     /// `K/N`, 1 ≤ K ≤ N ≤ 65,536.
