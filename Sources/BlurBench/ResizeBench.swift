@@ -56,6 +56,7 @@ import Foundation
         }
         emit(row)
     }
+    try benchResizeInProcess(photo, runs: runs, folder: folder, emit: emit)
     // The kernels alone: a PNG (no shrink-on-load), 1500×1000 to 300 wide.
     let small = try photo.resized(width: 1500, height: 1000)
     try ImageFile.write(small, to: folder + "/small.png")
@@ -76,4 +77,71 @@ import Foundation
     }
     emit("")
     emit(line + ".")
+}
+
+/// Resize in process: the `w × h` photo in memory to 1200 wide, BlurKit's streaming reduce
+/// (`LanczosStage`, every core) against Pillow's `resize(LANCZOS)`, OpenCV's `INTER_AREA` and
+/// libvips's `resize` (`Benchmarks/resize_peers.py`, each in its own process over the same raw
+/// pixels), medians of `runs`; each output held to the float64 Lanczos-3 of the photo. The target:
+/// at least twice as fast as the fastest peer that is as accurate or more.
+@MainActor func benchResizeInProcess(_ photo: Bitmap, runs: Int, folder: String, emit: (String) -> Void) throws {
+    let plan = Resize(width: 1200, height: nil).plan(sourceWidth: photo.width, sourceHeight: photo.height)
+    let raw = folder + "/photo.rgba"
+    try Data(photo.premultipliedRGBA).write(to: URL(fileURLWithPath: raw))
+    var peers: [(name: String, ms: Double, file: String)] = []
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Benchmarks/resize_peers.py").path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+        "python3", script, "--image", raw + ":\(photo.width)x\(photo.height)", "--width", String(plan.width), "--height", String(plan.height),
+        "--runs", String(max(3, runs)), "--out", folder,
+    ]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    var missing: [String] = []
+    if (try? process.run()) != nil {
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            if let name = object["missing"] as? String { missing.append(name); continue }
+            if let name = object["peer"] as? String, let ms = object["ms"] as? Double, let file = object["file"] as? String {
+                peers.append((name, ms, file))
+            }
+        }
+    }
+    let reference = LanczosReference.resize(photo, plan: plan)
+    var ours: Bitmap?
+    let ms = median(runs: runs) { ours = try? LanczosStage(sourceWidth: photo.width, sourceHeight: photo.height, plan: plan).run(photo, parts: nil, checkpoint: {}) }
+    func decibels(_ image: Bitmap?) -> Double? {
+        guard let image, image.width == reference.width, image.height == reference.height else { return nil }
+        return ImageDifference(reference, image).psnr
+    }
+    let ourDB = decibels(ours)
+    emit("")
+    emit(
+        "Resize in process: the \(photo.width)×\(photo.height) photo in memory to \(plan.width)×\(plan.height), median of \(runs) (peers: "
+            + "`Benchmarks/resize_peers.py`, median of \(max(3, runs)) after a warm-up); dB against the float64 Lanczos-3 of the photo. "
+            + "Target: BlurKit at least 2× the fastest peer as accurate or more."
+            + (missing.isEmpty ? "" : " Not installed here: \(missing.joined(separator: ", ")) (`make peers`)."))
+    emit("")
+    emit("| tool | ms | dB | tool ÷ BlurKit |")
+    emit("|---|---|---|---|")
+    emit("| BlurKit `LanczosStage` | \(fmt(ms, 1)) | \(ourDB.map { fmt($0, 1) } ?? "—") | 1.00× |")
+    var rivals: [Double] = []
+    for peer in peers {
+        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: peer.file))).map { [UInt8]($0) } ?? []
+        let image = try? Bitmap(width: plan.width, height: plan.height, premultipliedRGBA: bytes)
+        let db = decibels(image)
+        emit("| \(peer.name) | \(fmt(peer.ms, 1)) | \(db.map { fmt($0, 1) } ?? "—") | \(fmt(peer.ms / ms, 2))× |")
+        if let db, let ourDB, db >= ourDB - 0.05 { rivals.append(peer.ms) }
+    }
+    // Held to the fastest peer as accurate as BlurKit, or, when none is, the fastest of all.
+    if let fastest = (rivals.isEmpty ? peers.map(\.ms) : rivals).min() {
+        emit("")
+        emit(
+            "The fastest peer \(rivals.isEmpty ? "(none is as accurate)" : "as accurate or more") takes \(fmt(fastest / ms, 2))× BlurKit's time (target ≥ 2×).")
+        Targets.atLeast("resize in process \(photo.width)×\(photo.height) → \(plan.width): fastest peer ÷ BlurKit", fastest / ms, 2)
+    }
 }
