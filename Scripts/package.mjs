@@ -3,7 +3,7 @@
 // package.json (its version is BlurKitVersion's, read from the Swift source), the module, its
 // types and Web/package/README.md. `npm pack` in that folder makes blurkit-VERSION.tgz; nothing
 // is published.
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const web = resolve(process.argv[2] ?? 'demo-output/web');
@@ -25,10 +25,12 @@ const manifest = {
     '.': { types: './blurkit.d.mts', import: './blurkit.mjs', default: './blurkit.mjs' },
     './blurkit.wasm': './blurkit.wasm',
     './loader': { types: './loader.d.ts', import: './loader.mjs', default: './loader.mjs' },
+    './elements': { types: './elements/index.d.ts', import: './elements/index.mjs', default: './elements/index.mjs' },
+    './elements/*': './elements/*',
     './package.json': './package.json',
   },
-  files,
-  sideEffects: false,
+  files: [...files, 'elements'],
+  sideEffects: ['./elements/*.mjs'],
   engines: { node: '>=18' },
 };
 
@@ -36,5 +38,8 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 for (const file of files) copyFileSync(file.startsWith('loader.') ? join('Web', file) : join(web, file), join(out, file));
 copyFileSync('Web/package/README.md', join(out, 'README.md'));
+// The web components, as Scripts/elements.mjs wrote them beside the module.
+mkdirSync(join(out, 'elements'), { recursive: true });
+for (const file of readdirSync(join(web, 'elements'))) copyFileSync(join(web, 'elements', file), join(out, 'elements', file));
 writeFileSync(join(out, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
 console.log(`${out}: blurkit ${version} (cd there and npm pack for blurkit-${version}.tgz)`);

@@ -52,6 +52,7 @@ cp Web/blurkit.mjs "$out/blurkit.mjs"
 # The TypeScript declarations, from the module's own description of its operations; .d.mts is
 # the same file under the name Node16 resolution pairs with blurkit.mjs.
 node Scripts/dts.mjs "$out" >/dev/null
+node Scripts/elements.mjs "$out" >/dev/null
 cp "$out/blurkit.d.ts" "$out/blurkit.d.mts"
 # The same files as an npm package in $out/package (npm pack there makes the tarball).
 node Scripts/package.mjs "$out" >/dev/null

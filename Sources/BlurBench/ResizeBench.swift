@@ -113,7 +113,9 @@ import Foundation
     }
     let reference = LanczosReference.resize(photo, plan: plan)
     var ours: Bitmap?
-    let ms = median(runs: runs) { ours = try? LanczosStage(sourceWidth: photo.width, sourceHeight: photo.height, plan: plan).run(photo, parts: nil, checkpoint: {}) }
+    let ms = median(runs: runs) {
+        ours = try? LanczosStage(sourceWidth: photo.width, sourceHeight: photo.height, plan: plan).run(photo, parts: nil, checkpoint: {})
+    }
     func decibels(_ image: Bitmap?) -> Double? {
         guard let image, image.width == reference.width, image.height == reference.height else { return nil }
         return ImageDifference(reference, image).psnr
@@ -141,7 +143,8 @@ import Foundation
     if let fastest = (rivals.isEmpty ? peers.map(\.ms) : rivals).min() {
         emit("")
         emit(
-            "The fastest peer \(rivals.isEmpty ? "(none is as accurate)" : "as accurate or more") takes \(fmt(fastest / ms, 2))× BlurKit's time (target ≥ 2×).")
+            "The fastest peer \(rivals.isEmpty ? "(none is as accurate)" : "as accurate or more") takes \(fmt(fastest / ms, 2))× BlurKit's time (target ≥ 2×)."
+        )
         Targets.atLeast("resize in process \(photo.width)×\(photo.height) → \(plan.width): fastest peer ÷ BlurKit", fastest / ms, 2)
     }
 }

@@ -19,6 +19,8 @@ public struct BlurOperation: Sendable {
     /// How it draws over an image, for an ``ImageOperation``; nil for the others (animations,
     /// placeholders, scenes), which their own front-end code runs.
     public let image: ImageRun?
+    /// Its tables as a JSON object (``OperationDefinition/data``), for a front end that draws it itself.
+    public var data: String?
 
     /// An operation as given.
     public init(name: String, summary: String, details: String = "", parameters: [Parameter], exclusive: [[String]] = [], image: ImageRun? = nil) {
@@ -28,6 +30,7 @@ public struct BlurOperation: Sendable {
         self.parameters = parameters
         self.exclusive = exclusive
         self.image = image
+        self.data = nil
     }
 
     /// The operation `definition` declares.
@@ -63,6 +66,7 @@ public struct BlurOperation: Sendable {
         self.init(
             name: Definition.name, summary: Definition.summary, details: Definition.details, parameters: Definition.parameters,
             exclusive: Definition.exclusive.map { $0.map { $0.name } }, image: image)
+        self.data = Definition.data
     }
 
     /// `definition`'s run: its effect from the arguments, drawn whole, and staged by `stages` when given.
@@ -87,7 +91,9 @@ public struct BlurOperation: Sendable {
 
     /// This operation with `more` parameters after its own (the output options of a front end that writes files).
     public func adding(_ more: [Parameter]) -> BlurOperation {
-        BlurOperation(name: name, summary: summary, details: details, parameters: parameters + more, exclusive: exclusive, image: image)
+        var added = BlurOperation(name: name, summary: summary, details: details, parameters: parameters + more, exclusive: exclusive, image: image)
+        added.data = data
+        return added
     }
 
     /// The parameter whose canonical name is `name`.

@@ -19,7 +19,8 @@ public enum Describe {
             "[" + set.compactMap { operation.parameter($0).map { quoted($0.spelled(spelling)) } }.joined(separator: ",") + "]"
         }
         return "{\"name\":\(quoted(operation.name)),\"flag\":\(quoted(operation.flag)),\"summary\":\(quoted(operation.summary)),"
-            + "\"parameters\":[\(parameters.joined(separator: ","))],\"exclusive\":[\(exclusive.joined(separator: ","))]}"
+            + "\"parameters\":[\(parameters.joined(separator: ","))],\"exclusive\":[\(exclusive.joined(separator: ","))]"
+            + (operation.data.map { ",\"data\":" + $0 } ?? "") + "}"
     }
 
     /// One parameter as a JSON object.

@@ -28,6 +28,40 @@ public enum MaterialOperation: StreamingImageOperation {
     /// ``Material/dimmingAlpha``.
     public static let dimmingAlpha = OperationParameter.number("dimmingAlpha", flag: "dimming", Material.dimmingSpec, placeholder: "A")
 
+    /// ``MaterialTable`` as data, for the web components that draw the material with the browser's
+    /// compositor: `styles` (each word `style` takes as canonical: its thickness, and its appearance when it has its
+    /// own) and `recipes` (per thickness and appearance: the blur σ in points, the saturation after
+    /// it, the tint layers bottom first, each a colour and a CSS `mix-blend-mode`, and `transfer`:
+    /// what the layers make of each byte of an opaque grey, 256 bytes, the same for every channel).
+    public static var data: String? {
+        func layer(_ l: MaterialRecipe.Layer) -> String {
+            "{\"color\":\(Describe.quoted(l.color.hexString)),\"mode\":\(Describe.quoted(kebabCase(l.mode.rawValue)))}"
+        }
+        // The tint layers are grey, their blend modes separable: over an opaque backdrop they are one
+        // curve per channel, the same for all three — the engine's own bytes for each input byte.
+        func transfer(_ r: MaterialRecipe) -> String {
+            guard var ramp = try? Bitmap(width: 256, height: 1) else { return "[]" }
+            for v in 0..<256 { ramp[v, 0] = RGBA8(r: UInt8(v), g: UInt8(v), b: UInt8(v), a: 255) }
+            Material.tint(
+                &ramp, saturation: 1, layers: r.layers.map { .init($0.color.withAlphaMultiplied(by: Material.dimmingSpec.defaultValue!), $0.mode) })
+            return "[" + (0..<256).map { String(ramp[$0, 0].r) }.joined(separator: ",") + "]"
+        }
+        func recipe(_ r: MaterialRecipe) -> String {
+            "{\"blurRadius\":\(formatNumber(r.blurRadius)),\"saturation\":\(formatNumber(r.saturation)),\"layers\":["
+                + r.layers.map(layer).joined(separator: ",") + "],\"transfer\":" + transfer(r) + "}"
+        }
+        // By each word the `style` parameter takes as canonical (`thin`, `systemThinMaterialDark`).
+        let styles = MaterialStyle.spec.choices.map { choice in
+            let style = choice.value
+            let own = style.resolved(for: .light) == style.resolved(for: .dark) ? Describe.quoted(style.resolved(for: .light).rawValue) : "null"
+            return "\(Describe.quoted(choice.words[0])):{\"thickness\":\(Describe.quoted(style.thickness.rawValue)),\"appearance\":\(own)}"
+        }
+        let recipes = MaterialThickness.allCases.map { t in
+            "\(Describe.quoted(t.rawValue)):{\"light\":\(recipe(MaterialTable.recipe(t, .light))),\"dark\":\(recipe(MaterialTable.recipe(t, .dark)))}"
+        }
+        return "{\"styles\":{" + styles.joined(separator: ",") + "},\"recipes\":{" + recipes.joined(separator: ",") + "}}"
+    }
+
     /// In the order help texts list them.
     public static var parameters: [Parameter] {
         [

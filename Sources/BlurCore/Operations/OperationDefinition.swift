@@ -16,6 +16,9 @@ public protocol OperationDefinition {
     static var parameters: [Parameter] { get }
     /// Sets of parameters of which at most one may be given; none by default.
     static var exclusive: [[Parameter]] { get }
+    /// Tables a front end draws the operation from itself, as a JSON object (a material's recipes,
+    /// for the web components over the browser's compositor); nil by default.
+    static var data: String? { get }
 }
 
 extension OperationDefinition {
@@ -23,6 +26,8 @@ extension OperationDefinition {
     public static var details: String { "" }
     /// No exclusive sets.
     public static var exclusive: [[Parameter]] { [] }
+    /// No tables.
+    public static var data: String? { nil }
 }
 
 /// What an effect drawn over an image is told besides its own parameters: the frame it covers and

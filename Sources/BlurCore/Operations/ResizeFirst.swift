@@ -48,9 +48,11 @@ extension BlurOperation {
                 resize, try resizeRun.prepare(resizeArguments), then: effectRun, effectArguments, scaleFor: effect.parameter(BlurOperation.scale.name)
             )
         }
-        return BlurOperation(
+        var first = BlurOperation(
             name: effect.name, summary: effect.summary, details: effect.details, parameters: composite.parameters, exclusive: effect.exclusive,
             image: run)
+        first.data = effect.data
+        return first
     }
 
     /// `resize` as an operation (its own parameter names).
