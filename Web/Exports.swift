@@ -106,6 +106,10 @@ public func bkApply(
     return out
 }
 
+/// The most one call of `bk_apply` may hold (the image, the work and the result): a quarter of the
+/// 4 GiB a 32-bit module can address, so that the module's own and the caller's copies still fit.
+let moduleCallBytes = 1 << 30
+
 /// The operation's result over the pixels at `source`, or nil with the message for `bk_error`.
 @_optimize(size)
 private func drawn(
@@ -139,6 +143,18 @@ private func drawn(
         _ = fail(error.description)
         return nil
     }
+    // An operation that changes the size (a resize, or an effect resizing first): its output's size
+    // from the plan alone, refused when larger than both the input and 16 M pixels before any
+    // estimate is made (Int is 32 bits here: an estimate of a larger image would overflow and trap).
+    if let measured = effect.measure?(image.width, image.height) {
+        let (input, output) = (Double(image.width) * Double(image.height), Double(measured.width) * Double(measured.height))
+        if output > max(input, Double(1 << 24)) {
+            _ = fail(
+                "\(name) makes a \(measured.width)×\(measured.height) image, more than one call of the module may hold (\(moduleCallBytes >> 20) MB at most)"
+            )
+            return nil
+        }
+    }
     // An operation that changes the size (a resize) says its images' sizes through its stages (a
     // crop's whole scaled image too): refused here, before any memory is taken, when no image may
     // be that large.
@@ -147,6 +163,23 @@ private func drawn(
             _ = fail("\(name): the output of \(stage.width)×\(stage.height) pixels is larger than an image may be")
             return nil
         }
+    }
+    // What the call holds at once — the image, the stages' rows or the effect's working memory, the
+    // result and its copy for the caller — refused before any of it is taken when past what one
+    // call may hold (a failed grow of the memory would trap the whole module).
+    let last = effect.stages?(image.width, image.height, image.scale, context).last
+    let output = Double(last?.width ?? image.width) * Double(last?.height ?? image.height) * 4
+    if output / 4 > max(Double(image.width) * Double(image.height), Double(1 << 24)) {
+        _ = fail(
+            "\(name) makes a \(last?.width ?? 0)×\(last?.height ?? 0) image, more than one call of the module may hold (\(moduleCallBytes >> 20) MB at most)"
+        )
+        return nil
+    }
+    let working = Double(effect.workingBytes(width: image.width, height: image.height, scale: image.scale, context: context))
+    let needed = Double(image.width) * Double(image.height) * 4 + working + 2 * output
+    if needed > Double(moduleCallBytes) {
+        _ = fail("\(name) needs about \(Int(needed) >> 20) MB, more than one call of the module may hold (\(moduleCallBytes >> 20) MB)")
+        return nil
     }
     // Checked arguments and no checkpoint: nothing is left to fail.
     guard let drawn = try? effect.draw(image, context) else {

@@ -52,7 +52,12 @@ export class BlurKit {
   /// The operations and their options, as the module describes them (blurkit.d.ts's source).
   operations;
 
-  constructor(exports, operations) {
+  constructor(module, operations) {
+    // Addresses past 2 GiB come back from WebAssembly as negative i32s: read every address unsigned.
+    const exports = { ...module };
+    for (const name of ['bk_alloc', 'bk_apply', 'bk_from_blurhash', 'bk_from_thumbhash', 'bk_describe', 'bk_error']) {
+      if (typeof module[name] === 'function') exports[name] = (...args) => module[name](...args) >>> 0;
+    }
     this.#e = exports;
     this.#words = exports.bk_alloc(4096);
     this.#hash = exports.bk_alloc(32);

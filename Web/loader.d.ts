@@ -27,6 +27,8 @@ export interface BlurkitImage {
   dpr?: number;
   gravity?: string;
   format?: string;
+  /** Let an image smaller than the box grow to it (`enlarge=1`); by default it keeps its size. */
+  enlarge?: boolean;
 }
 
 /** Per call: the settings above, and `now` (milliseconds) for the expiry. */

@@ -26,7 +26,7 @@ function setting(name, fallback) {
 /// The URL of `src` (a path under the server's root) resized to `width` (and `height`, `fit`,
 /// `dpr`, `gravity`, `format`, `quality` when given): `${origin}/resize/${src}?width=…`, signed when
 /// a key is set. Throws on a width that is not a whole number of 1…16384.
-export function blurkitURL({ src, width, height, quality, fit, dpr, gravity, format }, options = {}) {
+export function blurkitURL({ src, width, height, quality, fit, dpr, gravity, format, enlarge }, options = {}) {
   if (typeof src !== 'string' || src.length === 0) throw new Error('blurkit: src must be a path under the server root');
   for (const [name, value] of [['width', width], ['height', height]]) {
     if (value !== undefined && !(Number.isInteger(value) && value >= 1 && value <= 16384)) {
@@ -43,6 +43,7 @@ export function blurkitURL({ src, width, height, quality, fit, dpr, gravity, for
   add('fit', fit ?? setting('fit'));
   add('dpr', dpr);
   add('gravity', gravity);
+  if (enlarge) add('enlarge', 1);
   add('format', format ?? setting('format'));
   add('quality', quality);
   const key = options.key ?? setting('key', environment('BLURKIT_KEY'));

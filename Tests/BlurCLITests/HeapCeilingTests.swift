@@ -63,6 +63,11 @@ import Testing
         let refusal = try #require(ceiling.refusal(adding: 30 << 20))
         #expect(refusal.description.contains("refused 30 MB more"), "\(refusal)")
         #expect(refusal.needed == 130 << 20 && refusal.budget == 120 << 20)
+        // Named as the ceiling it is, not as the budget (the outside round read "over the memory
+        // budget of 69 MB" under --memory-budget 50).
+        #expect(
+            refusal.description.contains("over the heap's ceiling (what --memory-budget leaves the heap")
+                && !refusal.description.contains("over the memory budget"), "\(refusal)")
         // An allocation too large to add is refused, not wrapped.
         #expect(ceiling.refusal(adding: .max) != nil)
         // A heap that cannot be read admits.

@@ -175,6 +175,23 @@ import Testing
         }
     }
 
+    /// The third outside round of issue 53: an output no encoder of the format could write
+    /// (100000×10 as WebP) was found out after the whole render; now it is refused before any row
+    /// is decoded, naming the format's limit, and nothing is written.
+    @Test func anOutputTheFormatCannotHoldIsRefusedBeforeTheRender() throws {
+        let workspace = try Workspace(crop: PixelRect(x: 0, y: 0, width: 300, height: 30))
+        for suffix in ["webp"] {
+            let out = workspace.folder + "/wide." + suffix
+            let run = try CLI.run(["resize", workspace.input, out, "--width", "16384", "--height", "2", "--fit", "fill", "--enlarge"])
+            #expect(
+                run.status != 0 && run.stderr.contains("cannot hold") && run.stderr.contains("pixels a side")
+                    && !FileManager.default.fileExists(atPath: out), "\(suffix): exit \(run.status): \(run.stderr)")
+        }
+        let png = workspace.folder + "/wide.png"
+        let fits = try CLI.run(["resize", workspace.input, png, "--width", "16384", "--height", "2", "--fit", "fill", "--enlarge"])
+        #expect(fits.status == 0, "\(fits.stderr)")
+    }
+
     // The second outside round of issue 53: a tall screenshot asked through a browser's Accept was
     // negotiated to WebP, which holds at most 16383 px a side: 422 in every browser. A negotiated
     // format that cannot hold the output gives way to PNG or JPEG when Accept takes them; a format

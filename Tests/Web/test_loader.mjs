@@ -112,6 +112,11 @@ try {
   check(json.variants?.[0]?.url === loader.blurkitURL({ src: 'trip/cat photo.jpg', width: 100 }, { origin: '', key, expiresIn: 0 }),
     `/placeholder?widths=100: ${served.status} ${JSON.stringify(json.variants)}`);
 
+  // enlarge: the URL asks for it, and the answer is as wide as asked, past the image's own width.
+  const enlarged = await fetch(loader.blurkitURL({ src: 'trip/cat photo.jpg', width: 2000, enlarge: true }, { origin, key }));
+  const [enlargedWidth] = jpegSize(new Uint8Array(await enlarged.arrayBuffer()));
+  check(enlarged.status === 200 && enlargedWidth === 2000, `enlarge: ${enlarged.status}, ${enlargedWidth} wide (${enlarged.url})`);
+
   // Unsigned, tampered and expired URLs are refused; a lifetime in the future is answered.
   const unsigned = await fetch(loader.blurkitURL({ src: 'trip/cat photo.jpg', width: 100 }, { key: '' }));
   check(unsigned.status === 403, `unsigned URL: ${unsigned.status}`);

@@ -137,6 +137,15 @@ for (const [image, label] of [[photo, 'opaque'], [clear, 'translucent']]) {
   let message = '';
   try { kit.resize(photo, { width: 16384, height: 16384, dpr: 4, enlarge: true }); } catch (error) { message = error.message; }
   check(message.includes('larger than an image may be'), `resize past the pixel limit is refused: '${message}'`);
+  // Past what one call may hold: an Error before any memory is taken, not a trap of the module.
+  const one = { width: 1, height: 1, data: new Uint8ClampedArray([200, 10, 10, 255]) };
+  for (const [label, run] of [['resize', () => kit.resize(one, { width: 16384, height: 16384, enlarge: true })],
+    ['glass', () => kit.glass(one, { width: 16384, height: 8000, enlarge: true, fit: 'fill' })]]) {
+    let refusal = '';
+    try { run(); } catch (error) { refusal = `${error.constructor.name}: ${error.message}`; }
+    check(refusal.startsWith('Error:') && refusal.includes('more than one call of the module may hold'), `${label} past the module's memory is refused: '${refusal}'`);
+  }
+  check(kit.blur(one, { sigma: 1 }).width === 1, 'the module still answers after the refusals');
   let surfaceMessage = '';
   const s = kit.surface(photo.width, photo.height);
   check(s.resize === undefined, 'a surface has no resize (it keeps its size)');

@@ -58,10 +58,13 @@ public struct BudgetError: Error, Equatable, Sendable, CustomStringConvertible {
     public let needed: Int
     /// Bytes, the budget in force when it was checked.
     public let budget: Int
+    /// What the budget is, as the message names it: `the memory budget` unless said (a heap
+    /// ceiling, which the budget sets but which is not the budget itself).
+    public var limit = "the memory budget"
 
     /// The refusal as one line of text, sizes in MB rounded up.
     public var description: String {
-        "\(job) needs about \(BudgetError.megabytes(needed)) MB, over the memory budget of \(BudgetError.megabytes(budget)) MB"
+        "\(job) needs about \(BudgetError.megabytes(needed)) MB, over \(limit) of \(BudgetError.megabytes(budget)) MB"
     }
 
     /// A refusal of `job`, which needs `needed` bytes against `budget`.

@@ -118,13 +118,15 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
 extension ImageFormat {
     /// Whether the format can hold an image of `width × height`: WebP at most 16383 px a side,
     /// JPEG 65500, GIF 65535; the others any size BlurKit makes.
-    public func holds(width: Int, height: Int) -> Bool {
-        let side = max(width, height)
+    public func holds(width: Int, height: Int) -> Bool { max(width, height) <= largestSide }
+
+    /// The longest side the format holds, in pixels (`Int.max` where the pixel limit comes first).
+    public var largestSide: Int {
         switch self {
-        case .webp: return side <= 16383
-        case .jpeg: return side <= 65500
-        case .gif: return side <= 65535
-        default: return true
+        case .webp: return 16383
+        case .jpeg: return 65500
+        case .gif: return 65535
+        default: return .max
         }
     }
 }

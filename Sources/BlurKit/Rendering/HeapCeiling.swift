@@ -55,6 +55,9 @@ public final class HeapCeiling: Sendable {
         return bytes > self.bytes ? bytes : nil
     }
 
+    /// How a refusal names the ceiling: not the budget itself, which it comes from.
+    static let limitName = "the heap's ceiling (what --memory-budget leaves the heap once the process's own memory is counted)"
+
     /// The refusal of an allocation of `bytes` more, when the heap as it is now (looked at afresh)
     /// with them would pass the ceiling; nil to admit it (or where the heap cannot be read).
     public func refusal(adding bytes: Int) -> BudgetError? {
@@ -63,10 +66,12 @@ public final class HeapCeiling: Sendable {
         seenAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
         let (total, overflow) = heap.addingReportingOverflow(bytes)
         guard overflow || total > self.bytes else { return nil }
-        return BudgetError(
+        var refusal = BudgetError(
             job:
                 "the render (refused \(BudgetError.megabytes(bytes)) MB more with the process's heap at \(BudgetError.megabytes(heap)) MB: an estimate fell short)",
             needed: overflow ? Int.max : total, budget: self.bytes)
+        refusal.limit = HeapCeiling.limitName
+        return refusal
     }
 }
 
@@ -159,7 +164,9 @@ final class HeapStop: Sendable {
     var refusal: BudgetError? {
         let bytes = reached.load(ordering: .relaxed)
         guard bytes > 0 else { return nil }
-        return BudgetError(
+        var refusal = BudgetError(
             job: "the render (stopped when the process's heap passed its ceiling: an estimate fell short)", needed: bytes, budget: ceiling.bytes)
+        refusal.limit = HeapCeiling.limitName
+        return refusal
     }
 }

@@ -57,6 +57,11 @@ public enum Renderer {
             {
                 format = other
             }
+            // One no encoder could write: refused before any row is decoded.
+            guard format.holds(width: chain.width, height: chain.height) else {
+                throw RenderError.output(
+                    "\(format.name) cannot hold a \(chain.width)×\(chain.height) image (at most \(format.largestSide) pixels a side); ask for PNG")
+            }
             var encoding = ImagePipeline.Encoding(
                 format: format, quality: arguments[StillOutput.quality] ?? JPEGCodec.defaultQuality,
                 compression: arguments[StillOutput.compression] ?? ImageFile.defaultCompression, profile: profile)
