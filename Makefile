@@ -82,7 +82,7 @@ test: deps test-deps
 	@d=$$(mktemp -d) && cp Tests/Web/example.mts $(WASM_OUT)/blurkit.d.mts $$d/ && \
 		tsc --noEmit --strict --target es2022 --module node16 --moduleResolution node16 --lib es2022 $$d/example.mts; \
 		status=$$?; rm -rf $$d; [ $$status = 0 ] && echo "blurkit.d.ts: Tests/Web/example.mts type-checks" || exit 1
-	@for t in test_page test_scroll test_glass; do BLURKIT=$(CURDIR)/.build/release/blurkit Scripts/step.sh $$t python3 Tests/Web/$$t.py $(WASM_OUT) || exit 1; done
+	@for t in test_page test_scroll test_glass test_elements; do BLURKIT=$(CURDIR)/.build/release/blurkit Scripts/step.sh $$t python3 Tests/Web/$$t.py $(WASM_OUT) || exit 1; done
 	@Scripts/step.sh test_npm python3 Tests/Web/test_npm.py $(WASM_OUT)
 	@Scripts/step.sh example-server $(SWIFT) build -c release $(CPU_FLAGS) --package-path Examples/Server
 	# The CLI as a package depending on BlurKit builds it, with no flags: the same bytes as with them.
