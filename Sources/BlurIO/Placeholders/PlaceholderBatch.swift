@@ -75,7 +75,7 @@ public struct PlaceholderBatch: Sendable {
     /// format's (``ImageFormat/suffixes``) and `pgm`, which is read but never written.
     public static let imageSuffixes = Set(ImageFormat.suffixes + ["pgm"])
 
-    /// The folder for the previews and the manifest; ``run(parallel:progress:cancelled:)`` makes it if missing.
+    /// The folder for the previews and the manifest; ``run(parallel:progress:cancelled:variants:)`` makes it if missing.
     public let output: String
     /// What every job makes.
     public let settings: Settings
@@ -120,12 +120,13 @@ public struct PlaceholderBatch: Sendable {
 
     /// Runs every job, `parallel` at a time, then writes the manifest (atomically) — also when
     /// cancelled, listing what is done and keeping the earlier entries of what was not reached.
-    /// `progress(done, total, report)` is called after each job, from the workers, one at a time.
+    /// `progress(done, total, report)` is called after each job, from the workers, one at a time;
+    /// `cancelled` is asked before each job. `variants`, when given, are the widths of each image's
+    /// resized variants and how their URLs are written (the entry's file and a width), listed in the
+    /// manifest (``PlaceholderManifest/Entry/with(widths:url:)``).
     /// - Throws: ``FileError`` when the output folder cannot be made;
     ///   ``PlaceholderBatchError/manifestNotWritten(_:_:)``, carrying the jobs' report, when the
     ///   manifest cannot be written.
-    /// - Parameter variants: the widths of each image's resized variants and how their URLs are
-    ///   written (the entry's file and a width), listed in the manifest (``PlaceholderManifest/Entry/with(widths:url:)``).
     public func run(
         parallel: Int, progress: @Sendable (Int, Int, Report) -> Void = { _, _, _ in }, cancelled: @Sendable () -> Bool = { false },
         variants: (widths: [Int], url: (String, Int) -> String)? = nil
