@@ -76,9 +76,10 @@ test: deps test-deps
 	@Scripts/step.sh swift-test $(SWIFT) test -c release $(CPU_FLAGS)
 	@Scripts/step.sh reference python3 Scripts/reference.py .build/release/blurkit docs/reference --check
 	@Scripts/step.sh wasm $(MAKE) --no-print-directory wasm
-	@for f in Sources/BlurServe/Resources/playground.js Web/blurkit.mjs Scripts/dts.mjs Scripts/package.mjs Tests/Web/test_wasm.mjs Web/loader.mjs Tests/Web/test_loader.mjs Scripts/elements.mjs Web/elements/*.mjs; do node --check $$f || exit 1; done
+	@for f in Sources/BlurServe/Resources/playground.js Web/blurkit.mjs Scripts/dts.mjs Scripts/package.mjs Tests/Web/test_wasm.mjs Web/loader.mjs Tests/Web/test_loader.mjs Scripts/elements.mjs Web/elements/*.mjs Tests/Web/test_thumbhash.mjs; do node --check $$f || exit 1; done
 	@Scripts/step.sh test_wasm node Tests/Web/test_wasm.mjs .build/release/blurkit $(WASM_OUT)
 	@Scripts/step.sh test_loader node Tests/Web/test_loader.mjs .build/release/blurkit $(WASM_OUT)
+	@Scripts/step.sh test_thumbhash node Tests/Web/test_thumbhash.mjs $(WASM_OUT)
 	@d=$$(mktemp -d) && cp Tests/Web/example.mts $(WASM_OUT)/blurkit.d.mts $$d/ && \
 		tsc --noEmit --strict --target es2022 --module node16 --moduleResolution node16 --lib es2022 $$d/example.mts; \
 		status=$$?; rm -rf $$d; [ $$status = 0 ] && echo "blurkit.d.ts: Tests/Web/example.mts type-checks" || exit 1

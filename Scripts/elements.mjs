@@ -62,6 +62,9 @@ export declare function materialStyle(style: string, appearance: 'light' | 'dark
   backdropFilter: string;
 };
 
+/** The image a ThumbHash stands for: straight RGBA, at most 32 pixels a side (the engine's decoder, in JavaScript). */
+export declare function thumbHashToRGBA(hash: Uint8Array | number[]): { width: number; height: number; data: Uint8ClampedArray };
+
 declare global {
   interface HTMLElementTagNameMap {
 ${Object.keys(tables).map((e) => `    '${e}': ${pascal(e)}Element;`).join('\n')}

@@ -116,7 +116,7 @@ def main(web):
         packed = json.loads(run(["npm", "pack", "--json", "--pack-destination", work], cwd=package, env=env))[0]
         tarball = os.path.join(work, packed["filename"])
         names = sorted(f["path"] for f in packed["files"])
-        elements = ["elements/attributes.mjs", "elements/blur-material.mjs", "elements/index.d.ts", "elements/index.mjs", "elements/registry.mjs"]
+        elements = ["elements/attributes.mjs", "elements/blur-material.mjs", "elements/index.d.ts", "elements/index.mjs", "elements/registry.mjs", "elements/thumbhash.mjs"]
         check(names == sorted(["README.md", "blurkit.d.mts", "blurkit.d.ts", "blurkit.mjs", "blurkit.wasm", "loader.d.ts", "loader.mjs", "package.json"] + elements),
               f"the tarball holds {names}")
         print(f"{packed['filename']}: {os.path.getsize(tarball)} bytes, {len(names)} files")

@@ -2,3 +2,4 @@
 // it only exports the classes).
 export { BlurMaterialElement, materialStyle } from './blur-material.mjs';
 export { attributes, materials } from './registry.mjs';
+export { thumbHashToRGBA } from './thumbhash.mjs';
