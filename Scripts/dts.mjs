@@ -177,9 +177,10 @@ ${methods('')}
 
 /**
  * Instantiates blurkit.wasm: from a URL (default: beside the module; a \`file:\` URL in Node), or
- * anything with \`arrayBuffer()\` (a Response, a Blob), or its bytes.
+ * anything with \`arrayBuffer()\` (a Response, a Blob), or its bytes. Given \`{ operations }\`, the
+ * smaller blurkit-core.wasm (the blurs alone) when it holds them all, else the whole module.
  */
-export declare function load(source?: string | { readonly href: string } | { arrayBuffer(): Promise<ArrayBuffer> } | ArrayBuffer | ArrayBufferView): Promise<BlurKit>;
+export declare function load(source?: string | { readonly href: string } | { arrayBuffer(): Promise<ArrayBuffer> } | ArrayBuffer | ArrayBufferView | { readonly operations: readonly (${kit.operations.map((o) => `'${o.name}'`).join(' | ')})[] }): Promise<BlurKit>;
 `;
 writeFileSync(target, out);
 console.log(`${target}: ${kit.operations.length} operations`);

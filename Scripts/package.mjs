@@ -12,7 +12,7 @@ const swift = readFileSync('Sources/BlurKit/BlurKitVersion.swift', 'utf8');
 const version = swift.match(/static let string = "(\d+\.\d+\.\d+[^"]*)"/)?.[1];
 if (!version) throw new Error('Sources/BlurKit/BlurKitVersion.swift: no `static let string = "X.Y.Z"`');
 
-const files = ['blurkit.mjs', 'blurkit.wasm', 'blurkit.d.ts', 'blurkit.d.mts', 'loader.mjs', 'loader.d.ts'];
+const files = ['blurkit.mjs', 'blurkit.wasm', 'blurkit-core.wasm', 'blurkit.d.ts', 'blurkit.d.mts', 'loader.mjs', 'loader.d.ts'];
 const manifest = {
   name: 'blurkit',
   version,
@@ -24,6 +24,7 @@ const manifest = {
   exports: {
     '.': { types: './blurkit.d.mts', import: './blurkit.mjs', default: './blurkit.mjs' },
     './blurkit.wasm': './blurkit.wasm',
+    './blurkit-core.wasm': './blurkit-core.wasm',
     './loader': { types: './loader.d.ts', import: './loader.mjs', default: './loader.mjs' },
     './elements': { types: './elements/index.d.ts', import: './elements/index.mjs', default: './elements/index.mjs' },
     './elements/*': './elements/*',

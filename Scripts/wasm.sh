@@ -23,36 +23,51 @@ sources=$(find Sources/BlurCore -name '*.swift' | sort)
 header=$(ls "$bin"/../lib/clang/*/include/wasm_simd128.h | head -n 1)
 mkdir -p "$work/WasmSIMD"
 printf 'module WasmSIMD [system] {\n    header "%s"\n    export *\n}\n' "$(readlink -f "$header")" > "$work/WasmSIMD/module.modulemap"
-"$bin/swiftc" -target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo $OPT -parse-as-library \
-    -package-name BlurKit -module-name BlurKitWasm -Xfrontend -disable-stack-protector -suppress-warnings $SIMD -Xllvm -mattr=+bulk-memory \
-    -I "$work/WasmSIMD" $sources Web/Exports.swift -c -o "$work/blurkit.o"
 "$bin/clang" --target=wasm32 -O2 -mbulk-memory -nostdlib -ffreestanding -c Web/runtime.c -o "$work/runtime.o"
 link() { "$bin/wasm-ld" --no-entry --gc-sections --strip-all -z stack-size=1048576 "$@"; }
+exports=$(grep -o '@_cdecl("[a-z_]*")' Web/Exports.swift | grep -v 'bk_registry\|bk_components' | sed 's/@_cdecl("\(.*\)")/--export-if-defined=\1/')
+
+# module NAME [SWIFT FLAGS…]: $out/NAME.wasm from the engine's sources compiled with the flags.
 # The registry's description as data: a first link exports only `bk_registry` (Describe, the code
 # behind blurkit --describe), Node asks it for the JSON and gzips it (19 KB → 3), and Web/describe.c
 # embeds that as the module's `bk_describe`; the module itself is linked without `bk_registry`, so
 # Describe's code is left out. Everything blurkit.mjs and blurkit.d.ts know still comes from the
 # registry, at build time.
-link --export=bk_registry --export=bk_error "$work/blurkit.o" "$work/runtime.o" -o "$work/registry.wasm"
-node --input-type=module - "$work/registry.wasm" "$work/description.json.gz" <<'JS'
+module() {
+    local name=$1 dir="$work/$1"
+    shift
+    mkdir -p "$dir"
+    "$bin/swiftc" -target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo $OPT -parse-as-library \
+        -package-name BlurKit -module-name BlurKitWasm -Xfrontend -disable-stack-protector -suppress-warnings $SIMD -Xllvm -mattr=+bulk-memory \
+        -I "$work/WasmSIMD" "$@" $sources Web/Exports.swift -c -o "$dir/blurkit.o"
+    link --export=bk_registry --export=bk_components --export=bk_error "$dir/blurkit.o" "$work/runtime.o" -o "$dir/registry.wasm"
+    node --input-type=module - "$dir/registry.wasm" "$dir/description.json.gz" "$dir/components.json" <<'JS'
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-const [wasm, gz] = process.argv.slice(2);
+const [wasm, gz, components] = process.argv.slice(2);
 const { instance: { exports: e } } = await WebAssembly.instantiate(readFileSync(wasm), {});
+const kept = () => { const m = new Uint8Array(e.memory.buffer, e.bk_error()); return m.slice(0, m.indexOf(0)); };
 if (e.bk_registry() !== 0) throw new Error('bk_registry failed');
-const memory = new Uint8Array(e.memory.buffer, e.bk_error());
-writeFileSync(gz, gzipSync(memory.subarray(0, memory.indexOf(0)), { level: 9 }));
+writeFileSync(gz, gzipSync(kept(), { level: 9 }));
+// The web components' other numbers (the Blur Up Image's), for Scripts/elements.mjs.
+if (e.bk_components() !== 0) throw new Error('bk_components failed');
+writeFileSync(components, kept());
 JS
-"$bin/clang" --target=wasm32 -std=c23 -O2 -nostdlib -ffreestanding --embed-dir="$work" -c Web/describe.c -o "$work/describe.o"
-exports=$(grep -o '@_cdecl("[a-z_]*")' Web/Exports.swift | grep -v bk_registry | sed 's/@_cdecl("\(.*\)")/--export=\1/')
-link $exports --export=bk_describe --export=bk_describe_length "$work/blurkit.o" "$work/runtime.o" "$work/describe.o" \
-    -o "$work/blurkit.wasm.partial"
-mv "$work/blurkit.wasm.partial" "$out/blurkit.wasm"
+    "$bin/clang" --target=wasm32 -std=c23 -O2 -nostdlib -ffreestanding --embed-dir="$dir" -c Web/describe.c -o "$dir/describe.o"
+    link $exports --export=bk_describe --export=bk_describe_length "$dir/blurkit.o" "$work/runtime.o" "$dir/describe.o" \
+        -o "$dir/$name.wasm.partial"
+    mv "$dir/$name.wasm.partial" "$out/$name.wasm"
+}
+# The whole engine, and the blurs alone (BLURKIT_WASM_CORE: BlurOperation.effects is the Gaussian,
+# the progressive blur and the scroll edge): what a page that only blurs loads (blurkit.mjs's
+# load({ operations }) picks the smaller module that holds them; the elements' exact mode loads it).
+module blurkit
+module blurkit-core -D BLURKIT_WASM_CORE
 cp Web/blurkit.mjs "$out/blurkit.mjs"
 # The TypeScript declarations, from the module's own description of its operations; .d.mts is
 # the same file under the name Node16 resolution pairs with blurkit.mjs.
 node Scripts/dts.mjs "$out" >/dev/null
-node Scripts/elements.mjs "$out" >/dev/null
+node Scripts/elements.mjs "$out" "$work/blurkit/components.json" >/dev/null
 cp "$out/blurkit.d.ts" "$out/blurkit.d.mts"
 # The same files as an npm package in $out/package (npm pack there makes the tarball).
 node Scripts/package.mjs "$out" >/dev/null

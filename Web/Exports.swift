@@ -69,6 +69,14 @@ public func bkRegistry() -> Int32 {
     return 0
 }
 
+/// What the web components take besides the operations (build time only, like `bk_registry`):
+/// the Blur Up Image's numbers (`BlurUpTransition`), kept for `bk_error`.
+@_cdecl("bk_components")
+public func bkComponents() -> Int32 {
+    keep("{\"blurUp\":" + BlurUpTransition.data + "}")
+    return 0
+}
+
 /// Runs the operation called `name` (any of `BlurOperation.images`) on the pixels at `source` with
 /// the options at `options` (UTF-8 `name NUL value NUL …`, names as JavaScript spells them), writing
 /// the result over `target`: the same pointer to draw in place, another to keep the source (a page
@@ -189,6 +197,9 @@ private func drawn(
     return drawn
 }
 
+// The placeholders: in the whole module only (blurkit-core.wasm draws the blurs alone).
+#if !BLURKIT_WASM_CORE
+
 /// The ThumbHash of the image (at most 25 bytes into `hash`): its length, or 0 on failure.
 @_cdecl("bk_thumbhash")
 public func bkThumbHash(_ pixels: UnsafeMutablePointer<UInt8>, _ width: Int32, _ height: Int32, _ hash: UnsafeMutablePointer<UInt8>) -> Int32 {
@@ -250,3 +261,5 @@ public func bkFromThumbHash(_ hash: UnsafePointer<UInt8>, _ length: Int32, _ siz
     size[1] = Int32(image.height)
     return out
 }
+
+#endif

@@ -22,8 +22,16 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /// Instantiates blurkit.wasm: from a URL (default: beside this module; a `file:` URL in Node), or
-/// anything with `arrayBuffer()` (a Response, a Blob), or its bytes.
+/// anything with `arrayBuffer()` (a Response, a Blob), or its bytes. Or, given `{ operations }`
+/// (names, e.g. ['blur', 'progressive']), the smaller module beside this one, blurkit-core.wasm (the
+/// Gaussian, the progressive blur and the scroll edge, without the resize or the placeholders) when
+/// it holds them all, else the whole one: a page that only blurs loads the blurs alone.
 export async function load(source = new URL('./blurkit.wasm', import.meta.url)) {
+  if (source && typeof source === 'object' && Array.isArray(source.operations)) {
+    const core = await load(new URL('./blurkit-core.wasm', import.meta.url));
+    const held = new Set(core.operations.map((o) => o.name));
+    return source.operations.every((name) => held.has(name)) ? core : load();
+  }
   let bytes;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
     bytes = source;

@@ -64,8 +64,7 @@ public enum BlurUpOperation: OperationDefinition {
         ),
         placeholder: "N", in: [.commandLine, .http])
     /// `BlurUpImage.blurRadius`.
-    public static let blurRadius = OperationParameter.number(
-        "blurRadius", flag: "radius", BlurUpImage.radiusSpec, placeholder: "R", in: [.commandLine, .http])
+    public static let blurRadius = BlurUpTransition.blurRadius
     /// Reduce Motion.
     public static let reduceMotion = OperationParameter.flag(
         "reduceMotion", summary: "Reduce Motion: a \(formatNumber(BlurUpImage.reducedMotionDuration)) s fade instead of the focus pull",

@@ -5,10 +5,25 @@ an iPhone's 390×844 CSS px and device pixel ratio 3, held to the engine.
 the page's pixels under the element against `blurkit material` of the same backdrop (the page
 screenshotted with the element hidden) at the same region and scale 3: ΔE2000 (CIE Lab from sRGB,
 D65), p95 at most 2 more than two σ (48 px) inside the element's edges, where Chromium's edge
-handling of the backdrop and the engine's clamp agree; the p95 over the whole element is printed. Then the element's promises: a bad attribute is a console error naming the
-element and the attribute, and the element is drawn with the default (the same pixels as the default
-given); without `appearance` it follows `prefers-color-scheme`, switching live; the modules import in
-Node, where there is no DOM, without touching `window`.
+handling of the backdrop and the engine's clamp agree; the p95 over the whole element is printed.
+
+<variable-blur-view> over a photo (at the device's pixels) and HTML, at its defaults, in every
+direction with and without its dimming: PSNR against `blurkit progressive` of the same backdrop over
+the element and its dimming's reach, at least 40 dB by the compositor (stacked layers) and by
+mode="exact" (the module, over the photo alone). <scroll-edge-effect>, soft and hard along each
+edge, against `blurkit scroll-edge` (printed, and at least 30 dB).
+
+<blur-up-image>: the transition sampled over time (the animation paused at t) against the engine's
+own frames (`blurkit blurup` of a one-pixel checkerboard, whose preview is grey: a frame's white
+minus black pixel is 255 × the image's opacity), opacity within 0.02 and blur within 2 % of the
+radius of the engine's; under emulated Reduce Motion, the engine's 0.2-s fade with no blur; the
+accessibility tree (one image, its label, "Loading" as its description while loading, no children);
+a `src` that answers 404 keeps the preview and stops the spinner; a ThumbHash preview.
+
+Then the elements' promises: a bad attribute is a console error naming the element and the
+attribute, and the element is drawn with the default (the same pixels as the default given); without
+`appearance` the material follows `prefers-color-scheme`, switching live; the modules import in Node,
+where there is no DOM, without touching `window`.
 
     BLURKIT=.build/release/blurkit python3 Tests/Web/test_elements.py demo-output/web
 """
@@ -108,6 +123,272 @@ def shot(page):
     return np.asarray(Image.open(io.BytesIO(page.screenshot())).convert("RGB"))
 
 
+PROGRESSIVE_REGION = (20, 300, 350, 240)  # CSS px
+PSNR_TARGET = 40.0
+SCROLL_EDGE_FLOOR = 30.0
+
+PROGRESSIVE_PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<style>
+  html, body { margin: 0; width: 390px; height: 844px; overflow: hidden; }
+  #photo { position: absolute; left: 0; top: 0; width: 390px; height: 844px; }
+  article { position: absolute; left: 24px; top: 330px; width: 330px; font: 17px/1.35 sans-serif; color: #111; }
+  article b { color: #c0392b; } article i { color: #1565c0; }
+  .element { position: absolute; left: %dpx; top: %dpx; width: %dpx; height: %dpx; }
+</style></head><body>
+<img id="photo" src="device.png" alt="">
+<article><p>The quick <b>brown fox</b> jumps over the <i>lazy dog</i>; a block of HTML under the blur,
+text and colour as a page has them.</p></article>
+<variable-blur-view id="v" class="element"></variable-blur-view>
+<scroll-edge-effect id="s" class="element" style="display: none"></scroll-edge-effect>
+<script type="module">import './elements/index.mjs';
+window.ready = Promise.all(['variable-blur-view', 'scroll-edge-effect'].map((n) => customElements.whenDefined(n)));</script>
+</body></html>""" % PROGRESSIVE_REGION
+
+BLURUP_PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<style> html, body { margin: 0; } blur-up-image { width: 200px; height: 200px; } </style></head><body>
+<script type="module">import './elements/index.mjs'; window.ready = customElements.whenDefined('blur-up-image');</script>
+</body></html>"""
+
+
+def device_photo(path):
+    """The fixture cover-cropped to the page's device pixels (1170×2532), so that the page draws it
+    unscaled and mode="exact" reads the very pixels the screenshot shows."""
+    image = Image.open("Tests/Fixtures/chelsea.png").convert("RGB")
+    width, height = 390 * SCALE, 844 * SCALE
+    k = max(width / image.width, height / image.height)
+    image = image.resize((round(image.width * k), round(image.height * k)), Image.LANCZOS)
+    left, top = (image.width - width) // 2, (image.height - height) // 2
+    image.crop((left, top, left + width, top + height)).save(path)
+
+
+def checker(path):
+    """A 64-px checkerboard of single pixels: its 32-px preview is an even grey."""
+    cells = (np.indices((64, 64)).sum(0) % 2 * 255).astype(np.uint8)
+    Image.fromarray(np.stack([cells] * 3, -1)).save(path)
+
+
+def psnr(a, b):
+    mse = np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2)
+    return float("inf") if mse == 0 else 10 * np.log10(255**2 / mse)
+
+
+SETTLE = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))"
+
+
+def progressive_checks(browser, base, work, failures):
+    """<variable-blur-view> and <scroll-edge-effect> against the engine, and their attributes."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=SCALE, color_scheme="light")
+    page = context.new_page()
+    messages = []
+    page.on("console", lambda m: messages.append((m.type, m.text)))
+    page.goto(base + "/progressive.html")
+    page.evaluate("() => window.ready")
+    page.evaluate("() => document.fonts.ready")
+    x, y, w, h = (v * SCALE for v in PROGRESSIVE_REGION)
+
+    def backdrop(name):
+        page.evaluate("() => document.querySelectorAll('.element').forEach((e) => { e.style.visibility = 'hidden'; })")
+        page.evaluate(SETTLE)
+        path = os.path.join(work, name)
+        Image.fromarray(shot(page)).save(path)
+        page.evaluate("() => document.querySelectorAll('.element').forEach((e) => { e.style.visibility = 'visible'; })")
+        return path
+
+    def drawn(exact=False):
+        page.evaluate(SETTLE)
+        if exact:  # the module draws after it loads: wait for its canvas
+            page.wait_for_function("() => { const c = document.querySelector('.element:not([style*=none])').shadowRoot.querySelector('canvas'); return c && !c.hidden; }")
+            page.evaluate(SETTLE)
+        return shot(page)
+
+    def engine(command, source, out, extra):
+        subprocess.run([BLURKIT, command, source, out, "--region", ",".join(str(v) for v in PROGRESSIVE_REGION), "--scale", str(SCALE)] + extra, check=True)
+        return np.asarray(Image.open(out).convert("RGB"))
+
+    # <variable-blur-view> at its defaults, by the compositor and exactly.
+    for mode in ["css", "exact"]:
+        if mode == "exact":  # over the photo alone: the module draws over an image
+            page.evaluate("() => { document.querySelector('article').style.display = 'none'; const v = document.getElementById('v'); v.setAttribute('mode', 'exact'); v.setAttribute('backdrop', 'photo'); }")
+        source = backdrop(f"progressive-{mode}.png")
+        for dimming in [False, True]:
+            for direction in ["down", "up", "left", "right"]:
+                page.evaluate("([d, dim]) => { const v = document.getElementById('v'); v.setAttribute('direction', d); if (dim) v.removeAttribute('dimming-alpha'); else v.setAttribute('dimming-alpha', '0'); }",
+                              [direction, dimming])
+                pixels = drawn(mode == "exact")
+                reference = engine("progressive", source, os.path.join(work, f"engine-{direction}.png"), ["--direction", direction] + ([] if dimming else ["--dimming", "0"]))
+                # The element, and the dimming's clear extension past it (25 % of its length).
+                reach = int(0.25 * (h if direction in ("down", "up") else w)) if dimming else 0
+                x0, y0, x1, y1 = x, y, x + w, y + h
+                if direction == "down": y1 += reach
+                if direction == "up": y0 -= reach
+                if direction == "left": x1 = min(pixels.shape[1], x1 + reach)
+                if direction == "right": x0 = max(0, x0 - reach)
+                whole = psnr(pixels[y0:y1, x0:x1], reference[y0:y1, x0:x1])
+                i = 24 * SCALE
+                inner = psnr(pixels[y + i:y + h - i, x + i:x + w - i], reference[y + i:y + h - i, x + i:x + w - i])
+                label = f"<variable-blur-view direction={direction}{'' if dimming else ' dimming-alpha=0'} mode={mode}>"
+                print(f"in chromium: {label} {whole:.1f} dB over the element and its dimming's reach, {inner:.1f} dB more than 24 px inside (target ≥ {PSNR_TARGET:g})")
+                if whole < PSNR_TARGET:
+                    failures.append(f"{label}: {whole:.1f} dB < {PSNR_TARGET:g}")
+    page.evaluate("() => { document.querySelector('article').style.display = ''; const v = document.getElementById('v'); v.removeAttribute('mode'); v.removeAttribute('backdrop'); v.setAttribute('direction', 'down'); v.removeAttribute('dimming-alpha'); }")
+
+    # Bad attributes: a console error naming each, and the default drawn.
+    page.evaluate(SETTLE)
+    default = drawn()
+    for attribute, value in [("direction", "sideways"), ("maximum-blur-radius", "-1"), ("dimming-alpha", "2"), ("blur-maximum-radius-inset", "abc"),
+                             ("dimming-tint-color", "#zz"), ("dimming-clear-extension", "40%px"), ("mode", "fast"), ("appearance", "sepia")]:
+        messages.clear()
+        page.evaluate("([a, v]) => document.getElementById('v').setAttribute(a, v)", [attribute, value])
+        same = np.array_equal(drawn(), default)
+        named = any(kind == "error" and f"<variable-blur-view> {attribute}" in text for kind, text in messages)
+        print(f"bad {attribute}={value!r}: console error naming it: {named}; drawn with the default: {same}")
+        if not (named and same):
+            failures.append(f"<variable-blur-view> {attribute}={value!r}: named {named}, default drawn {same}")
+        page.evaluate("(a) => document.getElementById('v').removeAttribute(a)", attribute)
+    # A value in range changes the drawing (the checks above can fail).
+    page.evaluate("() => document.getElementById('v').setAttribute('maximum-blur-radius', '12')")
+    if np.array_equal(drawn(), default):
+        failures.append("<variable-blur-view> maximum-blur-radius=12 drew the same as the default")
+    page.evaluate("() => document.getElementById('v').removeAttribute('maximum-blur-radius')")
+    # Following prefers-color-scheme live: the dark dimming (black at 0.25) is another picture.
+    page.emulate_media(color_scheme="dark")
+    dark = drawn()
+    follows = not np.array_equal(dark, default) and page.evaluate("() => document.getElementById('v').dataset.appearance") == "dark"
+    page.evaluate("() => document.getElementById('v').setAttribute('appearance', 'dark')")
+    follows = follows and np.array_equal(drawn(), dark)
+    print(f"<variable-blur-view> follows prefers-color-scheme live: {follows}")
+    if not follows:
+        failures.append("<variable-blur-view> does not follow prefers-color-scheme live")
+    page.emulate_media(color_scheme="light")
+    page.evaluate("() => { const v = document.getElementById('v'); v.removeAttribute('appearance'); v.style.display = 'none'; document.getElementById('s').style.display = ''; }")
+
+    # <scroll-edge-effect>, soft and hard along each edge.
+    source = backdrop("scroll-edge.png")
+    for style in ["soft", "hard"]:
+        for edge in ["top", "bottom", "leading", "trailing"]:
+            page.evaluate("([st, e]) => { const s = document.getElementById('s'); s.setAttribute('effect-style', st); s.setAttribute('edge', e); }", [style, edge])
+            pixels = drawn()
+            reference = engine("scroll-edge", source, os.path.join(work, "engine-edge.png"), ["--style", style, "--edge", edge])
+            figure = psnr(pixels[y:y + h, x:x + w], reference[y:y + h, x:x + w])
+            print(f"in chromium: <scroll-edge-effect effect-style={style} edge={edge}> {figure:.1f} dB over the element (floor {SCROLL_EDGE_FLOOR:g})")
+            if figure < SCROLL_EDGE_FLOOR:
+                failures.append(f"<scroll-edge-effect {style} {edge}>: {figure:.1f} dB")
+    messages.clear()
+    page.evaluate("() => document.getElementById('s').setAttribute('edge', 'middle')")
+    page.evaluate(SETTLE)
+    if not any(kind == "error" and "<scroll-edge-effect> edge" in text for kind, text in messages):
+        failures.append("<scroll-edge-effect> edge=middle: no console error naming it")
+    context.close()
+
+
+def engine_transition(work, reduce_motion):
+    """The engine's transition, frame by frame at 50 frames a second: the image's opacity (a frame's
+    white minus black pixel over 255, on the checkerboard whose preview is grey)."""
+    frames = os.path.join(work, "frames-reduced" if reduce_motion else "frames")
+    subprocess.run([BLURKIT, "blurup", os.path.join(work, "checker.png"), frames, "--format", "png", "--size", "64x64", "--radius", "0",
+                    "--wait", "0", "--hold", "0", "--fps", "50", "--quiet"] + (["--reduce-motion"] if reduce_motion else []), check=True)
+    out = []
+    for name in sorted(os.listdir(frames)):
+        pixels = np.asarray(Image.open(os.path.join(frames, name)).convert("L")).astype(int)
+        out.append((pixels[32, 33] - pixels[32, 32]) / 255)
+    return out
+
+
+def blur_up_checks(browser, base, work, failures):
+    """<blur-up-image>: the transition against the engine's, Reduce Motion, accessibility, failure."""
+    for reduce_motion in [False, True]:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion="reduce" if reduce_motion else "no-preference")
+        page = context.new_page()
+        page.goto(base + "/blurup.html")
+        page.evaluate("() => window.ready")
+        page.evaluate("""() => new Promise((resolve) => {
+            const e = document.createElement('blur-up-image');
+            e.id = 'b'; e.setAttribute('preview', 'checker.png'); e.setAttribute('label', 'A checkerboard');
+            e.addEventListener('load', () => { e.transition.pause(); resolve(); }, { once: true });
+            document.body.append(e); e.setAttribute('src', 'checker.png');
+        })""")
+        expected = engine_transition(work, reduce_motion)
+        duration = page.evaluate("() => document.getElementById('b').transition.effect.getTiming().duration")
+        worst_opacity = worst_blur = 0.0
+        for k, opacity in enumerate(expected):
+            t = k / 50
+            got = page.evaluate("""(t) => { const e = document.getElementById('b'); e.transition.currentTime = t;
+                const s = getComputedStyle(e.shadowRoot.querySelector('.image'));
+                const blur = /blur\\(([-\\d.e]+)px\\)/.exec(s.filter); return [Number(s.opacity), blur ? Number(blur[1]) : 0]; }""", t * 1000)
+            worst_opacity = max(worst_opacity, abs(got[0] - opacity))
+            # The blur runs the same curve from the radius (24) to 0: radius × (1 − opacity).
+            expected_blur = 0 if reduce_motion else 24 * (1 - opacity)
+            worst_blur = max(worst_blur, abs(got[1] - expected_blur) / 24)
+        name = "Reduce Motion" if reduce_motion else "the transition"
+        print(f"<blur-up-image> {name}: {duration:.0f} ms, {len(expected)} of the engine's frames: opacity within {worst_opacity:.4f}, blur within {100 * worst_blur:.2f} % of the radius")
+        if duration != (200 if reduce_motion else 800) or worst_opacity > 0.02 or worst_blur > 0.02:
+            failures.append(f"<blur-up-image> {name}: {duration} ms, opacity off by {worst_opacity:.3f}, blur by {100 * worst_blur:.1f} %")
+        context.close()
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    messages = []
+    page.on("console", lambda m: messages.append((m.type, m.text)))
+    page.route("**/missing.png", lambda route: route.fulfill(status=404, body="not found"))
+    page.goto(base + "/blurup.html")
+    page.evaluate("() => window.ready")
+    cdp = context.new_cdp_session(page)
+
+    def accessible(element_id):
+        """The element's node in Chromium's accessibility tree: role, name, description."""
+        nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+        backend = cdp.send("DOM.describeNode", {"objectId": cdp.send("Runtime.evaluate", {"expression": f"document.getElementById('{element_id}')"})["result"]["objectId"]})["node"]["backendNodeId"]
+        node = next((n for n in nodes if n.get("backendDOMNodeId") == backend), {})
+        children = [n for n in nodes if n.get("parentId") == node.get("nodeId") and not n.get("ignored")]
+        if os.environ.get("VERBOSE"):
+            print([(c.get("role"), c.get("name")) for c in children])
+        return node.get("role", {}).get("value"), node.get("name", {}).get("value"), (node.get("description") or {}).get("value"), len(children)
+
+    # Loading with no image: a spinner, and "Loading"; a src that answers 404: the preview stays, the spinner stops.
+    page.evaluate("""() => { const e = document.createElement('blur-up-image'); e.id = 'f'; e.setAttribute('preview', 'checker.png');
+        e.setAttribute('label', 'A lost photo'); e.innerHTML = '<img src="checker.png" alt="fallback">'; document.body.append(e); }""")
+    page.evaluate(SETTLE)
+    spinning = page.evaluate("() => !document.getElementById('f').shadowRoot.querySelector('.spinner').hidden")
+    tree = accessible("f")
+    print(f"<blur-up-image> loading: spinner {spinning}; accessibility {tree}")
+    if not spinning or tree != ("image", "A lost photo", "Loading", 0):
+        failures.append(f"<blur-up-image> loading: spinner {spinning}, accessibility {tree}")
+    page.evaluate("() => new Promise((r) => { const e = document.getElementById('f'); e.addEventListener('error', r, { once: true }); e.setAttribute('src', 'missing.png'); })")
+    page.evaluate(SETTLE)
+    state = page.evaluate("""() => { const r = document.getElementById('f').shadowRoot;
+        return [r.querySelector('.spinner').hidden, !r.querySelector('.preview').hidden && r.querySelector('.preview').complete, getComputedStyle(r.querySelector('.image')).opacity]; }""")
+    tree = accessible("f")
+    print(f"<blur-up-image> src answered 404: spinner hidden {state[0]}, preview shown {state[1]}, image opacity {state[2]}; accessibility {tree}")
+    if state != [True, True, "0"] or tree != ("image", "A lost photo", None, 0):
+        failures.append(f"<blur-up-image> after a 404: {state}, {tree}")
+    # Loaded: no longer "Loading".
+    page.evaluate("() => new Promise((r) => { const e = document.getElementById('f'); e.addEventListener('load', r, { once: true }); e.setAttribute('src', 'checker.png'); })")
+    tree = accessible("f")
+    if tree != ("image", "A lost photo", None, 0):
+        failures.append(f"<blur-up-image> loaded: accessibility {tree}")
+
+    # A ThumbHash preview is drawn (the module's decoder in JavaScript), a bad one is named.
+    hash_text = subprocess.run([BLURKIT, "placeholder", "Tests/Fixtures/chelsea.png", "--out", os.path.join(work, "manifest")], capture_output=True, text=True)
+    import json
+    entry = json.load(open(os.path.join(work, "manifest", "manifest.json")))["images"][0]
+    drawn_hash = page.evaluate("""(hash) => { const e = document.createElement('blur-up-image'); e.id = 't'; e.setAttribute('thumbhash', hash);
+        document.body.append(e); const c = e.shadowRoot.querySelector('.thumb'); return [c.hidden, c.width, c.height]; }""", entry["thumbHash"])
+    print(f"<blur-up-image thumbhash>: canvas hidden {drawn_hash[0]}, {drawn_hash[1]}×{drawn_hash[2]}")
+    if drawn_hash[0] or drawn_hash[1] < 1:
+        failures.append(f"<blur-up-image thumbhash> not drawn: {drawn_hash}")
+    for attribute, value, named in [("thumbhash", "not base64!", True), ("blur-radius", "abc", True), ("blur-radius", "300", True), ("loading", "maybe", True), ("blur-radius", "-5", False)]:
+        messages.clear()
+        radius = page.evaluate("([a, v]) => { const e = document.getElementById('t'); e.setAttribute(a, v); return e.blurRadius; }", [attribute, value])
+        page.evaluate(SETTLE)
+        said = any(kind == "error" and f"<blur-up-image> {attribute}" in text for kind, text in messages)
+        expected_radius = 0 if value == "-5" else 24
+        print(f"<blur-up-image> {attribute}={value!r}: console error {said}; radius drawn {radius}")
+        if said != named or (attribute == "blur-radius" and radius != expected_radius):
+            failures.append(f"<blur-up-image> {attribute}={value!r}: error {said} (expected {named}), radius {radius}")
+        page.evaluate("(a) => document.getElementById('t').removeAttribute(a)", attribute)
+    context.close()
+
+
 def main():
     web = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "demo-output/web")
     check_delta_e2000()
@@ -116,7 +397,13 @@ def main():
     try:
         shutil.copytree(os.path.join(web, "elements"), os.path.join(work, "elements"))
         shutil.copy("Tests/Fixtures/chelsea.png", os.path.join(work, "photo.png"))
+        for name in ["blurkit.mjs", "blurkit-core.wasm"]:
+            shutil.copy(os.path.join(web, name), os.path.join(work, name))
+        device_photo(os.path.join(work, "device.png"))
         open(os.path.join(work, "page.html"), "w").write(PAGE)
+        open(os.path.join(work, "progressive.html"), "w").write(PROGRESSIVE_PAGE)
+        open(os.path.join(work, "blurup.html"), "w").write(BLURUP_PAGE)
+        checker(os.path.join(work, "checker.png"))
 
         # The modules import where there is no DOM (a server rendering the page), defining nothing.
         node = subprocess.run(
@@ -125,7 +412,8 @@ def main():
              " console.log(Object.keys(m).sort().join(','));", "--", os.path.join(work, "elements", "index.mjs")],
             capture_output=True, text=True)
         print(f"import in Node: {node.stdout.strip() or node.stderr.strip()}")
-        if node.returncode != 0 or "BlurMaterialElement" not in node.stdout:
+        exported = ["BlurMaterialElement", "BlurUpImageElement", "ScrollEdgeEffectElement", "VariableBlurViewElement"]
+        if node.returncode != 0 or not all(name in node.stdout for name in exported):
             failures.append(f"the elements do not import in Node: {node.stderr.strip()}")
 
         handler = partial(http.server.SimpleHTTPRequestHandler, directory=work)
@@ -208,6 +496,9 @@ def main():
                 print(f"prefers-color-scheme: light drawn as light: {follows_light}; switched live to dark: {follows_dark}")
                 if not (follows_light and follows_dark):
                     failures.append("the material does not follow prefers-color-scheme live")
+                base = url.rsplit("/", 1)[0]
+                progressive_checks(browser, base, work, failures)
+                blur_up_checks(browser, base, work, failures)
                 browser.close()
         finally:
             server.shutdown()

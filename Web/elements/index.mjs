@@ -1,5 +1,8 @@
 // Every BlurKit element: importing this defines them (where there are custom elements; on a server
-// it only exports the classes).
+// it only exports the classes). Each element is also its own module, to import alone.
 export { BlurMaterialElement, materialStyle } from './blur-material.mjs';
-export { attributes, materials } from './registry.mjs';
+export { VariableBlurViewElement } from './variable-blur-view.mjs';
+export { ScrollEdgeEffectElement } from './scroll-edge-effect.mjs';
+export { BlurUpImageElement } from './blur-up-image.mjs';
+export { attributes, blurUp, materials, scrollEdge } from './registry.mjs';
 export { thumbHashToRGBA } from './thumbhash.mjs';

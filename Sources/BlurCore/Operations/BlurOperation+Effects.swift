@@ -1,17 +1,29 @@
 /// The effects the engine draws over an image of its own (and so the WebAssembly module and scene
 /// backdrops too), and the parameters several of them share.
 extension BlurOperation {
+    #if BLURKIT_WASM_CORE
+    /// The image operations of the smaller WebAssembly module: its effects, without the resize.
+    public static let images: [BlurOperation] = effects
+    #else
     /// The image operations of BlurCore, in the order help texts, routes and documents list them:
     /// ``ResizeOperation`` (which changes the image's size, so it is no scene backdrop), then the
     /// ``effects``.
     /// Each effect here takes the resize's parameters too (``resizingFirst(_:)``).
     public static let images: [BlurOperation] = [BlurOperation(ResizeOperation.self)] + effects.map(resizingFirst)
+    #endif
 
+    #if BLURKIT_WASM_CORE
+    /// The effects of the smaller WebAssembly module (blurkit-core.wasm, Scripts/wasm.sh): the blurs alone.
+    public static let effects: [BlurOperation] = [
+        BlurOperation(GaussianBlurOperation.self), BlurOperation(ProgressiveBlurOperation.self), BlurOperation(ScrollEdgeOperation.self),
+    ]
+    #else
     /// The effects drawn over an image at its size: the scene's backdrops too.
     public static let effects: [BlurOperation] = [
         BlurOperation(GaussianBlurOperation.self), BlurOperation(ProgressiveBlurOperation.self), BlurOperation(MaterialOperation.self),
         BlurOperation(ScrollEdgeOperation.self), BlurOperation(GlassOperation.self),
     ]
+    #endif
 
     /// Pixels per point of the image: radii and regions are in points (0.01…16, default 1).
     public static let pointScaleSpec = Bitmap.scaleSpec.named("scale", summary: "pixels per point of the image: radii and regions are in points")

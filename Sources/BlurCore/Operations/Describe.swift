@@ -56,6 +56,12 @@ public enum Describe {
             fields.append(("words", "[" + ParameterValue.Tint.words.map { quoted($0.words[0]) }.joined(separator: ",") + "]"))
             let aliases = ParameterValue.Tint.words.flatMap { entry in entry.words.dropFirst().map { quoted($0) + ":" + quoted(entry.words[0]) } }
             fields.append(("aliases", "{" + aliases.joined(separator: ",") + "}"))
+            // What each word draws in each appearance (the web components resolve them themselves).
+            let colors = ParameterValue.Tint.words.map { entry in
+                quoted(entry.words[0]) + ":{\"light\":" + quoted(entry.tint.color(for: .light).hexString) + ",\"dark\":"
+                    + quoted(entry.tint.color(for: .dark).hexString) + "}"
+            }
+            fields.append(("colors", "{" + colors.joined(separator: ",") + "}"))
         case .region:
             fields.append(("kind", quoted("region")))
         case let .length(fractions, allowsNone):

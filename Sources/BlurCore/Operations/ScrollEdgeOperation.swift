@@ -32,6 +32,20 @@ public enum ScrollEdgeOperation: StreamingImageOperation {
     /// The scroll view's frame.
     public static let region = BlurOperation.region(summary: "the scroll view's frame")
 
+    /// The effect's fixed numbers, for the web component that draws it with the browser's
+    /// compositor (`<scroll-edge-effect>`): the soft band's dimming at the edge, the hard band's
+    /// cover and its dividing line, per appearance, and the progressive blur's direction per edge.
+    public static var data: String? {
+        func both(_ f: (Appearance) -> String) -> String { "{\"light\":\(f(.light)),\"dark\":\(f(.dark))}" }
+        return "{\"softOpacity\":" + both { formatNumber(ScrollEdgeEffect.softOpacity.alpha(for: $0)) } + ",\"hardOpacity\":"
+            + formatNumber(ScrollEdgeEffect.hardOpacity) + ",\"separator\":"
+            + both { Describe.quoted(ScrollEdgeEffect.separator.resolved(for: $0).hexString) } + ",\"directions\":{"
+            + ScrollEdge.spec.choices.map { edge in
+                Describe.quoted(edge.words[0]) + ":"
+                    + Describe.quoted(GradientDirection.spec.choices.first { $0.value == edge.value.direction }?.words[0] ?? "down")
+            }.joined(separator: ",") + "}}"
+    }
+
     /// In the order help texts list them.
     public static var parameters: [Parameter] {
         [

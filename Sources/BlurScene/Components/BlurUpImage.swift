@@ -10,22 +10,22 @@ import BlurCore
 /// there is no image and `isLoading`, a white activity indicator turns in the middle.
 /// Not thread-safe: change it from one thread (rendering only reads it).
 public final class BlurUpImage {
-    /// The seed's default blur radius of the preview, points: 24.
-    public static let defaultBlurRadius = 24.0
+    /// The seed's default blur radius of the preview, points: 24 (``BlurUpTransition``).
+    public static let defaultBlurRadius = BlurUpTransition.defaultBlurRadius
     /// The parameter table entry of ``blurRadius``: `radius`, points, 0…200, default ``defaultBlurRadius``.
-    public static let radiusSpec = ParameterSpec(
-        name: "radius", unit: "pt", range: 0...200, defaultValue: defaultBlurRadius, summary: "blur radius of the preview")
+    public static let radiusSpec = BlurUpTransition.radiusSpec
     /// Seconds the image takes to come into focus, or to leave: 0.8.
-    public static let transitionDuration = 0.8
+    public static let transitionDuration = BlurUpTransition.duration
     /// The longest side, pixels, of the tiny preview `blurkit blurup` starts from by default: 32
     /// (a page's placeholder, `blurkit placeholder`, is 10 px by default, as Next.js recommends).
     public static let defaultPreviewSide = 32
     /// Seconds of the fade that replaces the transition under Reduce Motion: 0.2.
-    public static let reducedMotionDuration = 0.2
+    public static let reducedMotionDuration = BlurUpTransition.reducedMotionDuration
     /// The transition's curve: ease-out, cubic Bézier (0, 0, 0.58, 1).
-    public static let transitionCurve = TimingCurve.easeOut
+    public static let transitionCurve = TimingCurve.cubicBezier(
+        x1: BlurUpTransition.curve.x1, y1: BlurUpTransition.curve.y1, x2: BlurUpTransition.curve.x2, y2: BlurUpTransition.curve.y2)
     /// The activity indicator's side, points (UIKit's medium style).
-    public static let indicatorSize = 20.0
+    public static let indicatorSize = BlurUpTransition.indicatorSize
 
     /// The root layer: add it to a ``Scene`` (or render the component alone with
     /// `render(at:scale:)`).
