@@ -71,7 +71,7 @@ node Scripts/elements.mjs "$out" "$work/blurkit/components.json" >/dev/null
 cp "$out/blurkit.d.ts" "$out/blurkit.d.mts"
 # The same files as an npm package in $out/package (npm pack there makes the tarball).
 node Scripts/package.mjs "$out" >/dev/null
-for page in index.html scroll.html glass.html; do cp "Web/$page" "$out/$page"; done
+for page in index.html scroll.html glass.html components.html; do cp "Web/$page" "$out/$page"; done
 
 # The pages' pictures: the test fixture with only its pixel chunks as sample.png (no colour profile,
 # so a browser draws the bytes the native decoder reads), and for scroll.html six square crops of it

@@ -342,6 +342,20 @@ check(fresh.output.data.every((v) => v === 0), 'a new surface\'s output holds pi
 check(fresh.blur({ sigma: 2 }).data.every((v) => v === 0), 'a new surface, never written, blurs to something other than transparent');
 fresh.close();
 
+// The smaller module (blurkit-core.wasm: the blurs alone), which load({ operations }) picks for a
+// page that only blurs: its operations draw the whole module's bytes; one it lacks takes the whole.
+const core = await load({ operations: ['blur', 'progressive', 'scrollEdge'] });
+check(JSON.stringify(core.operations.map((o) => o.name)) === JSON.stringify(['blur', 'progressive', 'scrollEdge']),
+  `blurkit-core.wasm holds ${core.operations.map((o) => o.name)}`);
+for (const [name, options] of [['blur', { radius: 3, scale: 2 }], ['progressive', { maximumBlurRadius: 8, direction: 'left', scale: 2 }],
+  ['progressive', { region: { x: 10, y: 20, width: 100, height: 60 }, appearance: 'dark' }], ['scrollEdge', { style: 'hard', edge: 'bottom' }]]) {
+  check(equal(core[name](photo, options).data, kit[name](photo, options).data), `blurkit-core.wasm's ${name} differs from blurkit.wasm's`);
+}
+const whole = await load({ operations: ['progressive', 'glass'] });
+check(typeof whole.glass === 'function' && whole.operations.length === kit.operations.length, 'load({ operations }) with glass: not the whole module');
+const coreBytes = readFileSync(join(web, 'blurkit-core.wasm')).length;
+console.log(`blurkit-core.wasm: ${coreBytes} bytes (blurkit.wasm: ${readFileSync(join(web, 'blurkit.wasm')).length})`);
+
 rmSync(work, { recursive: true, force: true });
 console.log(`${checks - failures}/${checks} checks passed`);
 process.exit(failures ? 1 : 0);

@@ -11,7 +11,7 @@
 /// How many layers a blur is drawn with, and how their levels are spaced from 0 to the maximum
 /// (σₖ = maximum × (k / LAYERS) ^ SPACING): from the accuracy-and-frame-time curve in docs/web.md.
 /// `settings` holds them for a page (or a measurement) to change before its elements draw.
-export const LAYERS = 8;
+export const LAYERS = 6;
 export const SPACING = 1.5;
 export const settings = { layers: LAYERS, spacing: SPACING };
 
