@@ -81,7 +81,7 @@ test: deps test-deps
 	@Scripts/step.sh test_loader node Tests/Web/test_loader.mjs .build/release/blurkit $(WASM_OUT)
 	@Scripts/step.sh test_thumbhash node Tests/Web/test_thumbhash.mjs $(WASM_OUT)
 	@Scripts/step.sh test_snippets node Tests/Web/test_snippets.mjs .build/release/blurkit
-	@tsc --noEmit --strict --target es2022 --lib es2022,dom $(WASM_OUT)/elements/index.d.ts && echo "elements/index.d.ts type-checks"
+	@tsc --noEmit --strict --target es2022 --lib es2022,dom $(WASM_OUT)/elements/index.d.ts $(WASM_OUT)/elements/thumbhash.d.ts && echo "the elements' declarations type-check"
 	@d=$$(mktemp -d) && cp Tests/Web/example.mts $(WASM_OUT)/blurkit.d.mts $$d/ && \
 		tsc --noEmit --strict --target es2022 --module node16 --moduleResolution node16 --lib es2022 $$d/example.mts; \
 		status=$$?; rm -rf $$d; [ $$status = 0 ] && echo "blurkit.d.ts: Tests/Web/example.mts type-checks" || exit 1

@@ -27,6 +27,7 @@ const manifest = {
     './blurkit-core.wasm': './blurkit-core.wasm',
     './loader': { types: './loader.d.ts', import: './loader.mjs', default: './loader.mjs' },
     './elements': { types: './elements/index.d.ts', import: './elements/index.mjs', default: './elements/index.mjs' },
+    './elements/thumbhash.mjs': { types: './elements/thumbhash.d.ts', import: './elements/thumbhash.mjs', default: './elements/thumbhash.mjs' },
     './elements/*': './elements/*',
     './package.json': './package.json',
   },

@@ -117,7 +117,7 @@ def main(web):
         tarball = os.path.join(work, packed["filename"])
         names = sorted(f["path"] for f in packed["files"])
         elements = ["elements/" + f for f in ["attributes.mjs", "blur-material.mjs", "blur-up-image.mjs", "exact.mjs", "gradient.mjs", "index.d.ts", "index.mjs",
-                                              "registry.mjs", "scroll-edge-effect.mjs", "thumbhash.mjs", "variable-blur-view.mjs"]]
+                                              "registry.mjs", "scroll-edge-effect.mjs", "thumbhash.d.ts", "thumbhash.mjs", "variable-blur-view.mjs"]]
         check(names == sorted(["README.md", "blurkit.d.mts", "blurkit.d.ts", "blurkit.mjs", "blurkit.wasm", "blurkit-core.wasm", "loader.d.ts", "loader.mjs", "package.json"] + elements),
               f"the tarball holds {names}")
         print(f"{packed['filename']}: {os.path.getsize(tarball)} bytes, {len(names)} files")

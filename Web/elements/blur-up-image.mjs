@@ -18,7 +18,6 @@
 // its label, described as "Loading" while loading (ARIA gives an image no value), its children hidden.
 import { attributes, blurUp } from './registry.mjs';
 import { ElementBase, define, parse, read } from './attributes.mjs';
-import { thumbHashToRGBA } from './thumbhash.mjs';
 
 const table = attributes['blur-up-image'];
 const radiusEntry = table.find((entry) => entry.name === 'blurRadius');
@@ -135,21 +134,25 @@ export class BlurUpImageElement extends ElementBase {
     }
     img.removeAttribute('src');
     if (hash === null) return;
-    const bytes = base64Bytes(hash);
-    let decoded = null;
-    try {
-      decoded = bytes && thumbHashToRGBA(bytes);
-    } catch {
-      decoded = null;
-    }
-    if (!decoded) {
-      console.error(`<blur-up-image> thumbhash must be a ThumbHash in base64, got "${hash}"; drawn without a preview`);
-      return;
-    }
-    thumb.width = decoded.width;
-    thumb.height = decoded.height;
-    thumb.getContext('2d').putImageData(new ImageData(decoded.data, decoded.width, decoded.height), 0, 0);
-    thumb.hidden = false;
+    // The decoder (3.6 KB) is loaded only when a ThumbHash is the preview.
+    import('./thumbhash.mjs').then(({ thumbHashToRGBA }) => {
+      if (this.getAttribute('thumbhash') !== hash || this.getAttribute('preview')) return;
+      const bytes = base64Bytes(hash);
+      let decoded = null;
+      try {
+        decoded = bytes && thumbHashToRGBA(bytes);
+      } catch {
+        decoded = null;
+      }
+      if (!decoded) {
+        console.error(`<blur-up-image> thumbhash must be a ThumbHash in base64, got "${hash}"; drawn without a preview`);
+        return;
+      }
+      thumb.width = decoded.width;
+      thumb.height = decoded.height;
+      thumb.getContext('2d').putImageData(new ImageData(decoded.data, decoded.width, decoded.height), 0, 0);
+      thumb.hidden = false;
+    });
   }
 
   /// Starts loading `src` (a newer `src` overtakes it); none: the image leaves.

@@ -119,6 +119,10 @@ export function blurLayers({ vertical, size, radius, blur }, layers = settings.l
 /// Draws `layers` (blurLayers) as the children of `container`, one absolutely placed element each,
 /// reusing the ones it has.
 export function drawLayers(container, layers, vertical) {
+  // The same layers again (a resize that changed nothing along the axis): no style to recompute.
+  const key = JSON.stringify([layers, vertical]);
+  if (container.__layers === key && container.children.length === layers.length) return;
+  container.__layers = key;
   while (container.children.length > layers.length) container.lastElementChild.remove();
   while (container.children.length < layers.length) container.appendChild(container.ownerDocument.createElement('div'));
   layers.forEach((layer, k) => {

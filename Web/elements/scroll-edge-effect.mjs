@@ -48,6 +48,7 @@ export class ScrollEdgeEffectElement extends ProgressiveElement {
     const place = (element, r) => Object.assign(element.style, { left: `${r.x}px`, top: `${r.y}px`, width: `${r.width}px`, height: `${r.height}px`, right: 'auto', bottom: 'auto' });
     blur.hidden = false;
     place(blur, band);
+    blur.__layers = null;
     blur.replaceChildren(Object.assign(document.createElement('div'), { style: `position:absolute;inset:0;backdrop-filter:blur(${values.maximumBlurRadius}px);-webkit-backdrop-filter:blur(${values.maximumBlurRadius}px)` }));
     cover.hidden = false;
     place(cover, band);

@@ -24,6 +24,10 @@ export class ProgressiveElement extends ElementBase {
   #resize;
   #frame = 0;
   #listener = () => this.redraw();
+  // Scrolling moves an exact element against its image; the compositor's layers move by themselves.
+  #scrolled = () => {
+    if (this.getAttribute('mode')?.trim().toLowerCase() === 'exact') this.redraw();
+  };
 
   constructor() {
     super();
@@ -42,14 +46,14 @@ export class ProgressiveElement extends ElementBase {
     this.#scheme?.addEventListener('change', this.#listener);
     this.#resize = globalThis.ResizeObserver ? new ResizeObserver(this.#listener) : null;
     this.#resize?.observe(this);
-    globalThis.addEventListener?.('scroll', this.#listener, { capture: true, passive: true });
+    globalThis.addEventListener?.('scroll', this.#scrolled, { capture: true, passive: true });
     this.redraw();
   }
 
   disconnectedCallback() {
     this.#scheme?.removeEventListener('change', this.#listener);
     this.#resize?.disconnect();
-    globalThis.removeEventListener?.('scroll', this.#listener, { capture: true });
+    globalThis.removeEventListener?.('scroll', this.#scrolled, { capture: true });
     cancelAnimationFrame(this.#frame);
     this.#frame = 0;
   }
