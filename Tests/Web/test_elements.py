@@ -230,7 +230,19 @@ def progressive_checks(browser, base, work, failures):
                 print(f"in chromium: {label} {whole:.1f} dB over the element and its dimming's reach, {inner:.1f} dB more than 24 px inside (target ≥ {PSNR_TARGET:g})")
                 if whole < PSNR_TARGET:
                     failures.append(f"{label}: {whole:.1f} dB < {PSNR_TARGET:g}")
+    # The exact backdrop fails (a new src that answers 404): the stale picture goes, the compositor draws.
+    messages.clear()
+    page.route("**/gone.png", lambda route: route.fulfill(status=404, body="not found"))
+    page.evaluate("() => { document.getElementById('photo').src = 'gone.png'; }")
+    page.wait_for_function("() => document.getElementById('v').shadowRoot.querySelector('canvas').hidden")
+    fallback = page.evaluate("() => !document.getElementById('v').shadowRoot.querySelector('.blur').hidden")
+    named = any(kind == "error" and "<variable-blur-view> backdrop" in text for kind, text in messages)
+    print(f"<variable-blur-view mode=exact> its image fails: canvas hidden, compositor drawing {fallback}, console error {named}")
+    if not (fallback and named):
+        failures.append(f"<variable-blur-view mode=exact> after its image failed: compositor {fallback}, error {named}")
+    page.evaluate("() => { document.getElementById('photo').src = 'device.png'; }")
     page.evaluate("() => { document.querySelector('article').style.display = ''; const v = document.getElementById('v'); v.removeAttribute('mode'); v.removeAttribute('backdrop'); v.setAttribute('direction', 'down'); v.removeAttribute('dimming-alpha'); }")
+    page.wait_for_function("() => document.getElementById('photo').complete")
 
     # Bad attributes: a console error naming each, and the default drawn.
     page.evaluate(SETTLE)
@@ -273,6 +285,15 @@ def progressive_checks(browser, base, work, failures):
             print(f"in chromium: <scroll-edge-effect effect-style={style} edge={edge}> {figure:.1f} dB over the element (floor {SCROLL_EDGE_FLOOR:g})")
             if figure < SCROLL_EDGE_FLOOR:
                 failures.append(f"<scroll-edge-effect {style} {edge}>: {figure:.1f} dB")
+    # Leading is the right edge in right-to-left text.
+    page.evaluate("() => { const s = document.getElementById('s'); s.setAttribute('effect-style', 'soft'); s.setAttribute('edge', 'leading'); s.dir = 'rtl'; }")
+    page.evaluate(SETTLE)
+    left = page.evaluate("() => document.getElementById('s').shadowRoot.querySelector('.blur').style.left")
+    expected_left = f"{PROGRESSIVE_REGION[2] - 64}px"
+    print(f"<scroll-edge-effect edge=leading dir=rtl>: the band starts at {left} (expected {expected_left})")
+    if left != expected_left:
+        failures.append(f"<scroll-edge-effect edge=leading dir=rtl>: band at {left}, expected {expected_left}")
+    page.evaluate("() => { document.getElementById('s').dir = ''; }")
     messages.clear()
     page.evaluate("() => document.getElementById('s').setAttribute('edge', 'middle')")
     page.evaluate(SETTLE)
@@ -366,6 +387,30 @@ def blur_up_checks(browser, base, work, failures):
     tree = accessible("f")
     if tree != ("image", "A lost photo", None, 0):
         failures.append(f"<blur-up-image> loaded: accessibility {tree}")
+
+    # Playwright's own snapshot of the page's accessibility: the image, named.
+    snapshot = page.locator("#f").aria_snapshot()
+    print(f"<blur-up-image> aria snapshot: {snapshot!r}")
+    if 'img "A lost photo"' not in snapshot:
+        failures.append(f"<blur-up-image> aria snapshot: {snapshot!r}")
+    # A 404 that replaces a shown image: the preview, and no broken-image icon over it.
+    page.evaluate("() => new Promise((r) => { const e = document.getElementById('f'); e.addEventListener('error', r, { once: true }); e.setAttribute('src', 'missing.png'); })")
+    page.evaluate(SETTLE)
+    replaced = page.evaluate("() => { const r = document.getElementById('f').shadowRoot; return [getComputedStyle(r.querySelector('.image')).display, r.querySelector('.spinner').hidden]; }")
+    print(f"<blur-up-image> a 404 replacing a shown image: image layer {replaced[0]}, spinner hidden {replaced[1]}")
+    if replaced != ["none", True]:
+        failures.append(f"<blur-up-image> a 404 replacing a shown image: {replaced}")
+    # Its size with no height from the page: width and height, else the <img> inside, as an <img> takes them.
+    sizes = page.evaluate("""() => {
+        const box = document.createElement('div'); box.style.width = '300px'; document.body.append(box);
+        box.innerHTML = '<blur-up-image id="w1" style="width: auto; height: auto" width="451" height="300" preview="checker.png"></blur-up-image>' +
+          '<blur-up-image id="w2" style="width: auto; height: auto" preview="checker.png"><img src="checker.png" alt="" width="400" height="100"></blur-up-image>';
+        return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() =>
+          r(['w1', 'w2'].map((id) => Math.round(document.getElementById(id).getBoundingClientRect().height))))));
+    }""")
+    print(f"<blur-up-image> 300 px wide with no height: {sizes[0]} px tall from width and height, {sizes[1]} px from the <img> inside")
+    if sizes != [200, 75]:
+        failures.append(f"<blur-up-image> heights without a height: {sizes} (expected [200, 75])")
 
     # A ThumbHash preview is drawn (the module's decoder in JavaScript), a bad one is named.
     hash_text = subprocess.run([BLURKIT, "placeholder", "Tests/Fixtures/chelsea.png", "--out", os.path.join(work, "manifest")], capture_output=True, text=True)

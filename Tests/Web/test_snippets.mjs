@@ -3,8 +3,9 @@
 // Next.js component's JSX compiled by TypeScript (the Debian package) to calls of a small renderer of
 // React's rules (attributes as given, `className` as `class`, children escaped); the Astro component
 // by its own rules (the frontmatter run with `Astro.props`, `{expression}` attributes and text). The
-// markup must carry the manifest's `preview` (the WebP data URL, else the PNG's), `thumbhash`, `src`
-// and `label`, with an <img> inside for pages where scripts do not run.
+// markup must carry the manifest's `preview` (the WebP data URL, else the PNG's), `thumbhash`, `src`,
+// `label`, and `width` and `height` (the element's aspect ratio), with an <img> inside for pages where
+// scripts do not run.
 //
 //   node Tests/Web/test_snippets.mjs BLURKIT      (the release binary, to write the manifest)
 import { execFileSync } from 'node:child_process';
@@ -83,7 +84,10 @@ try {
   const manifest = JSON.parse(readFileSync(join(work, 'previews', 'manifest.json'), 'utf8'));
   const entry = manifest.images.find((e) => e.file === 'chelsea.png');
   check(entry !== undefined, `the manifest lists chelsea.png (${manifest.images.length} images)`);
-  const expected = { src: '/photos/chelsea.png', preview: entry.webpDataURI ?? entry.preview.dataURI, thumbhash: entry.thumbHash, label: 'A cat' };
+  const expected = {
+    src: '/photos/chelsea.png', preview: entry.webpDataURI ?? entry.preview.dataURI, thumbhash: entry.thumbHash, label: 'A cat',
+    width: String(entry.width), height: String(entry.height),
+  };
 
   // Next.js: the component's JSX compiled as Next.js's compiler would, rendered on the "server".
   const jsx = snippet('next-blur-up');

@@ -90,13 +90,23 @@ export function read(element, table, appearance = 'light') {
       const key = entry.attribute + '=' + text;
       if (!element.__reported.has(key)) {
         element.__reported.add(key);
-        console.error(`<${element.localName}> ${entry.attribute} ${value.message}; drawn with its default, ${JSON.stringify(entry.defaults?.[appearance] ?? entry.default ?? 'none')}`);
+        const fallback = entry.name === 'appearance'
+          ? `the page's colour scheme (${appearance})`
+          : `its default, ${JSON.stringify(entry.defaults?.[appearance] ?? entry.default ?? 'none')}`;
+        console.error(`<${element.localName}> ${entry.attribute} ${value.message}; drawn with ${fallback}`);
       }
     } else {
       values[entry.name] = value;
     }
   }
   return values;
+}
+
+/// The appearance an element draws: its `appearance` attribute when it is light or dark, else the
+/// page's colour scheme (`scheme`: the `prefers-color-scheme: dark` media query).
+export function appearanceOf(element, scheme) {
+  const own = element.getAttribute('appearance')?.trim().toLowerCase();
+  return own === 'light' || own === 'dark' ? own : (scheme?.matches ? 'dark' : 'light');
 }
 
 /// A class to extend that is `HTMLElement` in a browser and an empty class elsewhere, so that a

@@ -9,7 +9,7 @@
 // `appearance`: light or dark, else the page's `prefers-color-scheme`, followed live;
 // `corner-radius`: points (CSS px). Its children are drawn above the material.
 import { attributes, materials } from './registry.mjs';
-import { ElementBase, define, read } from './attributes.mjs';
+import { ElementBase, appearanceOf, define, read } from './attributes.mjs';
 
 const table = attributes['blur-material'];
 
@@ -84,12 +84,12 @@ export class BlurMaterialElement extends ElementBase {
 
   /// The appearance drawn: the attribute's, else the page's colour scheme.
   get resolvedAppearance() {
-    return this.hasAttribute('appearance') ? read(this, table).appearance : (this.#scheme?.matches ? 'dark' : 'light');
+    return appearanceOf(this, this.#scheme);
   }
 
   #draw() {
-    const values = read(this, table);
     const appearance = this.resolvedAppearance;
+    const values = read(this, table, appearance);
     const { id, transfer, backdropFilter } = materialStyle(values.style, appearance);
     tintFilter(this.#root, id, transfer);
     this.#root.querySelectorAll('style')[1].textContent = `:host { border-radius: ${values.cornerRadius}px; }`;

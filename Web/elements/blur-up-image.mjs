@@ -35,9 +35,8 @@ function base64Bytes(text) {
 }
 
 export class BlurUpImageElement extends ElementBase {
-  static observedAttributes = ['src', 'preview', 'thumbhash', 'label', 'loading', ...table.map((entry) => entry.attribute)];
+  static observedAttributes = ['src', 'preview', 'thumbhash', 'label', 'loading', 'width', 'height', ...table.map((entry) => entry.attribute)];
   #root;
-  #internals = null;
   #motion;
   #shown = false; // the full image is in (or coming in)
   #failed = false;
@@ -48,7 +47,6 @@ export class BlurUpImageElement extends ElementBase {
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: 'open' });
-    this.#internals = this.attachInternals?.() ?? null;
     this.#root.innerHTML = `<style>
   :host { display: block; position: relative; overflow: hidden; }
   .layer { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; display: block; }
@@ -62,10 +60,18 @@ export class BlurUpImageElement extends ElementBase {
   .spinner[hidden], .layer[hidden] { display: none; }
   @keyframes turn { to { transform: rotate(360deg); } }
   @media (prefers-reduced-motion: reduce) { .spinner { animation-duration: 2s; } }
-</style><img class="layer preview" alt="" aria-hidden="true" hidden><canvas class="layer thumb" aria-hidden="true" hidden></canvas><div class="veil" part="veil" aria-hidden="true"></div><img class="layer image" alt="" aria-hidden="true" part="image"><div class="spinner" part="spinner" aria-hidden="true" hidden></div>`;
+</style><style></style><img class="layer preview" alt="" aria-hidden="true" hidden><canvas class="layer thumb" aria-hidden="true" hidden></canvas><div class="veil" part="veil" aria-hidden="true"></div><img class="layer image" alt="" aria-hidden="true" part="image"><div class="spinner" part="spinner" aria-hidden="true" hidden></div>`;
     const image = this.#root.querySelector('.image');
     image.addEventListener('load', () => this.#arrived(image));
     image.addEventListener('error', () => this.#lost(image));
+    const preview = this.#root.querySelector('.preview');
+    preview.addEventListener('load', () => this.#draw());
+    preview.addEventListener('error', () => {
+      if (!preview.getAttribute('src')) return;
+      console.error(`<blur-up-image> preview could not be loaded (${JSON.stringify(preview.getAttribute('src').slice(0, 80))})${this.hasAttribute('thumbhash') ? '; drawn from the thumbhash' : ''}`);
+      preview.hidden = true;
+      this.#thumbHash();
+    });
   }
 
   connectedCallback() {
@@ -89,7 +95,7 @@ export class BlurUpImageElement extends ElementBase {
   /// else the default.
   get blurRadius() {
     const text = this.getAttribute(radiusEntry.attribute);
-    if (text !== null && Number(text) < 0) return 0;
+    if (text !== null && text.trim() !== '' && Number.isFinite(Number(text)) && Number(text) < 0) return 0;
     return read(this, table).blurRadius;
   }
 
@@ -133,10 +139,16 @@ export class BlurUpImageElement extends ElementBase {
       return;
     }
     img.removeAttribute('src');
+    this.#thumbHash();
+  }
+
+  /// Draws the `thumbhash` as the preview (when there is no preview, or it failed to load).
+  #thumbHash() {
+    const thumb = this.#root.querySelector('.thumb'), hash = this.getAttribute('thumbhash');
     if (hash === null) return;
     // The decoder (3.6 KB) is loaded only when a ThumbHash is the preview.
     import('./thumbhash.mjs').then(({ thumbHashToRGBA }) => {
-      if (this.getAttribute('thumbhash') !== hash || this.getAttribute('preview')) return;
+      if (this.getAttribute('thumbhash') !== hash || !this.#root.querySelector('.preview').hidden) return;
       const bytes = base64Bytes(hash);
       let decoded = null;
       try {
@@ -152,6 +164,7 @@ export class BlurUpImageElement extends ElementBase {
       thumb.height = decoded.height;
       thumb.getContext('2d').putImageData(new ImageData(decoded.data, decoded.width, decoded.height), 0, 0);
       thumb.hidden = false;
+      this.#draw();
     });
   }
 
@@ -166,6 +179,7 @@ export class BlurUpImageElement extends ElementBase {
       return;
     }
     image.dataset.ticket = String(this.#ticket);
+    image.hidden = false;
     // A new image over one that is shown replaces its pixels without a transition, as the engine's.
     image.src = src;
   }
@@ -183,6 +197,11 @@ export class BlurUpImageElement extends ElementBase {
   #lost(image) {
     if (image.dataset.ticket !== String(this.#ticket) || !image.getAttribute('src')) return;
     this.#failed = true;
+    // The preview stays: a failed image (shown before or not) draws nothing over it.
+    this.#animation?.cancel();
+    this.#animation = null;
+    image.hidden = true;
+    this.#shown = false;
     this.#draw();
     this.dispatchEvent(new Event('error'));
   }
@@ -214,16 +233,33 @@ export class BlurUpImageElement extends ElementBase {
     veil.style.backdropFilter = veil.style.webkitBackdropFilter = radius > 0 ? `blur(${radius}px)` : 'none';
     const loading = !this.#shown && this.loading;
     this.#root.querySelector('.spinner').hidden = !loading;
-    const label = this.getAttribute('label') ?? '';
-    const description = loading ? 'Loading' : null;
-    if (this.#internals && 'role' in this.#internals) {
-      Object.assign(this.#internals, { role: 'img', ariaLabel: label, ariaDescription: description, ariaBusy: loading ? 'true' : 'false' });
+    // One image for assistive technology: its label (else the alt of the <img> inside), "Loading"
+    // while it loads. On the element itself, where every tool reads it.
+    const label = this.getAttribute('label') ?? this.querySelector('img[alt]')?.getAttribute('alt') ?? '';
+    this.setAttribute('role', 'img');
+    this.setAttribute('aria-label', label);
+    if (loading) {
+      this.setAttribute('aria-description', 'Loading');
+      this.setAttribute('aria-busy', 'true');
     } else {
-      this.setAttribute('role', 'img');
-      this.setAttribute('aria-label', label);
-      if (description) this.setAttribute('aria-description', description);
-      else this.removeAttribute('aria-description');
+      this.removeAttribute('aria-description');
+      this.removeAttribute('aria-busy');
     }
+    // Its aspect ratio when the page gives it no height: `width` and `height` (as an <img> takes
+    // them), else the <img> inside's, else the preview's own.
+    const ratio = this.#ratio();
+    this.#root.querySelectorAll('style')[1].textContent = ratio ? `:host { aspect-ratio: ${ratio}; }` : '';
+  }
+
+  /// `W / H` from the attributes, the <img> inside or the preview; null when none says.
+  #ratio() {
+    const pair = (w, h) => (Number(w) > 0 && Number(h) > 0 && Number.isFinite(Number(w) / Number(h)) ? `${Number(w)} / ${Number(h)}` : null);
+    const inner = this.querySelector('img');
+    const preview = this.#root.querySelector('.preview'), thumb = this.#root.querySelector('.thumb');
+    return pair(this.getAttribute('width'), this.getAttribute('height'))
+      ?? pair(inner?.getAttribute('width'), inner?.getAttribute('height'))
+      ?? (!preview.hidden && preview.naturalWidth ? pair(preview.naturalWidth, preview.naturalHeight) : null)
+      ?? (!thumb.hidden ? pair(thumb.width, thumb.height) : null);
   }
 }
 

@@ -56,15 +56,21 @@ function options(element, table, appearance) {
 export function drawExact(element, canvas, { operation, table, appearance, extra = {} }, reach, onReady) {
   const id = element.getAttribute('backdrop');
   const image = id ? element.ownerDocument.getElementById(id) : null;
-  const drawable = image instanceof HTMLImageElement ? image.complete && image.naturalWidth > 0 : image instanceof HTMLCanvasElement;
+  element.watch?.(image instanceof HTMLImageElement || image instanceof HTMLCanvasElement ? image : null);
+  const drawable = image?.isConnected && (image instanceof HTMLImageElement ? image.complete && image.naturalWidth > 0 : image instanceof HTMLCanvasElement);
   if (!drawable) {
     element.__reported ??= new Set();
     if (!element.__reported.has('backdrop=' + id)) {
       element.__reported.add('backdrop=' + id);
       console.error(`<${element.localName}> backdrop must name a loaded <img> or a <canvas> by its id for mode="exact", got ${JSON.stringify(id)}; drawn by the compositor`);
     }
-    if (image instanceof HTMLImageElement && !image.complete) image.addEventListener('load', () => element.redraw(), { once: true });
     return false;
+  }
+  // An element with no area has nothing to draw.
+  const area = element.getBoundingClientRect();
+  if (!(area.width > 0 && area.height > 0)) {
+    canvas.hidden = true;
+    return true;
   }
   const ticket = (element.__exactTicket = (element.__exactTicket ?? 0) + 1);
   module().then((blurkit) => {

@@ -24,15 +24,18 @@ export class ScrollEdgeEffectElement extends ProgressiveElement {
     const appearance = this.resolvedAppearance;
     const values = read(this, table, appearance);
     const { width, height } = this.getBoundingClientRect();
-    const direction = scrollEdge.directions[values.edge];
+    // Leading and trailing are the element's writing direction's: right and left in right-to-left text.
+    const rtl = globalThis.getComputedStyle?.(this).direction === 'rtl';
+    const edge = rtl ? ({ leading: 'trailing', trailing: 'leading' }[values.edge] ?? values.edge) : values.edge;
+    const direction = scrollEdge.directions[edge];
     const vertical = direction === 'down' || direction === 'up';
     const h = Math.max(0, Math.min(values.height, vertical ? height : width));
     const band = {
       top: { x: 0, y: 0, width, height: h }, bottom: { x: 0, y: height - h, width, height: h },
       leading: { x: 0, y: 0, width: h, height }, trailing: { x: width - h, y: 0, width: h, height },
-    }[values.edge];
+    }[edge];
     const background = values.tint?.[appearance] ?? [0, 0, 0, 0];
-    const exact = { operation: 'scrollEdge', table, appearance };
+    const exact = { operation: 'scrollEdge', table, appearance, extra: { edge } };
     this.dataset.appearance = appearance;
     const line = this.root.querySelector('.line') ?? this.root.appendChild(Object.assign(document.createElement('div'), { className: 'line' }));
     line.hidden = true;
@@ -43,8 +46,9 @@ export class ScrollEdgeEffectElement extends ProgressiveElement {
     // Hard: one blur over the band, the background over it, the dividing line at its inner end.
     const [blur, cover, canvas] = [this.root.querySelector('.blur'), this.root.querySelector('.dimming'), this.root.querySelector('canvas')];
     const ready = () => { blur.hidden = true; cover.hidden = true; };
-    if (readMode(this) === 'exact' && drawExact(this, canvas, exact, band, ready) && !canvas.hidden) return ready();
-    if (readMode(this) !== 'exact') canvas.hidden = true;
+    const exactly = readMode(this) === 'exact' && drawExact(this, canvas, exact, band, ready);
+    if (exactly && !canvas.hidden) return ready();
+    if (!exactly) canvas.hidden = true;
     const place = (element, r) => Object.assign(element.style, { left: `${r.x}px`, top: `${r.y}px`, width: `${r.width}px`, height: `${r.height}px`, right: 'auto', bottom: 'auto' });
     blur.hidden = false;
     place(blur, band);
@@ -61,7 +65,7 @@ export class ScrollEdgeEffectElement extends ProgressiveElement {
       bottom: { x: band.x, y: band.y, width: band.width, height: pixel },
       leading: { x: band.x + band.width - pixel, y: band.y, width: pixel, height: band.height },
       trailing: { x: band.x, y: band.y, width: pixel, height: band.height },
-    }[values.edge];
+    }[edge];
     const [lr, lg, lb, la] = hex(scrollEdge.separator[appearance]);
     line.hidden = !(band.width > 0 && band.height > 0);
     line.style.cssText = `position:absolute;pointer-events:none;background:rgba(${lr}, ${lg}, ${lb}, ${la})`;

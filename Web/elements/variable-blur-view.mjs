@@ -9,7 +9,7 @@
 // `prefers-color-scheme`, followed live. `mode="exact"` draws through the WebAssembly module instead,
 // the engine's own bytes, over the <img> (or <canvas>) whose id `backdrop` names.
 import { attributes } from './registry.mjs';
-import { ElementBase, define, read } from './attributes.mjs';
+import { ElementBase, appearanceOf, define, read } from './attributes.mjs';
 import { blurLayers, dimmingGradient, drawLayers, layout } from './gradient.mjs';
 import { drawExact, readMode } from './exact.mjs';
 
@@ -20,6 +20,8 @@ const table = attributes['variable-blur-view'];
 export class ProgressiveElement extends ElementBase {
   static ownAttributes = ['mode', 'backdrop'];
   root;
+  /// The exact mode's backdrop being watched.
+  watched = null;
   #scheme;
   #resize;
   #frame = 0;
@@ -52,6 +54,7 @@ export class ProgressiveElement extends ElementBase {
 
   disconnectedCallback() {
     this.#scheme?.removeEventListener('change', this.#listener);
+    this.watch(null);
     this.#resize?.disconnect();
     globalThis.removeEventListener?.('scroll', this.#scrolled, { capture: true });
     cancelAnimationFrame(this.#frame);
@@ -64,8 +67,20 @@ export class ProgressiveElement extends ElementBase {
 
   /// The appearance drawn: the attribute's, else the page's colour scheme.
   get resolvedAppearance() {
-    const own = this.getAttribute('appearance')?.trim().toLowerCase();
-    return own === 'light' || own === 'dark' ? own : (this.#scheme?.matches ? 'dark' : 'light');
+    return appearanceOf(this, this.#scheme);
+  }
+
+  /// Watches `image` (an exact element's backdrop): a new picture, a failed one, a move or its
+  /// removal redraws.
+  watch(image) {
+    if (this.watched === image) return;
+    this.watched?.removeEventListener('load', this.#listener);
+    this.watched?.removeEventListener('error', this.#listener);
+    if (this.watched) this.#resize?.unobserve(this.watched);
+    this.watched = image;
+    image?.addEventListener('load', this.#listener);
+    image?.addEventListener('error', this.#listener);
+    if (image) this.#resize?.observe(image);
   }
 
   /// Draws at the next frame (once, however many changes come before it).
@@ -87,8 +102,9 @@ export class ProgressiveElement extends ElementBase {
     const f = geometry?.dimmingFrame;
     const reach = dims ? { x: band.x + f.x, y: band.y + f.y, width: f.width, height: f.height } : band;
     const ready = () => { blur.hidden = true; dimming.hidden = true; };
-    if (readMode(this) === 'exact' && drawExact(this, canvas, exact, reach, ready) && !canvas.hidden) return ready();
-    if (readMode(this) !== 'exact') canvas.hidden = true;
+    const exactly = readMode(this) === 'exact' && drawExact(this, canvas, exact, reach, ready);
+    if (exactly && !canvas.hidden) return ready();
+    if (!exactly) canvas.hidden = true;
     blur.hidden = false;
     Object.assign(blur.style, { left: `${band.x}px`, top: `${band.y}px`, width: `${band.width}px`, height: `${band.height}px`, right: 'auto', bottom: 'auto' });
     drawLayers(blur, geometry ? blurLayers(geometry) : [], geometry?.vertical);
