@@ -36,7 +36,7 @@ const elements = {
 const own = {
   'variable-blur-view': { mode: '"css" | "exact"', backdrop: 'string' },
   'scroll-edge-effect': { mode: '"css" | "exact"', backdrop: 'string' },
-  'blur-up-image': { src: 'string', preview: 'string', thumbhash: 'string', label: 'string', loading: '"true" | "false"' },
+  'blur-up-image': { src: 'string', preview: 'string', thumbhash: 'string', label: 'string', loading: '"true" | "false" | ""', width: 'number | string', height: 'number | string' },
 };
 
 const kebab = (name) => name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());

@@ -61,9 +61,28 @@ JS
 # The whole engine, and the blurs alone (BLURKIT_WASM_CORE: BlurOperation.effects is the Gaussian,
 # the progressive blur and the scroll edge): what a page that only blurs loads (blurkit.mjs's
 # load({ operations }) picks the smaller module that holds them; the elements' exact mode loads it).
-module blurkit
-module blurkit-core -D BLURKIT_WASM_CORE
-cp Web/blurkit.mjs "$out/blurkit.mjs"
+# The two are compiled side by side (each compile is one process).
+module blurkit & whole=$!
+module blurkit-core -D BLURKIT_WASM_CORE & core=$!
+wait $whole && wait $core
+# blurkit.mjs, with each module's operations written in (load({ operations }) picks by them).
+node --input-type=module - "$out" <<'JS'
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+const out = process.argv[2];
+const names = async (file) => {
+  const { instance: { exports: e } } = await WebAssembly.instantiate(readFileSync(`${out}/${file}`), {});
+  const gz = new Uint8Array(e.memory.buffer, e.bk_describe(), e.bk_describe_length());
+  return JSON.parse(gunzipSync(gz).toString()).map((o) => o.name);
+};
+let source = readFileSync('Web/blurkit.mjs', 'utf8');
+for (const [constant, file] of [['OPERATIONS', 'blurkit.wasm'], ['CORE_OPERATIONS', 'blurkit-core.wasm']]) {
+  const line = `const ${constant} = [];`;
+  if (!source.includes(line)) throw new Error(`Web/blurkit.mjs has no ${line}`);
+  source = source.replace(line, `const ${constant} = ${JSON.stringify(await names(file))};`);
+}
+writeFileSync(`${out}/blurkit.mjs`, source);
+JS
 # The TypeScript declarations, from the module's own description of its operations; .d.mts is
 # the same file under the name Node16 resolution pairs with blurkit.mjs.
 node Scripts/dts.mjs "$out" >/dev/null

@@ -18,6 +18,11 @@
 // An option left out (or undefined) takes its default. The module's memory is allocated once per
 // image size and reused: nothing grows from call to call.
 
+// The operations of each module, as their descriptions list them: written here by Scripts/wasm.sh
+// from the two modules it builds (so that load({ operations }) fetches only the module it needs).
+const OPERATIONS = [];
+const CORE_OPERATIONS = [];
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -27,10 +32,14 @@ const decoder = new TextDecoder();
 /// Gaussian, the progressive blur and the scroll edge, without the resize or the placeholders) when
 /// it holds them all, else the whole one: a page that only blurs loads the blurs alone.
 export async function load(source = new URL('./blurkit.wasm', import.meta.url)) {
-  if (source && typeof source === 'object' && Array.isArray(source.operations)) {
-    const core = await load(new URL('./blurkit-core.wasm', import.meta.url));
-    const held = new Set(core.operations.map((o) => o.name));
-    return source.operations.every((name) => held.has(name)) ? core : load();
+  if (source && typeof source === 'object' && 'operations' in source) {
+    const { operations } = source;
+    if (!Array.isArray(operations) || !operations.every((name) => typeof name === 'string')) {
+      throw new Error(`load: operations must be an array of operation names, e.g. ['progressive'], got ${JSON.stringify(operations)}`);
+    }
+    const unknown = operations.filter((name) => !OPERATIONS.includes(name));
+    if (unknown.length) throw new Error(`load: no operation ${unknown.join(', ')}; the operations are ${OPERATIONS.join(', ')}`);
+    return operations.every((name) => CORE_OPERATIONS.includes(name)) ? load(new URL('./blurkit-core.wasm', import.meta.url)) : load();
   }
   let bytes;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
@@ -81,6 +90,7 @@ export class BlurKit {
 
   /// The image's ThumbHash, as bytes.
   thumbHash(image) {
+    this.#holds('bk_thumbhash', 'thumbHash');
     const { width, height } = image;
     const pointer = this.#upload(image);
     const length = this.#e.bk_thumbhash(pointer, width, height, this.#hash);
@@ -91,6 +101,7 @@ export class BlurKit {
   /// The image's BlurHash with `x` × `y` components (1…9 each; 4 × 3 by default), as Wolt's encoder
   /// gives it for the same pixels.
   blurHash(image, { x = 4, y = 3 } = {}) {
+    this.#holds('bk_blurhash', 'blurHash');
     const { width, height } = image;
     const pointer = this.#upload(image);
     const length = this.#e.bk_blurhash(pointer, width, height, x, y, this.#blurHash);
@@ -100,6 +111,7 @@ export class BlurKit {
 
   /// The image a BlurHash stands for, `width` × `height` (1…4096 each), opaque.
   fromBlurHash(hash, width, height) {
+    this.#holds('bk_from_blurhash', 'fromBlurHash');
     const bytes = new TextEncoder().encode(String(hash));
     if (bytes.length > 200) throw new Error('blurHash: longer than any BlurHash');
     new Uint8Array(this.#e.memory.buffer, this.#words, bytes.length).set(bytes);
@@ -112,6 +124,7 @@ export class BlurKit {
 
   /// The image a ThumbHash stands for (at most 32 pixels on its longer side).
   fromThumbHash(hash) {
+    this.#holds('bk_from_thumbhash', 'fromThumbHash');
     const bytes = hash instanceof Uint8Array ? hash : new Uint8Array(hash);
     if (bytes.length > 1024) throw new Error('hash: longer than any ThumbHash');
     new Uint8Array(this.#e.memory.buffer, this.#words, bytes.length).set(bytes);
@@ -228,6 +241,11 @@ export class BlurKit {
     }
     new Uint8Array(this.#e.memory.buffer, this.#pixels.pointer, bytes).set(data);
     return this.#pixels.pointer;
+  }
+
+  /// Throws a clear error when this module (blurkit-core.wasm) lacks the export a method needs.
+  #holds(exported, method) {
+    if (typeof this.#e[exported] !== 'function') throw new Error(`${method}: not in this module (blurkit-core.wasm holds the blurs alone): load() the whole one`);
   }
 
   #error() {

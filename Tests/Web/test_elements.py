@@ -145,7 +145,7 @@ window.ready = Promise.all(['variable-blur-view', 'scroll-edge-effect'].map((n) 
 </body></html>""" % PROGRESSIVE_REGION
 
 BLURUP_PAGE = """<!doctype html><html><head><meta charset="utf-8">
-<style> html, body { margin: 0; } blur-up-image { width: 200px; height: 200px; } </style></head><body>
+<style> html, body { margin: 0; } blur-up-image:not([width]) { width: 200px; height: 200px; } </style></head><body>
 <script type="module">import './elements/index.mjs'; window.ready = customElements.whenDefined('blur-up-image');</script>
 </body></html>"""
 
@@ -241,6 +241,33 @@ def progressive_checks(browser, base, work, failures):
     if not (fallback and named):
         failures.append(f"<variable-blur-view mode=exact> after its image failed: compositor {fallback}, error {named}")
     page.evaluate("() => { document.getElementById('photo').src = 'device.png'; }")
+    page.wait_for_function("() => !document.getElementById('v').shadowRoot.querySelector('canvas').hidden")
+    exact_default = drawn(True)
+    messages.clear()
+    page.evaluate("() => document.getElementById('v').setAttribute('dimming-alpha', '3')")
+    page.evaluate("() => new Promise((r) => setTimeout(r, 300))")
+    bad_exact = drawn(True)
+    same = np.array_equal(bad_exact, exact_default)
+    print(f"<variable-blur-view mode=exact dimming-alpha=3>: drawn exactly with the default: {same}")
+    if not same:
+        failures.append("<variable-blur-view mode=exact> with a bad value is not drawn exactly with the default")
+    page.evaluate("() => document.getElementById('v').removeAttribute('dimming-alpha')")
+    messages.clear()
+    page.evaluate("() => { document.getElementById('photo').src = 'gone.png'; }")
+    page.wait_for_function("() => document.getElementById('v').shadowRoot.querySelector('canvas').hidden")
+    again = any(kind == "error" and "<variable-blur-view> backdrop" in text for kind, text in messages)
+    print(f"<variable-blur-view mode=exact> its image fails a second time, after drawing again: console error {again}")
+    if not again:
+        failures.append("<variable-blur-view mode=exact>: a second failure is not reported")
+    page.evaluate("() => { document.getElementById('photo').src = 'device.png'; }")
+    # Its children take clicks; the rest of the view lets them through.
+    through = page.evaluate("""() => { const v = document.getElementById('v'); v.innerHTML = '<button style="margin-left: 10px">b</button>';
+        const r = v.getBoundingClientRect(), b = v.querySelector('button').getBoundingClientRect();
+        const beside = document.elementFromPoint(r.right - 20, b.top + b.height / 2), on = document.elementFromPoint(b.left + 3, b.top + 3);
+        v.innerHTML = ''; return [beside !== v, on?.tagName]; }""")
+    print(f"<variable-blur-view> with a child: a click beside it goes through {through[0]}, on it reaches {through[1]}")
+    if through != [True, "BUTTON"]:
+        failures.append(f"<variable-blur-view> pointer events: {through}")
     page.evaluate("() => { document.querySelector('article').style.display = ''; const v = document.getElementById('v'); v.removeAttribute('mode'); v.removeAttribute('backdrop'); v.setAttribute('direction', 'down'); v.removeAttribute('dimming-alpha'); }")
     page.wait_for_function("() => document.getElementById('photo').complete")
 
@@ -293,6 +320,12 @@ def progressive_checks(browser, base, work, failures):
     print(f"<scroll-edge-effect edge=leading dir=rtl>: the band starts at {left} (expected {expected_left})")
     if left != expected_left:
         failures.append(f"<scroll-edge-effect edge=leading dir=rtl>: band at {left}, expected {expected_left}")
+    page.evaluate("() => document.getElementById('s').setAttribute('edge', 'left')")
+    page.evaluate(SETTLE)
+    physical = page.evaluate("() => document.getElementById('s').shadowRoot.querySelector('.blur').style.left")
+    print(f"<scroll-edge-effect edge=left dir=rtl>: the band starts at {physical} (expected 0px)")
+    if physical != "0px":
+        failures.append(f"<scroll-edge-effect edge=left dir=rtl>: band at {physical}")
     page.evaluate("() => { document.getElementById('s').dir = ''; }")
     messages.clear()
     page.evaluate("() => document.getElementById('s').setAttribute('edge', 'middle')")
@@ -300,6 +333,50 @@ def progressive_checks(browser, base, work, failures):
     if not any(kind == "error" and "<scroll-edge-effect> edge" in text for kind, text in messages):
         failures.append("<scroll-edge-effect> edge=middle: no console error naming it")
     context.close()
+
+
+EVERY_BAD_VALUE = """async (name) => {
+  // For every attribute of the element's generated table, a value out of its bounds or not of its
+  // kind: a console error naming the element and the attribute each time.
+  const { attributes } = await import('./elements/registry.mjs');
+  const bad = (entry) => ({
+    number: [String(entry.maximum * 2 + 1), String(entry.minimum - 1), 'NaN', 'Infinity', ''],
+    choice: ['nonsense', ''], length: ['abc', '-5pt', '1e9%'], color: ['#zz', 'purple'], flag: ['maybe'],
+  }[entry.kind] ?? ['?']);
+  const seen = [];
+  const original = console.error;
+  const missed = [];
+  console.error = (text) => { seen.push(String(text)); };
+  try {
+    for (const entry of attributes[name]) {
+      for (const value of bad(entry)) {
+        // The Blur Up Image takes a negative radius as 0, as the engine does: no error for it.
+        if (name === 'blur-up-image' && entry.name === 'blurRadius' && Number(value) < 0) continue;
+        const element = document.createElement(name);
+        element.style.cssText = 'display: block; width: 100px; height: 100px';
+        document.body.append(element);
+        seen.length = 0;
+        element.setAttribute(entry.attribute, value);
+        if (element.redraw) element.draw();
+        if (name === 'blur-up-image') void element.blurRadius;
+        if (!seen.some((t) => t.startsWith(`<${name}> ${entry.attribute} `))) missed.push(`${entry.attribute}=${JSON.stringify(value)}`);
+        element.remove();
+      }
+    }
+  } finally {
+    console.error = original;
+  }
+  return { count: attributes[name].length, missed };
+}"""
+
+
+def every_attribute(page, failures):
+    """Every attribute of every element, given bad values: each named on the console."""
+    for name in ["blur-material", "variable-blur-view", "scroll-edge-effect", "blur-up-image"]:
+        result = page.evaluate(EVERY_BAD_VALUE, name)
+        print(f"<{name}>: every attribute ({result['count']}) given bad values; not named: {result['missed'] or 'none'}")
+        if result["missed"]:
+            failures.append(f"<{name}> bad values not named: {result['missed']}")
 
 
 def engine_transition(work, reduce_motion):
@@ -400,6 +477,23 @@ def blur_up_checks(browser, base, work, failures):
     print(f"<blur-up-image> a 404 replacing a shown image: image layer {replaced[0]}, spinner hidden {replaced[1]}")
     if replaced != ["none", True]:
         failures.append(f"<blur-up-image> a 404 replacing a shown image: {replaced}")
+    # Removing src from a shown image: it leaves the way it came, its pixels kept while it goes.
+    page.evaluate("() => new Promise((r) => { const e = document.getElementById('f'); e.addEventListener('load', r, { once: true }); e.setAttribute('src', 'checker.png'); })")
+    page.evaluate("() => new Promise((r) => setTimeout(r, 900))")
+    leaving = page.evaluate("""() => { const e = document.getElementById('f'); e.removeAttribute('src'); const i = e.shadowRoot.querySelector('.image');
+        const a = e.transition; a.pause(); a.currentTime = 400;
+        return [i.complete && i.naturalWidth > 0, Number(getComputedStyle(i).opacity) > 0.1, getComputedStyle(i).display]; }""")
+    print(f"<blur-up-image> src removed from a shown image: pixels kept {leaving[0]}, half-way still visible {leaving[1]}, layer {leaving[2]}")
+    if leaving != [True, True, "block"]:
+        failures.append(f"<blur-up-image> src removed from a shown image: {leaving}")
+    # Sized as an <img width height> is, in a flex row too.
+    flex = page.evaluate("""() => { const box = document.createElement('div'); box.style.cssText = 'display: flex; width: 300px'; document.body.append(box);
+        box.innerHTML = '<blur-up-image id="x1" width="151" height="100" preview="checker.png"></blur-up-image>';
+        return new Promise((r) => requestAnimationFrame(() => { const b = document.getElementById('x1').getBoundingClientRect(); r([Math.round(b.width), Math.round(b.height)]); })); }""")
+    print(f"<blur-up-image width=151 height=100> in a flex row: {flex[0]}×{flex[1]}")
+    if flex != [151, 100]:
+        failures.append(f"<blur-up-image> in a flex row: {flex} (expected [151, 100])")
+    every_attribute(page, failures)
     # Its size with no height from the page: width and height, else the <img> inside, as an <img> takes them.
     sizes = page.evaluate("""() => {
         const box = document.createElement('div'); box.style.width = '300px'; document.body.append(box);

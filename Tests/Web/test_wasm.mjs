@@ -353,6 +353,13 @@ for (const [name, options] of [['blur', { radius: 3, scale: 2 }], ['progressive'
 }
 const whole = await load({ operations: ['progressive', 'glass'] });
 check(typeof whole.glass === 'function' && whole.operations.length === kit.operations.length, 'load({ operations }) with glass: not the whole module');
+const refused = async (thunk) => { try { await thunk(); return ''; } catch (error) { return error.message; } };
+let said = await refused(() => load({ operations: ['progressive', 'bogus'] }));
+check(said.startsWith('load: no operation bogus'), `load({ operations: ['bogus'] }): '${said}'`);
+said = await refused(() => load({ operations: 'progressive' }));
+check(said.startsWith('load: operations must be an array'), `load({ operations: 'progressive' }): '${said}'`);
+said = await refused(() => core.thumbHash(photo));
+check(said.startsWith('thumbHash: not in this module'), `blurkit-core.wasm's thumbHash: '${said}'`);
 const coreBytes = readFileSync(join(web, 'blurkit-core.wasm')).length;
 console.log(`blurkit-core.wasm: ${coreBytes} bytes (blurkit.wasm: ${readFileSync(join(web, 'blurkit.wasm')).length})`);
 

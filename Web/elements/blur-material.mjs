@@ -61,6 +61,7 @@ export class BlurMaterialElement extends ElementBase {
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: 'open' });
+    this.#scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
     this.#root.innerHTML = `<style>
   :host { display: block; position: relative; overflow: hidden; }
   .backdrop { position: absolute; inset: 0; pointer-events: none; border-radius: inherit; }
@@ -69,7 +70,6 @@ export class BlurMaterialElement extends ElementBase {
   }
 
   connectedCallback() {
-    this.#scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
     this.#scheme?.addEventListener('change', this.#listener);
     this.#draw();
   }

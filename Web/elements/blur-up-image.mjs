@@ -174,7 +174,8 @@ export class BlurUpImageElement extends ElementBase {
     this.#ticket += 1;
     this.#failed = false;
     if (!src) {
-      image.removeAttribute('src');
+      // A leaving image keeps its pixels while it goes, as the engine's does.
+      delete image.dataset.ticket;
       this.#leave();
       return;
     }
@@ -185,7 +186,7 @@ export class BlurUpImageElement extends ElementBase {
   }
 
   #arrived(image) {
-    if (image.dataset.ticket !== String(this.#ticket) || !image.getAttribute('src')) return;
+    if (image.dataset.ticket !== String(this.#ticket) || !this.getAttribute('src')) return;
     if (!this.#shown) {
       this.#shown = true;
       this.#animate(true);
@@ -195,7 +196,7 @@ export class BlurUpImageElement extends ElementBase {
   }
 
   #lost(image) {
-    if (image.dataset.ticket !== String(this.#ticket) || !image.getAttribute('src')) return;
+    if (image.dataset.ticket !== String(this.#ticket) || !this.getAttribute('src')) return;
     this.#failed = true;
     // The preview stays: a failed image (shown before or not) draws nothing over it.
     this.#animation?.cancel();
@@ -247,17 +248,38 @@ export class BlurUpImageElement extends ElementBase {
     }
     // Its aspect ratio when the page gives it no height: `width` and `height` (as an <img> takes
     // them), else the <img> inside's, else the preview's own.
-    const ratio = this.#ratio();
-    this.#root.querySelectorAll('style')[1].textContent = ratio ? `:host { aspect-ratio: ${ratio}; }` : '';
+    const width = this.#dimension('width'), height = this.#dimension('height');
+    const ratio = this.#ratio(width, height);
+    // With `width` and `height` it is sized as an <img> with them is: that width (at most its
+    // container's) and their aspect; the page's CSS overrides either.
+    this.#root.querySelectorAll('style')[1].textContent = width && height
+      ? `:host { width: ${width}px; max-width: 100%; aspect-ratio: ${ratio}; }`
+      : ratio ? `:host { aspect-ratio: ${ratio}; }` : '';
   }
 
-  /// `W / H` from the attributes, the <img> inside or the preview; null when none says.
-  #ratio() {
+  /// The `width` or `height` attribute: a positive number of CSS px up to 100,000, else null (a
+  /// bad one reported once).
+  #dimension(name) {
+    const text = this.getAttribute(name);
+    if (text === null) return null;
+    const value = /^\s*(\d+\.?\d*|\.\d+)\s*$/.test(text) ? Number(text) : NaN;
+    if (value > 0 && value <= 100000) return value;
+    this.__reported ??= new Set();
+    if (!this.__reported.has(name + '=' + text)) {
+      this.__reported.add(name + '=' + text);
+      console.error(`<blur-up-image> ${name} must be a number of CSS px from 1 to 100000, got "${text}"; drawn without it`);
+    }
+    return null;
+  }
+
+  /// `W / H` from the attributes, the <img> inside, the image, or the preview; null when none says.
+  #ratio(width, height) {
     const pair = (w, h) => (Number(w) > 0 && Number(h) > 0 && Number.isFinite(Number(w) / Number(h)) ? `${Number(w)} / ${Number(h)}` : null);
     const inner = this.querySelector('img');
-    const preview = this.#root.querySelector('.preview'), thumb = this.#root.querySelector('.thumb');
-    return pair(this.getAttribute('width'), this.getAttribute('height'))
+    const image = this.#root.querySelector('.image'), preview = this.#root.querySelector('.preview'), thumb = this.#root.querySelector('.thumb');
+    return pair(width, height)
       ?? pair(inner?.getAttribute('width'), inner?.getAttribute('height'))
+      ?? (this.#shown && image.naturalWidth ? pair(image.naturalWidth, image.naturalHeight) : null)
       ?? (!preview.hidden && preview.naturalWidth ? pair(preview.naturalWidth, preview.naturalHeight) : null)
       ?? (!thumb.hidden ? pair(thumb.width, thumb.height) : null);
   }

@@ -5,6 +5,8 @@
 // element, and a canvas in the element shows it. Only here is WebAssembly loaded: the small module
 // (blurkit-core.wasm: the blurs), once per page, when the first exact element draws.
 
+import { parse } from './attributes.mjs';
+
 const MODES = ['css', 'exact'];
 let kit = null;
 
@@ -39,14 +41,36 @@ function shown(image, box) {
 }
 
 /// The element's options for the module: each attribute of `table` that reads well, as its text
-/// (the module parses it as every front end does), and `appearance`.
+/// (the module parses it as every front end does; a bad one is left out: its default, as the
+/// compositor draws it), and `appearance`.
 function options(element, table, appearance) {
   const out = { appearance };
   for (const entry of table) {
     const text = element.getAttribute(entry.attribute);
-    if (text !== null && entry.name !== 'appearance') out[entry.name] = text;
+    if (text !== null && entry.name !== 'appearance' && !(parse(entry, text) instanceof Error)) out[entry.name] = text;
   }
   return out;
+}
+
+/// Reports `message` for `element` once until it draws exactly again.
+function report(element, key, message) {
+  element.__exactReported ??= new Set();
+  if (element.__exactReported.has(key)) return;
+  element.__exactReported.add(key);
+  console.error(`<${element.localName}> ${message}`);
+}
+
+/// Redraws `element` when the page's tree changes while its backdrop is missing (an image with its
+/// id may come).
+function awaitBackdrop(element) {
+  if (element.__backdropObserver || !globalThis.MutationObserver) return;
+  element.__backdropObserver = new MutationObserver(() => element.redraw());
+  element.__backdropObserver.observe(element.ownerDocument, { childList: true, subtree: true, attributes: true, attributeFilter: ['id'] });
+}
+
+function stopAwaiting(element) {
+  element.__backdropObserver?.disconnect();
+  element.__backdropObserver = null;
 }
 
 /// Starts drawing `element` exactly into `canvas` by `operation` with its `table`'s attributes in
@@ -58,20 +82,28 @@ export function drawExact(element, canvas, { operation, table, appearance, extra
   const image = id ? element.ownerDocument.getElementById(id) : null;
   element.watch?.(image instanceof HTMLImageElement || image instanceof HTMLCanvasElement ? image : null);
   const drawable = image?.isConnected && (image instanceof HTMLImageElement ? image.complete && image.naturalWidth > 0 : image instanceof HTMLCanvasElement);
-  if (!drawable) {
-    element.__reported ??= new Set();
-    if (!element.__reported.has('backdrop=' + id)) {
-      element.__reported.add('backdrop=' + id);
-      console.error(`<${element.localName}> backdrop must name a loaded <img> or a <canvas> by its id for mode="exact", got ${JSON.stringify(id)}; drawn by the compositor`);
-    }
+  const shownBox = drawable ? image.getBoundingClientRect() : null;
+  if (!drawable || !(shownBox.width >= 1 && shownBox.height >= 1)) {
+    const loading = image instanceof HTMLImageElement && image.isConnected && !image.complete;
+    // An image still loading is waited for (its load redraws), not reported.
+    if (loading) return false;
+    report(element, 'backdrop', `backdrop must name a loaded, shown <img> or a <canvas> by its id for mode="exact", got ${JSON.stringify(id)}` +
+      `${image === null ? ' (no element has that id)' : ''}; drawn by the compositor`);
+    if (!image?.isConnected) awaitBackdrop(element);
     return false;
   }
-  // An element with no area has nothing to draw.
+  stopAwaiting(element);
+  // An element with no area has nothing to draw; one off its image, nothing the module can draw.
   const area = element.getBoundingClientRect();
   if (!(area.width > 0 && area.height > 0)) {
     canvas.hidden = true;
     return true;
   }
+  const overlaps = area.left < shownBox.right && area.right > shownBox.left && area.top < shownBox.bottom && area.bottom > shownBox.top;
+  if (!overlaps) return false;
+  // A draw that failed with these attributes (a cross-origin image) is not tried again until they change.
+  const key = JSON.stringify([...element.attributes].map((a) => [a.name, a.value]).concat([[image.currentSrc ?? '', image.width, image.height]]));
+  if (element.__exactFailed === key) return false;
   const ticket = (element.__exactTicket = (element.__exactTicket ?? 0) + 1);
   module().then((blurkit) => {
     if (ticket !== element.__exactTicket || !element.isConnected) return;
@@ -91,9 +123,16 @@ export function drawExact(element, canvas, { operation, table, appearance, extra
     try {
       drawn = blurkit[operation](context.getImageData(0, 0, width, height), { ...options(element, table, appearance), ...extra, region, scale: ratio });
     } catch (error) {
-      console.error(`<${element.localName}> mode="exact": ${error.message}`);
+      const crossOrigin = error?.name === 'SecurityError';
+      report(element, 'draw:' + error.message, `mode="exact" cannot draw: ${crossOrigin
+        ? 'the backdrop is an image from another origin without crossorigin="anonymous" (and CORS), whose pixels the page may not read'
+        : error.message}; drawn by the compositor`);
+      element.__exactFailed = key;
+      canvas.hidden = true;
+      element.redraw();
       return;
     }
+    element.__exactReported?.clear();
     // Show what the module drew over `reach` (inside the image).
     const left = Math.max(0, Math.floor((own.left + reach.x - box.left) * ratio)), top = Math.max(0, Math.floor((own.top + reach.y - box.top) * ratio));
     const right = Math.min(width, Math.ceil((own.left + reach.x + reach.width - box.left) * ratio));

@@ -25,7 +25,9 @@ export class ScrollEdgeEffectElement extends ProgressiveElement {
     const values = read(this, table, appearance);
     const { width, height } = this.getBoundingClientRect();
     // Leading and trailing are the element's writing direction's: right and left in right-to-left text.
-    const rtl = globalThis.getComputedStyle?.(this).direction === 'rtl';
+    // (A physical word the engine takes as an alias, left or right, stays where it says.)
+    const typed = this.getAttribute('edge')?.trim().toLowerCase();
+    const rtl = globalThis.getComputedStyle?.(this).direction === 'rtl' && (typed === undefined || typed === values.edge);
     const edge = rtl ? ({ leading: 'trailing', trailing: 'leading' }[values.edge] ?? values.edge) : values.edge;
     const direction = scrollEdge.directions[edge];
     const vertical = direction === 'down' || direction === 'up';

@@ -18,7 +18,7 @@ const table = attributes['variable-blur-view'];
 /// What both progressive elements share: the shadow tree (blur layers, dimming, exact canvas, the
 /// children), the colour scheme followed live, and a redraw when the size or an attribute changes.
 export class ProgressiveElement extends ElementBase {
-  static ownAttributes = ['mode', 'backdrop'];
+  static ownAttributes = ['mode', 'backdrop', 'dir'];
   root;
   /// The exact mode's backdrop being watched.
   watched = null;
@@ -34,17 +34,18 @@ export class ProgressiveElement extends ElementBase {
   constructor() {
     super();
     this.root = this.attachShadow({ mode: 'open' });
+    this.#scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
     this.root.innerHTML = `<style>
   :host { display: block; position: relative; pointer-events: none; }
   .blur { position: absolute; inset: 0; overflow: hidden; }
   .dimming, canvas { position: absolute; pointer-events: none; }
   canvas[hidden], .dimming[hidden], .blur[hidden] { display: none; }
-  slot { display: block; position: relative; pointer-events: auto; }
+  slot { display: block; position: relative; }
+  ::slotted(*) { pointer-events: auto; }
 </style><div class="blur" part="blur"></div><div class="dimming" part="dimming" hidden></div><canvas part="exact" hidden></canvas><slot></slot>`;
   }
 
   connectedCallback() {
-    this.#scheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
     this.#scheme?.addEventListener('change', this.#listener);
     this.#resize = globalThis.ResizeObserver ? new ResizeObserver(this.#listener) : null;
     this.#resize?.observe(this);

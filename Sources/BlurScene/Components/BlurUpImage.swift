@@ -10,7 +10,7 @@ import BlurCore
 /// there is no image and `isLoading`, a white activity indicator turns in the middle.
 /// Not thread-safe: change it from one thread (rendering only reads it).
 public final class BlurUpImage {
-    /// The seed's default blur radius of the preview, points: 24 (``BlurUpTransition``).
+    /// The seed's default blur radius of the preview, points: 24 (BlurCore's `BlurUpTransition`).
     public static let defaultBlurRadius = BlurUpTransition.defaultBlurRadius
     /// The parameter table entry of ``blurRadius``: `radius`, points, 0…200, default ``defaultBlurRadius``.
     public static let radiusSpec = BlurUpTransition.radiusSpec
