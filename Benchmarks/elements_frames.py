@@ -61,6 +61,11 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+def late(gaps):
+    """Frames that missed their vsync (more than 1.5 intervals of 16.7 ms after the one before)."""
+    return sum(1 for g in gaps if g > 25)
+
+
 def p95(values):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
@@ -91,7 +96,7 @@ def main():
                     selector = ".card .scroller" if only == "scroll-edge-effect" else None
                     gaps = page.evaluate(SCROLL, [selector, FRAMES, STEP])
                     print(f"in chromium: components.html with {only if only != 'none' else 'no element'}: {FRAMES} frames of scrolling, "
-                          f"p95 frame {p95(gaps):.1f} ms, median {sorted(gaps)[len(gaps) // 2]:.1f} ms (target p95 ≤ 16.7 ms)", flush=True)
+                          f"p95 frame {p95(gaps):.1f} ms, median {sorted(gaps)[len(gaps) // 2]:.1f} ms, {late(gaps)} of {FRAMES} late (target p95 ≤ 16.7 ms)", flush=True)
 
                 # The layer curve: accuracy against the engine, and the frame while scrolling under it.
                 page.goto(f"{base}/progressive.html")
@@ -123,7 +128,7 @@ def main():
                     page.evaluate("() => window.scrollTo(0, 0)")
                     print(f"in chromium: <variable-blur-view> with {layers} layers, maximum radius 20 pt: "
                           f"{min(f[0] for f in figures):.1f} dB over the element, {min(f[1] for f in figures):.1f} dB inside (down and left, the lower); "
-                          f"p95 frame {p95(gaps):.1f} ms while the page scrolls under it", flush=True)
+                          f"p95 frame {p95(gaps):.1f} ms while the page scrolls under it, {late(gaps)} of {FRAMES} frames late", flush=True)
                 browser.close()
         finally:
             server.shutdown()
