@@ -421,6 +421,14 @@ def blur_up_checks(browser, base, work, failures):
         print(f"<blur-up-image> {name}: {duration:.0f} ms, {len(expected)} of the engine's frames: opacity within {worst_opacity:.4f}, blur within {100 * worst_blur:.2f} % of the radius")
         if duration != (200 if reduce_motion else 800) or worst_opacity > 0.02 or worst_blur > 0.02:
             failures.append(f"<blur-up-image> {name}: {duration} ms, opacity off by {worst_opacity:.3f}, blur by {100 * worst_blur:.1f} %")
+        # An image that arrives before the element is on the page comes in the same way.
+        early = page.evaluate("""() => new Promise((resolve) => {
+            const e = document.createElement('blur-up-image');
+            e.addEventListener('load', () => resolve(e.transition.effect.getTiming().duration), { once: true });
+            e.setAttribute('src', 'checker.png?early');
+        })""")
+        if early != duration:
+            failures.append(f"<blur-up-image> {name}: an image that arrived before the element was on the page took {early} ms")
         context.close()
 
     context = browser.new_context(viewport={"width": 390, "height": 844})

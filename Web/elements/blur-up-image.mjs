@@ -47,6 +47,9 @@ export class BlurUpImageElement extends ElementBase {
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: 'open' });
+    // Read before anything loads: an image that arrives before the element is on the page comes in
+    // by the page's motion preference too.
+    this.#motion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)');
     this.#root.innerHTML = `<style>
   :host { display: block; position: relative; overflow: hidden; }
   .layer { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; display: block; }
@@ -75,7 +78,6 @@ export class BlurUpImageElement extends ElementBase {
   }
 
   connectedCallback() {
-    this.#motion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)');
     this.#motion?.addEventListener('change', this.#motionListener);
     this.#draw();
   }

@@ -68,7 +68,8 @@ function awaitBackdrop(element) {
   element.__backdropObserver.observe(element.ownerDocument, { childList: true, subtree: true, attributes: true, attributeFilter: ['id'] });
 }
 
-function stopAwaiting(element) {
+/// Stops `awaitBackdrop` (an element that leaves the page, or found its image).
+export function stopAwaiting(element) {
   element.__backdropObserver?.disconnect();
   element.__backdropObserver = null;
 }

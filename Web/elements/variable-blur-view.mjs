@@ -11,7 +11,7 @@
 import { attributes } from './registry.mjs';
 import { ElementBase, appearanceOf, define, read } from './attributes.mjs';
 import { blurLayers, dimmingGradient, drawLayers, layout } from './gradient.mjs';
-import { drawExact, readMode } from './exact.mjs';
+import { drawExact, readMode, stopAwaiting } from './exact.mjs';
 
 const table = attributes['variable-blur-view'];
 
@@ -56,6 +56,7 @@ export class ProgressiveElement extends ElementBase {
   disconnectedCallback() {
     this.#scheme?.removeEventListener('change', this.#listener);
     this.watch(null);
+    stopAwaiting(this);
     this.#resize?.disconnect();
     globalThis.removeEventListener?.('scroll', this.#scrolled, { capture: true });
     cancelAnimationFrame(this.#frame);
