@@ -245,7 +245,6 @@ def progressive_checks(browser, base, work, failures):
     exact_default = drawn(True)
     messages.clear()
     page.evaluate("() => document.getElementById('v').setAttribute('dimming-alpha', '3')")
-    page.evaluate("() => new Promise((r) => setTimeout(r, 300))")
     bad_exact = drawn(True)
     same = np.array_equal(bad_exact, exact_default)
     print(f"<variable-blur-view mode=exact dimming-alpha=3>: drawn exactly with the default: {same}")
@@ -487,7 +486,6 @@ def blur_up_checks(browser, base, work, failures):
         failures.append(f"<blur-up-image> a 404 replacing a shown image: {replaced}")
     # Removing src from a shown image: it leaves the way it came, its pixels kept while it goes.
     page.evaluate("() => new Promise((r) => { const e = document.getElementById('f'); e.addEventListener('load', r, { once: true }); e.setAttribute('src', 'checker.png'); })")
-    page.evaluate("() => new Promise((r) => setTimeout(r, 900))")
     leaving = page.evaluate("""() => { const e = document.getElementById('f'); e.removeAttribute('src'); const i = e.shadowRoot.querySelector('.image');
         const a = e.transition; a.pause(); a.currentTime = 400;
         return [i.complete && i.naturalWidth > 0, Number(getComputedStyle(i).opacity) > 0.1, getComputedStyle(i).display]; }""")

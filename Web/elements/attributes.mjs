@@ -76,25 +76,30 @@ export function defaultValue(entry, appearance = 'light') {
   return given;
 }
 
+/// Reports a bad value of `attribute` on the console, naming the element and the attribute, once
+/// per value (an element redraws often; its console should not fill).
+export function reportOnce(element, attribute, text, message) {
+  element.__reported ??= new Set();
+  const key = attribute + '=' + text;
+  if (element.__reported.has(key)) return;
+  element.__reported.add(key);
+  console.error(`<${element.localName}> ${attribute} ${message}`);
+}
+
 /// Every attribute of `element` by `table`: the value given, checked, or the entry's default in
 /// `appearance` (an attribute absent, or bad and reported once per value on the console).
 export function read(element, table, appearance = 'light') {
   const values = {};
-  element.__reported ??= new Set();
   for (const entry of table) {
     const text = element.getAttribute(entry.attribute);
     values[entry.name] = defaultValue(entry, appearance);
     if (text === null) continue;
     const value = parse(entry, text);
     if (value instanceof Error) {
-      const key = entry.attribute + '=' + text;
-      if (!element.__reported.has(key)) {
-        element.__reported.add(key);
-        const fallback = entry.name === 'appearance'
-          ? `the page's colour scheme (${appearance})`
-          : `its default, ${JSON.stringify(entry.defaults?.[appearance] ?? entry.default ?? 'none')}`;
-        console.error(`<${element.localName}> ${entry.attribute} ${value.message}; drawn with ${fallback}`);
-      }
+      const fallback = entry.name === 'appearance'
+        ? `the page's colour scheme (${appearance})`
+        : `its default, ${JSON.stringify(entry.defaults?.[appearance] ?? entry.default ?? 'none')}`;
+      reportOnce(element, entry.attribute, text, `${value.message}; drawn with ${fallback}`);
     } else {
       values[entry.name] = value;
     }

@@ -17,7 +17,7 @@
 // keeps the preview, stops the spinner and fires `error`. For assistive technology it is one image:
 // its label, described as "Loading" while loading (ARIA gives an image no value), its children hidden.
 import { attributes, blurUp } from './registry.mjs';
-import { ElementBase, define, parse, read } from './attributes.mjs';
+import { ElementBase, define, parse, read, reportOnce } from './attributes.mjs';
 
 const table = attributes['blur-up-image'];
 const radiusEntry = table.find((entry) => entry.name === 'blurRadius');
@@ -107,11 +107,7 @@ export class BlurUpImageElement extends ElementBase {
     if (text === null) return !this.#failed;
     const value = parse({ kind: 'flag' }, text);
     if (value instanceof Error) {
-      this.__reported ??= new Set();
-      if (!this.__reported.has('loading=' + text)) {
-        this.__reported.add('loading=' + text);
-        console.error(`<blur-up-image> loading ${value.message}; drawn with its default, true`);
-      }
+      reportOnce(this, 'loading', text, `${value.message}; drawn with its default, true`);
       return !this.#failed;
     }
     return value && !this.#failed;
@@ -266,11 +262,7 @@ export class BlurUpImageElement extends ElementBase {
     if (text === null) return null;
     const value = /^\s*(\d+\.?\d*|\.\d+)\s*$/.test(text) ? Number(text) : NaN;
     if (value > 0 && value <= 100000) return value;
-    this.__reported ??= new Set();
-    if (!this.__reported.has(name + '=' + text)) {
-      this.__reported.add(name + '=' + text);
-      console.error(`<blur-up-image> ${name} must be a number of CSS px from 1 to 100000, got "${text}"; drawn without it`);
-    }
+    reportOnce(this, name, text, `must be a number of CSS px from 1 to 100000, got "${text}"; drawn without it`);
     return null;
   }
 

@@ -5,7 +5,7 @@
 // element, and a canvas in the element shows it. Only here is WebAssembly loaded: the small module
 // (blurkit-core.wasm: the blurs), once per page, when the first exact element draws.
 
-import { parse } from './attributes.mjs';
+import { parse, reportOnce } from './attributes.mjs';
 
 const MODES = ['css', 'exact'];
 let kit = null;
@@ -16,11 +16,7 @@ export function readMode(element) {
   if (text === null) return 'css';
   const mode = text.trim().toLowerCase();
   if (MODES.includes(mode)) return mode;
-  element.__reported ??= new Set();
-  if (!element.__reported.has('mode=' + text)) {
-    element.__reported.add('mode=' + text);
-    console.error(`<${element.localName}> mode must be one of ${MODES.join(', ')}, got "${text}"; drawn with its default, "css"`);
-  }
+  reportOnce(element, 'mode', text, `must be one of ${MODES.join(', ')}, got "${text}"; drawn with its default, "css"`);
   return 'css';
 }
 
