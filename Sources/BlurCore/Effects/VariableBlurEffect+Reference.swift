@@ -13,6 +13,13 @@ extension VariableBlurEffect {
         over backdrop: Bitmap, frame: Rect, appearance: Appearance = .light, cache: GradientMaskCache = .shared
     ) -> Bitmap {
         guard layout(width: frame.width, height: frame.height) != nil, !frame.isEmpty else { return backdrop }
+        if ramp != nil {
+            guard
+                let (field, dimming) = rampField(
+                    width: backdrop.width, height: backdrop.height, scale: backdrop.scale, frame: frame, appearance: appearance)
+            else { return backdrop }
+            return FieldBlur.reference(backdrop, field: field, dimming: dimming)
+        }
         let lines = VariableBlurLines(
             effect: self, width: backdrop.width, height: backdrop.height, scale: backdrop.scale, frame: frame, appearance: appearance,
             cache: cache)

@@ -31,6 +31,7 @@ extension VariableBlurEffect {
     public func validated() throws(ParameterError) -> VariableBlurEffect {
         _ = try VariableBlurEffect.maximumRadiusSpec.validate(maximumBlurRadius)
         _ = try VariableBlurEffect.minimumRadiusSpec.validate(minimumBlurRadius)
+        _ = try ramp?.validated()
         try Self.check(blurMaximumRadiusInset, Self.blurInset)
         try Self.check(dimmingFullColorInset, Self.dimmingInset)
         try Self.check(dimmingClearExtension, Self.dimmingExtension)

@@ -34,6 +34,10 @@ public struct VariableBlurEffect: Sendable, Hashable {
     /// Stretches the dimming's clear end beyond the view (never the blur). Default `.relative(0.25)`.
     /// NaN, ±∞, negative, or more than ``maximumExtensionFactor`` × the size: no extension.
     public var dimmingClearExtension: GradientSizing? = .relative(fraction: VariableBlurEffect.extensionFractionSpec.defaultValue!)
+    /// A ramp at any angle from a start to a stop instead of BlurUIKit's gradient along
+    /// ``direction``; nil (default) draws the gradient. With a ramp, σ and the dimming follow it, and
+    /// ``blurMaximumRadiusInset``, ``dimmingFullColorInset`` and ``dimmingClearExtension`` do not apply.
+    public var ramp: ProgressiveRamp?
 
     /// An extension longer than this many view sizes is taken as a mistake and ignored.
     public static let maximumExtensionFactor = 16.0

@@ -187,6 +187,12 @@ extension VariableBlurEffect {
     package func stage(
         width: Int, height: Int, scale: Double, frame: Rect, appearance: Appearance = .light, cache: GradientMaskCache = .shared
     ) -> any RowStage {
+        if ramp != nil {
+            let (field, dimming) =
+                rampField(width: width, height: height, scale: scale, frame: frame, appearance: appearance)
+                ?? (LinearRamp(degrees: 0, start: 0, stop: 1, minimum: 0, maximum: 0, region: PixelRect(x: 0, y: 0, width: 1, height: 1)), nil)
+            return FieldBlurStage(field: field, width: width, height: height, dimming: dimming)
+        }
         guard direction.isVertical else {
             return VariableBlurTransposedStage(
                 effect: self, width: width, height: height, scale: scale, frame: frame, appearance: appearance, cache: cache)

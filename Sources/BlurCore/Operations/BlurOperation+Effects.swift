@@ -15,13 +15,14 @@ extension BlurOperation {
     #if BLURKIT_WASM_CORE
     /// The effects of the smaller WebAssembly module (blurkit-core.wasm, Scripts/wasm.sh): the blurs alone.
     public static let effects: [BlurOperation] = [
-        BlurOperation(GaussianBlurOperation.self), BlurOperation(ProgressiveBlurOperation.self), BlurOperation(ScrollEdgeOperation.self),
+        BlurOperation(GaussianBlurOperation.self), BlurOperation(ProgressiveBlurOperation.self), BlurOperation(BlurAreasOperation.self),
+        BlurOperation(ScrollEdgeOperation.self),
     ]
     #else
     /// The effects drawn over an image at its size: the scene's backdrops too.
     public static let effects: [BlurOperation] = [
-        BlurOperation(GaussianBlurOperation.self), BlurOperation(ProgressiveBlurOperation.self), BlurOperation(MaterialOperation.self),
-        BlurOperation(ScrollEdgeOperation.self), BlurOperation(GlassOperation.self),
+        BlurOperation(GaussianBlurOperation.self), BlurOperation(ProgressiveBlurOperation.self), BlurOperation(BlurAreasOperation.self),
+        BlurOperation(MaterialOperation.self), BlurOperation(ScrollEdgeOperation.self), BlurOperation(GlassOperation.self),
     ]
     #endif
 

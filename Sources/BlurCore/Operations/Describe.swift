@@ -78,6 +78,9 @@ public enum Describe {
             fields.append(("kind", quoted("list")))
             fields.append(("most", "\(most)"))
             range(spec)
+        case let .areas(most):
+            fields.append(("kind", quoted("areas")))
+            fields.append(("most", "\(most)"))
         }
         switch p.defaultValue {
         case let .value(v):

@@ -25,6 +25,8 @@ public struct Parameter: Sendable {
         case flag
         /// Numbers separated by commas (`640,1280,1920`), each inside the spec, from one to `most`.
         case list(ParameterSpec, most: Int)
+        /// Areas of a privacy blur (``BlurArea``), separated by `;`, from one to `most`.
+        case areas(most: Int)
     }
 
     /// What an absent parameter means.

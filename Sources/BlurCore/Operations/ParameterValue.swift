@@ -16,6 +16,8 @@ public enum ParameterValue: Sendable, Hashable {
     case flag(Bool)
     /// Numbers, in the order given (a ``Parameter/Kind/list(_:most:)``).
     case list([Double])
+    /// Areas, in the order given (a ``Parameter/Kind/areas(most:)``).
+    case areas([BlurArea])
 
     /// What a colour parameter names.
     public enum Tint: Sendable, Hashable {
@@ -117,6 +119,7 @@ public enum ParameterValue: Sendable, Hashable {
         case let .size(w, h): return number(w) + "x" + number(h)
         case let .list(values): return values.map(number).joined(separator: ",")
         case let .flag(on): return on ? "true" : "false"
+        case let .areas(areas): return areas.map { $0.written(number) }.joined(separator: ";")
         }
     }
 }
@@ -157,6 +160,8 @@ extension Parameter {
                 throw .invalidForm(name: name, text: text, expected: Parameter.listForms(spec, most: most))
             }
             return .list(values)
+        case let .areas(most):
+            return .areas(try BlurArea.parse(text, name: name, most: most))
         }
     }
 
@@ -253,6 +258,8 @@ extension Parameter {
             return summary
         case let .list(spec, most):
             return "\(summary), \(Parameter.listForms(spec, most: most))\(fallback.map { " (" + $0 + ")" } ?? "")"
+        case let .areas(most):
+            return "\(summary): up to \(most) \(BlurArea.forms)\(fallback.map { " (" + $0 + ")" } ?? "")"
         }
     }
 

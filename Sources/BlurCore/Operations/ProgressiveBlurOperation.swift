@@ -18,6 +18,13 @@ public enum ProgressiveBlurOperation: StreamingImageOperation {
 
     /// Where the blur is full (``GradientDirection/spec``).
     public static let direction = OperationParameter.choice("direction", GradientDirection.spec, placeholder: "DIR")
+    /// ``ProgressiveRamp/angle``: any direction, instead of a word.
+    public static let angle = OperationParameter.number(
+        "angle", ProgressiveRamp.angleSpec, default: .absent("the direction's: down 0, right 90, up 180, left 270"), placeholder: "DEG")
+    /// ``ProgressiveRamp/start``.
+    public static let start = OperationParameter.number("start", ProgressiveRamp.startSpec, placeholder: "T")
+    /// ``ProgressiveRamp/stop``.
+    public static let stop = OperationParameter.number("stop", ProgressiveRamp.stopSpec, placeholder: "T")
     /// ``VariableBlurEffect/maximumBlurRadius``.
     public static let maximumBlurRadius = OperationParameter.number(
         "maximumBlurRadius", flag: "max-radius", VariableBlurEffect.maximumRadiusSpec, placeholder: "R")
@@ -56,11 +63,15 @@ public enum ProgressiveBlurOperation: StreamingImageOperation {
     /// In the order help texts list them.
     public static var parameters: [Parameter] {
         [
-            direction.parameter, maximumBlurRadius.parameter, minimumBlurRadius.parameter, blurMaximumRadiusInset.parameter,
+            direction.parameter, angle.parameter, start.parameter, stop.parameter, maximumBlurRadius.parameter, minimumBlurRadius.parameter,
+            blurMaximumRadiusInset.parameter,
             dimmingTintColor.parameter, dimmingAlpha.parameter, dimmingFullColorInset.parameter, dimmingClearExtension.parameter,
             appearance.parameter, region.parameter, BlurOperation.scale.parameter,
         ]
     }
+
+    /// A word or an angle, not both.
+    public static var exclusive: [[Parameter]] { [[direction.parameter, angle.parameter]] }
 
     /// The effect the arguments describe, checked.
     @_optimize(size)
@@ -73,6 +84,22 @@ public enum ProgressiveBlurOperation: StreamingImageOperation {
         effect.dimmingClearExtension = arguments[dimmingClearExtension] ?? effect.dimmingClearExtension
         if let alpha = arguments.given(dimmingAlpha) { effect.dimmingAlpha = .constant(alpha: alpha) }
         if let tint = arguments.given(dimmingTintColor) { effect.dimmingTintColor = tint.dynamicColor }
+        // An angle, a start or a stop: the ramp, along the word's angle when no angle is given.
+        let ramped = [arguments.has(angle), arguments.has(start), arguments.has(stop)]
+        if let given = ramped.firstIndex(of: true) {
+            let rampName = arguments.spelled([angle, start, stop][given])
+            for length in [blurMaximumRadiusInset, dimmingFullColorInset, dimmingClearExtension] where arguments.has(length) {
+                throw .conflict(names: [arguments.spelled(length), rampName])
+            }
+            let ramp = ProgressiveRamp(
+                angle: arguments[angle] ?? effect.direction.angle, start: try arguments.required(start), stop: try arguments.required(stop))
+            guard ramp.start <= ramp.stop else {
+                throw .invalidForm(
+                    name: arguments.spelled(start), text: formatNumber(ramp.start),
+                    expected: "a start at or before the stop (\(formatNumber(ramp.stop)))")
+            }
+            effect.ramp = ramp
+        }
         return try effect.validated()
     }
 

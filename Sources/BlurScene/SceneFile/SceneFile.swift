@@ -558,7 +558,7 @@ extension Parameter.Kind {
     fileprivate var readsText: Bool {
         switch self {
         case .number, .flag: return false
-        case .choice, .color, .region, .length, .size, .list: return true
+        case .choice, .color, .region, .length, .size, .list, .areas: return true
         }
     }
 
@@ -573,6 +573,7 @@ extension Parameter.Kind {
         case .size: return "[width, height] or \"WxH\""
         case .flag: return "true or false"
         case .list: return "an array of numbers or \"N,N,…\""
+        case .areas: return "a string of areas (\"ellipse:40%,10%,20%,30%:24:8;rect:0,0,100,40\")"
         }
     }
 }

@@ -201,6 +201,8 @@ enum OpenAPIDocument {
         case let .list(spec, most):
             let number = spec.isInteger ? "[0-9]+" : "[0-9.]+"
             schema = ["type": "string", "pattern": "^\(number)(,\(number)){0,\(most - 1)}$", "x-blurkit-most": most]
+        case let .areas(most):
+            schema = ["type": "string", "minLength": 7, "x-blurkit-most": most]
         default:
             schema = ["type": "string"]
         }
@@ -229,6 +231,7 @@ enum OpenAPIDocument {
         case .size: return "size"
         case .flag: return "flag"
         case .list: return "list"
+        case .areas: return "areas"
         }
     }
 }
