@@ -52,6 +52,8 @@ func profileProgressive(tile: Bitmap, threads: Int?) throws {
         var effect = VariableBlurEffect(direction: direction)
         effect.maximumBlurRadius = 24
         effect.dimmingTintColor = nil
+        // `BENCH_ANGLE=30`: the ramp at that angle (the σ field's ladder) instead of the direction.
+        if let angle = ProcessInfo.processInfo.environment["BENCH_ANGLE"].flatMap(Double.init) { effect.ramp = ProgressiveRamp(angle: angle) }
         var progressive: [Double] = [], plain: [Double] = []
         for _ in 0..<(w * h >= 10_000_000 ? 8 : 40) {
             progressive.append(milliseconds(clock.measure { blackHole(effect.render(over: image, frame: frame, threads: threads)) }))

@@ -66,22 +66,6 @@ final class FieldBlurStage: RowStage {
         return steps.reversed()
     }
 
-    /// The step below σ and the blend weight towards the next; (0, 0) at or below the threshold.
-    @inline(__always)
-    static func step(_ sigma: Double, in ladder: UnsafeBufferPointer<Double>) -> (Int, Float) {
-        guard sigma > ladder[0] else { return (0, 0) }
-        let top = ladder.count - 1
-        guard sigma < ladder[top] else { return (top, 0) }
-        // The last step below σ: the ladder is short (at most a few dozen steps).
-        var lo = 0, hi = top
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if ladder[mid] < sigma { lo = mid } else { hi = mid }
-        }
-        let a = ladder[lo], b = ladder[lo + 1]
-        return (lo, Float((sigma * sigma - a * a) / (b * b - a * a)))
-    }
-
     func produce(_ rows: Range<Int>, from input: RowWindow, into output: MutablePixelView, parts: Int?) throws {
         let region = field.region
         input.keepFrom = max(0, min(rows.lowerBound, rows.lowerBound - reach))
@@ -109,12 +93,13 @@ final class FieldBlurStage: RowStage {
         let view = try input.rows(wanted)!
         let field = field, levels = levels, ladder = ladder, dimming = dimming, width = width, coarsest = coarsest
         Parallel.forEachBand(count: rows.count, parts: parts) { part in
-            var scratch = FieldScratch(width: region.width, steps: ladder.count, line: region.width + 2 * directReach + coarsest)
+            let scratch = FieldScratch(
+                width: region.width, steps: ladder.count, line: region.width + 2 * directReach + coarsest, radius: directReach)
             for y in (rows.lowerBound + part.lowerBound)..<(rows.lowerBound + part.upperBound) {
                 output.row(y).update(from: view.row(y), count: width * 4)
                 guard region.rows.contains(y) else { continue }
                 ladder.withUnsafeBufferPointer { ladder in
-                    FieldBlurStage.row(y, field: field, levels: levels, ladder: ladder, view: view, scratch: &scratch, into: output)
+                    FieldBlurStage.row(y, field: field, levels: levels, ladder: ladder, view: view, scratch: scratch, into: output)
                 }
                 if let dimming {
                     dimming.coverages(y, region.columns, &scratch.coverage)
@@ -128,63 +113,74 @@ final class FieldBlurStage: RowStage {
     /// it, blended.
     private static func row(
         _ y: Int, field: any SigmaField, levels: [FieldLevel?], ladder: UnsafeBufferPointer<Double>, view: PixelView,
-        scratch: inout FieldScratch, into output: MutablePixelView
+        scratch: FieldScratch, into output: MutablePixelView
     ) {
         let region = field.region, n = region.width
-        scratch.sigma.withUnsafeMutableBufferPointer { field.sigmas(row: y, columns: region.columns, into: $0.baseAddress!) }
+        field.sigmas(row: y, columns: region.columns, into: scratch.sigma)
         // Each pixel's lower step and weight, and each step's first and last user.
-        for k in scratch.first.indices {
-            scratch.first[k] = Int.max
-            scratch.last[k] = Int.min
-        }
+        scratch.clearSpans()
+        let lower = scratch.lower, weight = scratch.weight, first = scratch.first, last = scratch.last, sum = scratch.sum
+        let values = scratch.values
         var blurred = false
+        let sigma = scratch.sigma, top = ladder.count - 1, floor = ladder[0]
+        // Each pixel's step, walked from its neighbour's (σ changes little from pixel to pixel): the
+        // last step below σ, as a search would find it.
+        var k = 0
         for i in 0..<n {
-            let (k, w) = step(scratch.sigma[i], in: ladder)
-            scratch.lower[i] = Int32(k)
-            scratch.weight[i] = w
+            let s = sigma[i]
+            var w: Float = 0
+            if s <= floor {
+                k = 0
+            } else if s >= ladder[top] {
+                k = top
+            } else {
+                while k > 0 && ladder[k] >= s { k -= 1 }
+                while k + 1 < top && ladder[k + 1] < s { k += 1 }
+                let a = ladder[k], b = ladder[k + 1]
+                w = Float((s * s - a * a) / (b * b - a * a))
+            }
+            lower[i] = Int32(k)
+            weight[i] = w
             guard k > 0 || w > 0 else { continue }
             blurred = true
             // A step a pixel weighs nothing of is not computed for it.
             if w < 1 {
-                scratch.first[k] = min(scratch.first[k], i)
-                scratch.last[k] = max(scratch.last[k], i)
+                first[k] = min(first[k], i)
+                last[k] = max(last[k], i)
             }
             if w > 0 {
-                scratch.first[k + 1] = min(scratch.first[k + 1], i)
-                scratch.last[k + 1] = max(scratch.last[k + 1], i)
+                first[k + 1] = min(first[k + 1], i)
+                last[k + 1] = max(last[k + 1], i)
             }
         }
         guard blurred else { return }
         let source = view.row(y) + region.x * 4
-        for i in 0..<n { scratch.sum[i] = .zero }
-        for k in 0..<ladder.count where scratch.first[k] <= scratch.last[k] {
-            let span = scratch.first[k]..<(scratch.last[k] + 1)
+        sum.update(repeating: .zero, count: n)
+        for k in 0..<ladder.count where first[k] <= last[k] {
+            let span = first[k]..<(last[k] + 1)
             if k == 0 {
-                for i in span where scratch.lower[i] == 0 {
-                    scratch.sum[i] += (1 - scratch.weight[i]) * FieldBlurStage.pixel(source, i)
-                }
+                for i in span where lower[i] == 0 { sum[i] += (1 - weight[i]) * FieldBlurStage.pixel(source, i) }
                 continue
             }
-            // A step no pixel was meant to use (the bounds are conservative the other way) cannot
-            // be missing: every step a pixel uses has a level.
+            // Every step a pixel uses has a level: the bounds are conservative.
             let level = levels[k]!
-            level.values(row: y, columns: (region.x + span.lowerBound)..<(region.x + span.upperBound), view: view, scratch: &scratch)
+            level.values(row: y, columns: (region.x + span.lowerBound)..<(region.x + span.upperBound), view: view, scratch: scratch)
+            let at = values - span.lowerBound
             for i in span {
-                let lower = Int(scratch.lower[i])
-                if lower == k {
-                    scratch.sum[i] += (1 - scratch.weight[i]) * scratch.values[i - span.lowerBound]
-                } else if lower + 1 == k {
-                    scratch.sum[i] += scratch.weight[i] * scratch.values[i - span.lowerBound]
+                let l = Int(lower[i])
+                if l == k {
+                    sum[i] += (1 - weight[i]) * at[i]
+                } else if l + 1 == k {
+                    sum[i] += weight[i] * at[i]
                 }
             }
         }
         let target = output.row(y) + region.x * 4
-        for i in 0..<n where scratch.lower[i] > 0 || scratch.weight[i] > 0 {
-            let v = scratch.sum[i].rounded(.toNearestOrEven).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-            target[i * 4] = UInt8(v[0])
-            target[i * 4 + 1] = UInt8(v[1])
-            target[i * 4 + 2] = UInt8(v[2])
-            target[i * 4 + 3] = UInt8(v[3])
+        // Rounded to nearest, ties to even, as the reference: 2²³ added and taken away (every sum lies in 0…255).
+        let magic = SIMD4<Float>(repeating: 8_388_608)
+        for i in 0..<n where lower[i] > 0 || weight[i] > 0 {
+            let r = (sum[i] + magic) - magic
+            for c in 0..<4 { target[i * 4 + c] = UInt8(min(255, max(0, r[c]))) }
         }
     }
 
@@ -227,29 +223,61 @@ package struct FieldDimming: Sendable {
     let coverages: @Sendable (Int, Range<Int>, inout [Float]) -> Void
 }
 
-/// One thread's working rows.
-struct FieldScratch {
-    var sigma: [Double]
-    var lower: [Int32]
-    var weight: [Float]
-    var sum: [SIMD4<Float>]
-    var values: [SIMD4<Float>]
-    var first: [Int]
-    var last: [Int]
-    /// The direct kernel's columns down (the span and its reach either side).
-    var down: [SIMD4<Float>]
+/// One thread's working rows, allocated once a band.
+final class FieldScratch {
+    let sigma: UnsafeMutablePointer<Double>
+    let lower: UnsafeMutablePointer<Int32>
+    let weight: UnsafeMutablePointer<Float>
+    let sum: UnsafeMutablePointer<SIMD4<Float>>
+    let values: UnsafeMutablePointer<SIMD4<Float>>
+    let first: UnsafeMutablePointer<Int>
+    let last: UnsafeMutablePointer<Int>
+    /// The direct kernel's columns down (the span and its reach either side), or a pyramid step's
+    /// coarse samples down.
+    let down: UnsafeMutablePointer<SIMD4<Float>>
+    /// The rows a direct kernel reads, from the top of its reach.
+    let rows: UnsafeMutablePointer<UnsafePointer<UInt8>>
     var coverage: [Float]
+    private let width: Int
+    private let steps: Int
+    private let line: Int
+    private let reach: Int
 
-    init(width: Int, steps: Int, line: Int) {
-        sigma = [Double](repeating: 0, count: width)
-        lower = [Int32](repeating: 0, count: width)
-        weight = [Float](repeating: 0, count: width)
-        sum = [SIMD4<Float>](repeating: .zero, count: width)
-        values = [SIMD4<Float>](repeating: .zero, count: width)
-        first = [Int](repeating: .max, count: steps + 1)
-        last = [Int](repeating: .min, count: steps + 1)
-        down = [SIMD4<Float>](repeating: .zero, count: line + 8)
+    init(width: Int, steps: Int, line: Int, radius: Int) {
+        self.width = width
+        self.steps = steps + 1
+        self.line = line + 8
+        reach = 2 * radius + 1
+        sigma = .allocate(capacity: width)
+        lower = .allocate(capacity: width)
+        weight = .allocate(capacity: width)
+        sum = .allocate(capacity: width)
+        values = .allocate(capacity: width)
+        first = .allocate(capacity: steps + 1)
+        last = .allocate(capacity: steps + 1)
+        down = .allocate(capacity: line + 8)
+        rows = .allocate(capacity: 2 * radius + 1)
         coverage = [Float](repeating: 0, count: width)
+    }
+
+    deinit {
+        sigma.deallocate()
+        lower.deallocate()
+        weight.deallocate()
+        sum.deallocate()
+        values.deallocate()
+        first.deallocate()
+        last.deallocate()
+        down.deallocate()
+        rows.deallocate()
+    }
+
+    /// The steps' first and last users set to none.
+    func clearSpans() {
+        for k in 0..<steps {
+            first[k] = .max
+            last[k] = .min
+        }
     }
 }
 
@@ -287,69 +315,65 @@ final class FieldLevel: @unchecked Sendable {
 
     /// The step's values at row `y`, columns `columns` (image coordinates, inside the field's
     /// region), into `scratch.values` from its start.
-    func values(row y: Int, columns: Range<Int>, view: PixelView, scratch: inout FieldScratch) {
+    func values(row y: Int, columns: Range<Int>, view: PixelView, scratch: FieldScratch) {
         switch schedule {
         case let .direct(half, radius):
-            direct(row: y, columns: columns, half: half, radius: radius, view: view, scratch: &scratch)
+            half.withUnsafeBufferPointer { direct(row: y, columns: columns, half: $0.baseAddress!, radius: radius, view: view, scratch: scratch) }
         case let .pyramid(pyramid):
-            upsample(row: y, columns: columns, pyramid: pyramid, scratch: &scratch)
+            upsample(row: y, columns: columns, pyramid: pyramid, scratch: scratch)
         }
     }
 
     /// The direct kernel: down the columns in reach, then across; rows and columns clamped to the region.
-    private func direct(row y: Int, columns: Range<Int>, half: [Float], radius: Int, view: PixelView, scratch: inout FieldScratch) {
+    private func direct(row y: Int, columns: Range<Int>, half k: UnsafePointer<Float>, radius: Int, view: PixelView, scratch: FieldScratch) {
         let b = bounds
         let lo = columns.lowerBound - radius, hi = columns.upperBound + radius
         let top = b.y, bottom = b.y + b.height - 1, left = b.x, right = b.x + b.width - 1
-        half.withUnsafeBufferPointer { k in
-            scratch.down.withUnsafeMutableBufferPointer { down in
-                for x in lo..<hi {
-                    let c = min(max(x, left), right) * 4
-                    var acc = k[0] * FieldBlurStage.pixel(view.row(y) + c, 0)
-                    for t in 1...radius {
-                        let above = view.row(max(y - t, top)) + c, below = view.row(min(y + t, bottom)) + c
-                        acc += k[t] * (FieldBlurStage.pixel(above, 0) + FieldBlurStage.pixel(below, 0))
-                    }
-                    down[x - lo] = acc
-                }
-                scratch.values.withUnsafeMutableBufferPointer { values in
-                    for x in columns {
-                        let centre = x - lo
-                        var acc = k[0] * down[centre]
-                        for t in 1...radius {
-                            // Beyond the region's sides: its edge column (the clamped reads above).
-                            acc += k[t] * (down[centre - t] + down[centre + t])
-                        }
-                        values[x - columns.lowerBound] = acc
-                    }
-                }
-            }
+        // The rows in reach, the edge rows standing in beyond the region.
+        let rows = scratch.rows + radius
+        for t in -radius...radius { rows[t] = view.row(min(max(y + t, top), bottom)) }
+        let down = scratch.down - lo, values = scratch.values - columns.lowerBound
+        // Inside the region's sides the columns are read where they lie; beyond them, the edge column's value.
+        let inner = max(lo, left)..<min(hi, right + 1)
+        for x in inner {
+            let c = x * 4
+            var acc = k[0] * FieldBlurStage.pixel(rows[0] + c, 0)
+            for t in 1...radius { acc += k[t] * (FieldBlurStage.pixel(rows[-t] + c, 0) + FieldBlurStage.pixel(rows[t] + c, 0)) }
+            down[x] = acc
+        }
+        for x in lo..<inner.lowerBound { down[x] = down[left] }
+        for x in inner.upperBound..<hi { down[x] = down[right] }
+        for x in columns {
+            var acc = k[0] * down[x]
+            for t in 1...radius { acc += k[t] * (down[x - t] + down[x + t]) }
+            values[x] = acc
         }
     }
 
     /// The pyramid step: its blurred coarse rows B-spline-upsampled, down then across.
-    private func upsample(row y: Int, columns: Range<Int>, pyramid: PyramidLevel, scratch: inout FieldScratch) {
+    private func upsample(row y: Int, columns: Range<Int>, pyramid: PyramidLevel, scratch: FieldScratch) {
         let plan = pyramid.plan, region = pyramid.region
         let ly = y - region.y, tapsY = plan.y.upsample.width, tapsX = plan.x.upsample.width
         let firstRow = plan.y.upsample.starts[ly]
         let x0 = columns.lowerBound - region.x, x1 = columns.upperBound - region.x
         let c0 = plan.x.upsample.starts[x0], c1 = plan.x.upsample.starts[x1 - 1] + tapsX
-        scratch.down.withUnsafeMutableBufferPointer { down in
-            for c in c0..<c1 { down[c - c0] = .zero }
+        let down = scratch.down - c0, values = scratch.values - x0
+        for c in c0..<c1 { down[c] = .zero }
+        plan.y.upsample.weights.withUnsafeBufferPointer { weightsY in
             for t in 0..<tapsY {
-                let w = plan.y.upsample.weights[ly * tapsY + t]
+                let w = weightsY[ly * tapsY + t]
                 guard w != 0 else { continue }
                 let row = UnsafeRawPointer(pyramid.row(firstRow + t))
-                for c in c0..<c1 { down[c - c0] += w * row.loadUnaligned(fromByteOffset: c * 16, as: SIMD4<Float>.self) }
+                for c in c0..<c1 { down[c] += w * row.loadUnaligned(fromByteOffset: c * 16, as: SIMD4<Float>.self) }
             }
-            scratch.values.withUnsafeMutableBufferPointer { values in
-                plan.x.upsample.weights.withUnsafeBufferPointer { weights in
-                    for x in x0..<x1 {
-                        let start = plan.x.upsample.starts[x] - c0
-                        var acc = SIMD4<Float>.zero
-                        for t in 0..<tapsX { acc += weights[x * tapsX + t] * down[start + t] }
-                        values[x - x0] = acc
-                    }
+        }
+        plan.x.upsample.weights.withUnsafeBufferPointer { weights in
+            plan.x.upsample.starts.withUnsafeBufferPointer { starts in
+                for x in x0..<x1 {
+                    let start = starts[x], w = weights.baseAddress! + x * tapsX
+                    var acc = SIMD4<Float>.zero
+                    for t in 0..<tapsX { acc += w[t] * down[start + t] }
+                    values[x] = acc
                 }
             }
         }
