@@ -128,8 +128,15 @@ import Testing
     }
 
     /// A scene with one backdrop of the effect `kind` in its generic form, whose object has `members`.
+    /// A scene whose one layer's backdrop is the effect `kind` with `members`, and with each required
+    /// key it lacks (one with no default) at its suggested value.
     static func scene(_ kind: String, _ members: String) -> [UInt8] {
-        let backdrop = "{\"\(kind)\": {\(members)}}"
+        var all = [members]
+        for p in BlurOperation.effects.first(where: { $0.name == kind })?.parameters(in: .scene) ?? [] {
+            guard case .absent(nil) = p.defaultValue, let suggested = p.suggested, !members.contains("\"\(p.name)\"") else { continue }
+            all.append("\"\(p.name)\": \"\(suggested.text)\"")
+        }
+        let backdrop = "{\"\(kind)\": {\(all.joined(separator: ", "))}}"
         return Array("{\"width\": 20, \"height\": 20, \"layers\": [{\"frame\": [0, 0, 20, 20], \"backdrop\": \(backdrop)}]}".utf8)
     }
 
@@ -156,6 +163,12 @@ import Testing
                         #expect(throws: Never.self, "\(p.name) \(word)") {
                             _ = try SceneFile.parse(Self.scene(operation.name, "\"\(p.name)\": \"\(word.uppercased())\""))
                         }
+                    }
+                case .areas:
+                    let text = try #require(p.suggested).text
+                    #expect(throws: Never.self, "\(p.name)") { _ = try SceneFile.parse(Self.scene(operation.name, "\"\(p.name)\": \"\(text)\"")) }
+                    #expect(throws: Never.self, "\(p.name)") {
+                        _ = try SceneFile.parse(Self.scene(operation.name, "\"\(p.name)\": [\"\(text)\", \"1,2,3,4:5\"]"))
                     }
                 default:
                     #expect(throws: Never.self, "\(p.name)") { _ = try SceneFile.parse(Self.scene(operation.name, "\"\(p.name)\": null")) }

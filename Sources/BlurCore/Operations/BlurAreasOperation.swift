@@ -18,6 +18,7 @@ public enum BlurAreasOperation: StreamingImageOperation {
         Parameter(
             "areas", kind: .areas(most: BlurArea.most), default: .absent(nil), summary: "the areas to blur", placeholder: "AREAS")
     ) { if case let .areas(a) = $0 { a } else { nil } }
+    .suggesting(.areas([BlurArea(shape: .ellipse, x: .fraction(0.3), y: .fraction(0.2), width: .fraction(0.4), height: .fraction(0.5))]))
     /// σ of the areas that give none.
     public static let sigma = OperationParameter.number("sigma", BlurArea.sigmaSpec, placeholder: "S")
     /// The feather of the areas that give none.

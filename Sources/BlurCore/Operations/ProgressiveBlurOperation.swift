@@ -84,8 +84,12 @@ public enum ProgressiveBlurOperation: StreamingImageOperation {
         effect.dimmingClearExtension = arguments[dimmingClearExtension] ?? effect.dimmingClearExtension
         if let alpha = arguments.given(dimmingAlpha) { effect.dimmingAlpha = .constant(alpha: alpha) }
         if let tint = arguments.given(dimmingTintColor) { effect.dimmingTintColor = tint.dynamicColor }
-        // An angle, a start or a stop: the ramp, along the word's angle when no angle is given.
-        let ramped = [arguments.has(angle), arguments.has(start), arguments.has(stop)]
+        // An angle, or a start or stop other than the ends: the ramp, along the word's angle when no
+        // angle is given (a start of 0 and a stop of 1 given mean what they mean left out: the word's gradient).
+        let ramped = [
+            arguments.has(angle), arguments.given(start).map { $0 != ProgressiveRamp.startSpec.defaultValue } ?? false,
+            arguments.given(stop).map { $0 != ProgressiveRamp.stopSpec.defaultValue } ?? false,
+        ]
         if let given = ramped.firstIndex(of: true) {
             let rampName = arguments.spelled([angle, start, stop][given])
             for length in [blurMaximumRadiusInset, dimmingFullColorInset, dimmingClearExtension] where arguments.has(length) {

@@ -428,6 +428,11 @@ private struct Reader {
                 values[parameter.name] = .flag(try v.bool())
             case (.flag, .null):
                 values[parameter.name] = .flag(false)
+            case (.areas, .array):
+                // One area a string: the command line's text, each in its own element.
+                var texts: [String] = []
+                for item in try v.array() { texts.append(try item.string()) }
+                values[parameter.name] = try Node(value: .string(texts.joined(separator: ";")), path: v.path).parsed(parameter)
             default:
                 throw Reader.mismatch(v, for: parameter)
             }
@@ -573,7 +578,7 @@ extension Parameter.Kind {
         case .size: return "[width, height] or \"WxH\""
         case .flag: return "true or false"
         case .list: return "an array of numbers or \"N,N,…\""
-        case .areas: return "a string of areas (\"ellipse:40%,10%,20%,30%:24:8;rect:0,0,100,40\")"
+        case .areas: return "areas as a string (\"ellipse:40%,10%,20%,30%:24:8;rect:0,0,100,40\") or an array of them, one a string"
         }
     }
 }
