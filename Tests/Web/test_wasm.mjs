@@ -91,6 +91,16 @@ for (const [image, label] of [[photo, 'opaque'], [clear, 'translucent']]) {
     same(`progressive ${direction} ${label}`, kit.progressive(image, { direction, maximumBlurRadius: 8, scale: 2 }),
       native(image, ['progressive', '--direction', direction, '--max-radius', '8', '--scale', '2']));
   }
+  for (const [angle, start, stop] of [[0, 0, 1], [30, 0.2, 0.8], [90, 0.5, 0.5], [225, 0, 0.4], [-60, 0.1, 1]]) {
+    same(`progressive at ${angle}° from ${start} to ${stop} ${label}`,
+      kit.progressive(image, { angle, start, stop, maximumBlurRadius: 10, region: '10,20,200,140' }),
+      native(image, ['progressive', '--angle', String(angle), '--start', String(start), '--stop', String(stop), '--max-radius', '10',
+        '--region', '10,20,200,140']));
+  }
+  for (const areas of ['ellipse:30%,20%,40%,50%', 'rect:10,10,80,60,12:9:6;ellipse:100,40,90,90:20:30', 'rect:-50,-50,100,100:30;rect:200,150,100,100']) {
+    same(`blur areas ${areas} ${label}`, kit.blurAreas(image, { areas, sigma: 8, feather: 4, scale: 2 }),
+      native(image, ['blur-areas', '--areas', areas, '--sigma', '8', '--feather', '4', '--scale', '2']));
+  }
   same(`progressive defaults dark ${label}`, kit.progressive(image, { appearance: 'dark' }),
     native(image, ['progressive', '--appearance', 'dark']));
   same(`progressive no tint ${label}`, kit.progressive(image, { maximumBlurRadius: 30, minimumBlurRadius: 2, dimmingTintColor: 'none' }),
@@ -175,7 +185,10 @@ for (const [label, options, args] of [
 const required = { blur: { sigma: 1 }, progressive: {}, material: {}, resize: { width: 8 } };
 for (const operation of kit.operations) {
   for (const p of operation.parameters) {
-    const base = { ...required[operation.name] };
+    // An option with no default that the registry suggests a value for (blurAreas' areas) is given it.
+    const suggested = Object.fromEntries(operation.parameters.filter((q) => q.default === undefined && q.suggested !== undefined)
+      .map((q) => [q.name, q.suggested]));
+    const base = { ...suggested, ...required[operation.name] };
     if (operation.name === 'blur' && p.name === 'radius') delete base.sigma;
     if (operation.name === 'blur' && p.name === 'scale') { delete base.sigma; base.radius = 1; }
     // A resize option on an effect (resizing first) goes with a size; scroll-edge's is resizeHeight.
@@ -344,11 +357,12 @@ fresh.close();
 
 // The smaller module (blurkit-core.wasm: the blurs alone), which load({ operations }) picks for a
 // page that only blurs: its operations draw the whole module's bytes; one it lacks takes the whole.
-const core = await load({ operations: ['blur', 'progressive', 'scrollEdge'] });
-check(JSON.stringify(core.operations.map((o) => o.name)) === JSON.stringify(['blur', 'progressive', 'scrollEdge']),
+const core = await load({ operations: ['blur', 'progressive', 'blurAreas', 'scrollEdge'] });
+check(JSON.stringify(core.operations.map((o) => o.name)) === JSON.stringify(['blur', 'progressive', 'blurAreas', 'scrollEdge']),
   `blurkit-core.wasm holds ${core.operations.map((o) => o.name)}`);
 for (const [name, options] of [['blur', { radius: 3, scale: 2 }], ['progressive', { maximumBlurRadius: 8, direction: 'left', scale: 2 }],
-  ['progressive', { region: { x: 10, y: 20, width: 100, height: 60 }, appearance: 'dark' }], ['scrollEdge', { style: 'hard', edge: 'bottom' }]]) {
+  ['progressive', { region: { x: 10, y: 20, width: 100, height: 60 }, appearance: 'dark' }], ['scrollEdge', { style: 'hard', edge: 'bottom' }],
+  ['progressive', { angle: 135, start: 0.1, stop: 0.6 }], ['blurAreas', { areas: 'ellipse:10,10,100,80:12:20;rect:150,100,60,60,8' }]]) {
   check(equal(core[name](photo, options).data, kit[name](photo, options).data), `blurkit-core.wasm's ${name} differs from blurkit.wasm's`);
 }
 const whole = await load({ operations: ['progressive', 'glass'] });

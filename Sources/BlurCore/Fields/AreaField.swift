@@ -1,7 +1,7 @@
 /// The union of feathered shapes, each with its own σ: σ at a pixel is the largest of each shape's
 /// σ × its coverage there — 1 inside the shape, falling linearly to 0 across the feather outside
 /// it (a hard edge without one: the pixel's centre inside or not). What `blur-areas` draws.
-package struct AreaField: SigmaField {
+package final class AreaField: SigmaField {
     /// One shape in pixels.
     package struct Shape: Sendable, Hashable {
         package enum Kind: Sendable, Hashable {

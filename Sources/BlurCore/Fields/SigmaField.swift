@@ -4,8 +4,8 @@
 /// (``FieldBlurStage``, held to ``FieldBlur/reference(_:field:)``) draws every one of them.
 ///
 /// The blur reads the region's pixels only, clamped at its edges; pixels outside it are left as
-/// they are. Coordinates are pixels, a pixel's centre at `(x + 0.5, y + 0.5)`.
-package protocol SigmaField: Sendable {
+/// they are. A class-bound protocol, so that the WebAssembly module (Embedded Swift) takes any field too. Coordinates are pixels, a pixel's centre at `(x + 0.5, y + 0.5)`.
+package protocol SigmaField: AnyObject, Sendable {
     /// The pixels the blur reads and writes.
     var region: PixelRect { get }
     /// The largest σ anywhere, pixels.
@@ -47,7 +47,7 @@ extension PixelRect {
 /// The angle names the way the blur fades, clockwise, as the direction words do: 0° is `down`
 /// (full at the top, fading towards the bottom edge), 90° `right` (full at the right), 180° `up`,
 /// 270° `left`.
-package struct LinearRamp: SigmaField {
+package final class LinearRamp: SigmaField {
     package let region: PixelRect
     package let maximumSigma: Double
     let minimumSigma: Double
@@ -80,8 +80,9 @@ package struct LinearRamp: SigmaField {
     /// The unit vector towards the full end for `degrees` (0: up, 90: right, clockwise); exact at
     /// multiples of 90°, so that the direction words' angles give straight ramps.
     static func direction(_ degrees: Double) -> (x: Double, y: Double) {
-        var d = degrees.truncatingRemainder(dividingBy: 360)
-        if d < 0 { d += 360 }
+        // Into 0…360 without the C library's fmod (the WebAssembly module has none): exact for whole degrees.
+        var d = degrees - 360 * (degrees / 360).rounded(.down)
+        if d >= 360 { d -= 360 }
         switch d {
         case 0: return (0, -1)
         case 90: return (1, 0)
