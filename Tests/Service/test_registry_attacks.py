@@ -111,7 +111,10 @@ def registry():
 
 
 def num(x):
-    """A number as text: integers without a fraction, others in at most 12 significant digits."""
+    """A number as text: integers without a fraction, others in at most 12 significant digits; a
+    value the registry gives as text (a suggested area) as it is."""
+    if isinstance(x, str):
+        return x
     if float(x).is_integer() and abs(x) < 1e15:
         return str(int(x))
     return "%.12g" % x
@@ -760,6 +763,11 @@ def scene_values(p):
                 [1e300, 0, 1, 1], [0, 0], "nan"]
     if kind == "size":
         return [[100000, 100000], [10000, 10000], "10000x10000", [0, 0], [1e300, 1e300], "nan"]
+    if kind == "areas":
+        good = p["suggested"]
+        return [good, [good, "rect:-1000000,-1000000,1000000,1000000:2000:1000000"], "ellipse:0,0,1000000,1000000:2000:1000000",
+                ";".join(["1,1,1,1:2000:1000000"] * p["most"]), ";".join(["1,1,1,1"] * (p["most"] + 1)), "circle:1,1,1,1",
+                "1,1,0,1", "", [], [5], None, 5, {}]
     return [None, 0, -1, 1e300, "bogus", [], {}]
 
 
@@ -785,7 +793,15 @@ def scene_valid(p, value):
         return value in good or (bool(p.get("allowsNone")) and (value is None or value == "none"))
     if kind == "flag":
         return value is True or value is False or value is None
+    if kind == "areas":
+        good = p["suggested"]
+        return value == good or value == [good, "rect:-1000000,-1000000,1000000,1000000:2000:1000000"]
     return False
+
+
+def required_keys(op):
+    """The scene keys an effect cannot go without (no default), at the values the registry suggests."""
+    return {p["canonical"]: p["suggested"] for p in scene_keys(op) if "default" not in p and "suggested" in p}
 
 
 def scene_keys(op):
@@ -805,7 +821,8 @@ def animation(op, kind, scale, only=None):
     keys = [p for p in scene_keys(op) if only is None or p is only]
     numbers = [p for p in keys if p["kind"] == "number"]
     start = {p["canonical"]: p["minimum"] for p in numbers}
-    document = still({op["name"]: start if kind == "numbers" else {}}, frame=(0, 0, 32, 24), scale=scale, size=(32, 24))
+    document = still({op["name"]: {**required_keys(op), **(start if kind == "numbers" else {})}}, frame=(0, 0, 32, 24), scale=scale,
+                     size=(32, 24))
     document.update({"duration": 0.5, "fps": 10})
     if kind == "numbers":
         target = {p["canonical"]: p["maximum"] for p in numbers}
@@ -832,13 +849,15 @@ def attack_scenes(work, op, renderer, pool):
     stills = []  # (path under the root, whose values the documentation calls good)
     for p in scene_keys(op):
         for i, value in enumerate(scene_values(p)):
-            stills.append((work.scene(f"{name}-{p['canonical']}-{i}.json", still({name: {p["canonical"]: value}})), scene_valid(p, value)))
+            backdrop = {**required_keys(op), p["canonical"]: value}
+            stills.append((work.scene(f"{name}-{p['canonical']}-{i}.json", still({name: backdrop})), scene_valid(p, value)))
     for f, frame in enumerate(SCENE_FRAMES):
         for scale in (1, 16, 0.01):
-            stills.append((work.scene(f"{name}-frame{f}-scale{num(scale)}.json", still({name: {}}, frame=frame, scale=scale)), False))
+            stills.append((work.scene(f"{name}-frame{f}-scale{num(scale)}.json", still({name: required_keys(op)}, frame=frame, scale=scale)),
+                           False))
     for size, scale in (((100000, 100000), 1), ((100000, 100000), 0.01)):
         stills.append((work.scene(f"{name}-canvas{size[0]}-scale{num(scale)}.json",
-                                  still({name: {}}, frame=(0, 0) + size, scale=scale, size=size)), False))
+                                  still({name: required_keys(op)}, frame=(0, 0) + size, scale=scale, size=size)), False))
     movies = [work.scene(f"{name}-anim-{kind}-scale{num(scale)}.json", animation(op, kind, scale))
               for kind in ("numbers", "frame") for scale in (1, 16, 0.01)]
     # Each number alone at the largest scale: frames render in parallel, each at its own value.
