@@ -37,7 +37,7 @@ func accuracySweep(tile: Bitmap) throws {
 /// or the one `BENCH_DIRECTION` names (down, up, left, right). Prints the best and the median of each,
 /// and of building a stage for a geometry not seen before (what the first frame of a view pays; its plan
 /// is kept after that, so the loop's first run pays it once).
-func profileProgressive(tile: Bitmap, threads: Int?) throws {
+@MainActor func profileProgressive(tile: Bitmap, threads: Int?) throws {
     let size = (ProcessInfo.processInfo.environment["BENCH_SIZE"] ?? "6000x4000").split(separator: "x").compactMap { Int($0) }
     let (w, h) = size.count == 2 && size.allSatisfy({ $0 > 0 && $0 <= 20_000 }) ? (size[0], size[1]) : (6000, 4000)
     let image = try photo(width: w, height: h, from: tile)
@@ -47,6 +47,11 @@ func profileProgressive(tile: Bitmap, threads: Int?) throws {
     func summary(_ times: [Double]) -> String {
         let sorted = times.sorted()
         return "best \(String(format: "%.1f", sorted[0])) ms, median \(String(format: "%.1f", sorted[sorted.count / 2])) ms"
+    }
+    // `BENCH_AREAS=1`: the blur-areas table's eight areas against a uniform blur of their boxes.
+    if ProcessInfo.processInfo.environment["BENCH_AREAS"] == "1" {
+        try benchAreas(images: [(w, h, image)], tile: tile, runs: 7) { print($0) }
+        return
     }
     for direction in GradientDirection.allCases where ProcessInfo.processInfo.environment["BENCH_DIRECTION"].map({ $0 == "\(direction)" }) ?? true {
         var effect = VariableBlurEffect(direction: direction)

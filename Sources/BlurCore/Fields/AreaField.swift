@@ -100,13 +100,13 @@ package final class AreaField: SigmaField {
         }
     }
 
-    package func bounds(sigmaFrom low: Double, through high: Double) -> PixelRect? {
-        if low <= 0 { return region }
-        var box: PixelRect?
+    /// Each area that reaches σ `low`, its feather included.
+    package func bounds(sigmaFrom low: Double, through high: Double) -> [PixelRect] {
+        if low <= 0 { return [region] }
+        var boxes: [PixelRect] = []
         for (shape, reach) in zip(shapes, reaches) where shape.sigma >= low {
-            guard let reach else { continue }
-            box = box.map { $0.union(reach) } ?? reach
+            if let reach { boxes.append(reach) }
         }
-        return box
+        return boxes
     }
 }

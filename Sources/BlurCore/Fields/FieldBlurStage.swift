@@ -29,6 +29,9 @@ final class FieldBlurStage: RowStage {
     /// Rows above a band that some step may read.
     private let reach: Int
 
+    /// Pixels between two runs of a step's users that are computed rather than start a new run.
+    static let runGap = 24
+
     /// The steps' ratio.
     static let ratio = 1.122_462_048_309_373  // 2^⅙
 
@@ -43,7 +46,8 @@ final class FieldBlurStage: RowStage {
         var reach = 0
         for k in ladder.indices.dropFirst() {
             let low = ladder[k - 1], high = k + 1 < ladder.count ? ladder[k + 1] : ladder[k]
-            guard let used = field.bounds(sigmaFrom: low, through: high) else {
+            let used = field.bounds(sigmaFrom: low, through: high)
+            guard !used.isEmpty else {
                 levels.append(nil)
                 continue
             }
@@ -72,11 +76,13 @@ final class FieldBlurStage: RowStage {
         defer { input.keepFrom = nil }
         // The pyramid steps' coarse rows for the band, in order, before the rows share them out.
         for level in levels {
-            guard let level, case let .pyramid(pyramid) = level.schedule else { continue }
-            let used = level.used.rows.clamped(to: rows)
-            guard !used.isEmpty else { continue }
-            let local = (used.lowerBound - pyramid.region.y)..<(used.upperBound - pyramid.region.y)
-            try pyramid.ensure(pyramid.plan.coarseRows(for: local), from: input, parts: parts)
+            guard let level, case let .pyramid(pyramids) = level.schedule else { continue }
+            for (pyramid, usedRows) in pyramids {
+                let used = usedRows.clamped(to: rows)
+                guard !used.isEmpty else { continue }
+                let local = (used.lowerBound - pyramid.region.y)..<(used.upperBound - pyramid.region.y)
+                try pyramid.ensure(pyramid.plan.coarseRows(for: local), from: input, parts: parts)
+            }
         }
         let inside = region.rows.clamped(to: rows)
         let directReach = levels.reduce(0) { r, level in
@@ -117,15 +123,41 @@ final class FieldBlurStage: RowStage {
     ) {
         let region = field.region, n = region.width
         field.sigmas(row: y, columns: region.columns, into: scratch.sigma)
-        // Each pixel's lower step and weight, and each step's first and last user.
         scratch.clearSpans()
         let lower = scratch.lower, weight = scratch.weight, first = scratch.first, last = scratch.last, sum = scratch.sum
-        let values = scratch.values
-        var blurred = false
+        let values = scratch.values, source = view.row(y) + region.x * 4
         let sigma = scratch.sigma, top = ladder.count - 1, floor = ladder[0]
+        /// Adds step `k`'s share to the pixels of its run `first[k]…last[k]` that use it, and closes the run.
+        func flush(_ k: Int) {
+            let span = first[k]..<(last[k] + 1)
+            first[k] = .max
+            last[k] = .min
+            if k == 0 {
+                for i in span where lower[i] == 0 { sum[i] += (1 - weight[i]) * FieldBlurStage.pixel(source, i) }
+                return
+            }
+            // Every step a pixel uses has a level: the bounds are conservative.
+            levels[k]!.values(row: y, columns: (region.x + span.lowerBound)..<(region.x + span.upperBound), view: view, scratch: scratch)
+            let at = values - span.lowerBound
+            for i in span {
+                let l = Int(lower[i])
+                if l == k {
+                    sum[i] += (1 - weight[i]) * at[i]
+                } else if l + 1 == k {
+                    sum[i] += weight[i] * at[i]
+                }
+            }
+        }
+        /// Pixel `i` uses step `k`: its run grows, or (past a gap) the run is drawn and a new one starts.
+        func use(_ k: Int, _ i: Int) {
+            if last[k] >= 0 && i - last[k] > FieldBlurStage.runGap { flush(k) }
+            if first[k] == .max { first[k] = i }
+            last[k] = i
+        }
         // Each pixel's step, walked from its neighbour's (σ changes little from pixel to pixel): the
-        // last step below σ, as a search would find it.
-        var k = 0
+        // last step below σ, as a search would find it; each step computed over the runs of pixels
+        // that use it (a feather's ring is two short runs a row, not the width between them).
+        var k = 0, blurred = false
         for i in 0..<n {
             let s = sigma[i]
             var w: Float = 0
@@ -141,40 +173,15 @@ final class FieldBlurStage: RowStage {
             }
             lower[i] = Int32(k)
             weight[i] = w
+            sum[i] = .zero
             guard k > 0 || w > 0 else { continue }
             blurred = true
             // A step a pixel weighs nothing of is not computed for it.
-            if w < 1 {
-                first[k] = min(first[k], i)
-                last[k] = max(last[k], i)
-            }
-            if w > 0 {
-                first[k + 1] = min(first[k + 1], i)
-                last[k + 1] = max(last[k + 1], i)
-            }
+            if w < 1 { use(k, i) }
+            if w > 0 { use(k + 1, i) }
         }
         guard blurred else { return }
-        let source = view.row(y) + region.x * 4
-        sum.update(repeating: .zero, count: n)
-        for k in 0..<ladder.count where first[k] <= last[k] {
-            let span = first[k]..<(last[k] + 1)
-            if k == 0 {
-                for i in span where lower[i] == 0 { sum[i] += (1 - weight[i]) * FieldBlurStage.pixel(source, i) }
-                continue
-            }
-            // Every step a pixel uses has a level: the bounds are conservative.
-            let level = levels[k]!
-            level.values(row: y, columns: (region.x + span.lowerBound)..<(region.x + span.upperBound), view: view, scratch: scratch)
-            let at = values - span.lowerBound
-            for i in span {
-                let l = Int(lower[i])
-                if l == k {
-                    sum[i] += (1 - weight[i]) * at[i]
-                } else if l + 1 == k {
-                    sum[i] += weight[i] * at[i]
-                }
-            }
-        }
+        for k in 0...top where first[k] <= last[k] { flush(k) }
         let target = output.row(y) + region.x * 4
         // Rounded to nearest, ties to even, as the reference: 2²³ added and taken away (every sum lies in 0…255).
         let magic = SIMD4<Float>(repeating: 8_388_608)
@@ -191,17 +198,19 @@ final class FieldBlurStage: RowStage {
 
     func heldBytes(bandRows: Int) -> Int {
         levels.reduce(0) { total, level in
-            guard let level, case let .pyramid(pyramid) = level.schedule else { return total }
-            let plan = pyramid.plan
-            let coarse = bandRows / plan.factor + plan.y.upsample.width + 2 * plan.coarseRadius + pyramid.decimationBatch + 2
-            return total + max(pyramid.heldBytes, coarse * plan.x.blurredCount * 32)
+            guard let level, case let .pyramid(pyramids) = level.schedule else { return total }
+            return pyramids.reduce(total) { total, pair in
+                let (pyramid, plan) = (pair.level, pair.level.plan)
+                let coarse = bandRows / plan.factor + plan.y.upsample.width + 2 * plan.coarseRadius + pyramid.decimationBatch + 2
+                return total + max(pyramid.heldBytes, coarse * plan.x.blurredCount * 32)
+            }
         } + (parallelParts * region.width * 64)
     }
 
     func inputBytes(bandRows: Int) -> Int {
         let pyramids = levels.reduce(0) { total, level in
-            guard let level, case let .pyramid(pyramid) = level.schedule else { return total }
-            return max(total, pyramid.inputBytes)
+            guard let level, case let .pyramid(pyramids) = level.schedule else { return total }
+            return pyramids.reduce(total) { max($0, $1.level.inputBytes) }
         }
         return (bandRows + 2 * reach) * width * 4 + pyramids
     }
@@ -210,8 +219,8 @@ final class FieldBlurStage: RowStage {
     /// The most coarse samples a pyramid step's row holds.
     private var coarsest: Int {
         levels.reduce(0) { most, level in
-            guard let level, case let .pyramid(pyramid) = level.schedule else { return most }
-            return max(most, pyramid.plan.x.blurredCount)
+            guard let level, case let .pyramid(pyramids) = level.schedule else { return most }
+            return pyramids.reduce(most) { max($0, $1.level.plan.x.blurredCount) }
         }
     }
     private var parallelParts: Int { 16 }
@@ -286,20 +295,22 @@ final class FieldLevel: @unchecked Sendable {
     enum Schedule {
         /// The half-kernel (centre first) and its radius.
         case direct([Float], Int)
-        case pyramid(PyramidLevel)
+        /// A pyramid over each group of rectangles that use the step (grown by its reach, those that
+        /// meet merged), and the rows of that group that use it.
+        case pyramid([(level: PyramidLevel, usedRows: Range<Int>)])
     }
     let sigma: Double
-    /// The pixels that use it (conservatively).
-    let used: PixelRect
     /// The field's region: where a direct kernel clamps.
     let bounds: PixelRect
     let schedule: Schedule
     /// Rows and columns beyond `used` it reads.
     let reach: Int
 
-    init(sigma: Double, used: PixelRect, field: PixelRect) {
+    /// More rectangles than this are not grouped one by one: one pyramid covers them all.
+    static let mostGroups = 64
+
+    init(sigma: Double, used: [PixelRect], field: PixelRect) {
         self.sigma = sigma
-        self.used = used
         bounds = field
         if sigma < GaussianFastPath.pyramidThreshold {
             let half = GaussianFastPath.halfKernel(sigma).map(Float.init)
@@ -307,8 +318,30 @@ final class FieldLevel: @unchecked Sendable {
             reach = half.count - 1
         } else {
             let reach = PyramidPlan.reach(sigma)
-            let region = used.grown(by: reach, clippedTo: field)!
-            schedule = .pyramid(PyramidLevel(sigma: sigma, region: region, edges: .clamp))
+            // Each rectangle grown by the reach; those that meet merged, until none does.
+            var groups: [(region: PixelRect, rows: Range<Int>)] = []
+            if used.count > FieldLevel.mostGroups {
+                let all = used.dropFirst().reduce(used[0]) { $0.union($1) }
+                groups = all.grown(by: reach, clippedTo: field).map { [($0, all.rows)] } ?? []
+            } else {
+                for rect in used {
+                    guard var region = rect.grown(by: reach, clippedTo: field) else { continue }
+                    var rows = rect.rows
+                    var i = 0
+                    while i < groups.count {
+                        if groups[i].region.meets(region) {
+                            region = region.union(groups[i].region)
+                            rows = min(rows.lowerBound, groups[i].rows.lowerBound)..<max(rows.upperBound, groups[i].rows.upperBound)
+                            groups.remove(at: i)
+                            i = 0
+                        } else {
+                            i += 1
+                        }
+                    }
+                    groups.append((region, rows))
+                }
+            }
+            schedule = .pyramid(groups.map { (PyramidLevel(sigma: sigma, region: $0.region, edges: .clamp), $0.rows) })
             self.reach = reach
         }
     }
@@ -319,8 +352,13 @@ final class FieldLevel: @unchecked Sendable {
         switch schedule {
         case let .direct(half, radius):
             half.withUnsafeBufferPointer { direct(row: y, columns: columns, half: $0.baseAddress!, radius: radius, view: view, scratch: scratch) }
-        case let .pyramid(pyramid):
-            upsample(row: y, columns: columns, pyramid: pyramid, scratch: scratch)
+        case let .pyramid(pyramids):
+            // The pixels that use the step lie in one group's rows and columns.
+            for (pyramid, usedRows) in pyramids where usedRows.contains(y) {
+                let inside = columns.clamped(to: pyramid.region.columns)
+                guard !inside.isEmpty else { continue }
+                upsample(row: y, columns: inside, offset: inside.lowerBound - columns.lowerBound, pyramid: pyramid, scratch: scratch)
+            }
         }
     }
 
@@ -351,13 +389,13 @@ final class FieldLevel: @unchecked Sendable {
     }
 
     /// The pyramid step: its blurred coarse rows B-spline-upsampled, down then across.
-    private func upsample(row y: Int, columns: Range<Int>, pyramid: PyramidLevel, scratch: FieldScratch) {
+    private func upsample(row y: Int, columns: Range<Int>, offset: Int, pyramid: PyramidLevel, scratch: FieldScratch) {
         let plan = pyramid.plan, region = pyramid.region
         let ly = y - region.y, tapsY = plan.y.upsample.width, tapsX = plan.x.upsample.width
         let firstRow = plan.y.upsample.starts[ly]
         let x0 = columns.lowerBound - region.x, x1 = columns.upperBound - region.x
         let c0 = plan.x.upsample.starts[x0], c1 = plan.x.upsample.starts[x1 - 1] + tapsX
-        let down = scratch.down - c0, values = scratch.values - x0
+        let down = scratch.down - c0, values = scratch.values + offset - x0
         for c in c0..<c1 { down[c] = .zero }
         plan.y.upsample.weights.withUnsafeBufferPointer { weightsY in
             for t in 0..<tapsY {

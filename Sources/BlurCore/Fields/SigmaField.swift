@@ -12,9 +12,10 @@ package protocol SigmaField: AnyObject, Sendable {
     var maximumSigma: Double { get }
     /// σ at the centre of each pixel of row `y`, columns `columns` (inside the region), into `out`.
     func sigmas(row y: Int, columns: Range<Int>, into out: UnsafeMutablePointer<Double>)
-    /// A rectangle (inside the region) holding every pixel whose σ lies in `low…high`: it may be
-    /// larger, never smaller; nil when no pixel's does.
-    func bounds(sigmaFrom low: Double, through high: Double) -> PixelRect?
+    /// Rectangles (inside the region) holding every pixel whose σ lies in `low…high` between them:
+    /// they may hold more, never less; none when no pixel's does. Apart, they let a step be computed
+    /// around each (one area of several) rather than over the rectangle around them all.
+    func bounds(sigmaFrom low: Double, through high: Double) -> [PixelRect]
 }
 
 extension PixelRect {
@@ -31,6 +32,11 @@ extension PixelRect {
         let x0 = min(x, other.x), y0 = min(y, other.y)
         let x1 = max(x + width, other.x + other.width), y1 = max(y + height, other.y + other.height)
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// Whether the two share a pixel.
+    func meets(_ other: PixelRect) -> Bool {
+        x < other.x + other.width && other.x < x + width && y < other.y + other.height && other.y < y + height
     }
 
     /// The rows it covers.
@@ -112,7 +118,12 @@ package final class LinearRamp: SigmaField {
         for x in columns { out[x - columns.lowerBound] = sigma(strength(position(x, y))) }
     }
 
-    package func bounds(sigmaFrom low: Double, through high: Double) -> PixelRect? {
+    package func bounds(sigmaFrom low: Double, through high: Double) -> [PixelRect] {
+        slab(sigmaFrom: low, through: high).map { [$0] } ?? []
+    }
+
+    /// The rectangle around the pixels whose σ lies in `low…high`: a slab across the region.
+    private func slab(sigmaFrom low: Double, through high: Double) -> PixelRect? {
         guard maximumSigma > minimumSigma else { return low <= minimumSigma && minimumSigma <= high ? region : nil }
         // The strengths for low…high, then the projections they come from: a slab across the region.
         let r0 = (low - minimumSigma) / (maximumSigma - minimumSigma), r1 = (high - minimumSigma) / (maximumSigma - minimumSigma)
