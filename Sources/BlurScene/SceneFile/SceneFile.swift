@@ -483,7 +483,7 @@ private struct Reader {
             }
         }
         // The short forms' radius and dimming are the layer's; an effect's keys of those names are the effect's.
-        let shortFormKeys = effectKeys.isEmpty ? ["blurEffectRadius", "dimmingAlpha"] : []
+        let shortFormKeys = effectKeys.isEmpty ? [Reader.radiusKey, Reader.dimmingKey] : []
         let layerKeys = ["opacity", "frame", "backgroundColor", "cornerRadius", "blurRadius"] + shortFormKeys
         let set = try o.required("set").object(layerKeys + effectKeys.map(\.name).filter { !layerKeys.contains($0) })
         // Read every value first, so an error leaves the scene unchanged.
@@ -493,10 +493,10 @@ private struct Reader {
         if let v = set.optional("backgroundColor") { let x = try v.color(appearance); changes.append { $0.backgroundColor = x } }
         if let v = set.optional("cornerRadius") { let x = try v.number(Layer.cornerRadiusSpec); changes.append { $0.cornerRadius = x } }
         if let v = set.optional("blurRadius") { let x = try v.number(Layer.blurRadiusSpec); changes.append { $0.blurRadius = x } }
-        if shortFormKeys.contains("blurEffectRadius"), let v = set.optional("blurEffectRadius") {
+        if shortFormKeys.contains(Reader.radiusKey), let v = set.optional(Reader.radiusKey) {
             let x = try v.number(Material.radiusSpec); changes.append { $0.blurEffectRadius = x }
         }
-        if shortFormKeys.contains("dimmingAlpha"), let v = set.optional("dimmingAlpha") {
+        if shortFormKeys.contains(Reader.dimmingKey), let v = set.optional(Reader.dimmingKey) {
             let x = try v.number(Material.dimmingSpec); changes.append { $0.dimmingAlpha = x }
         }
         let appearance = appearance

@@ -472,7 +472,8 @@ public final class BlurService: Sendable {
         if animated {
             if let word {
                 guard let format = try? AnimationFormat.spec.parse(word), format != .pngSequence else {
-                    throw .badRequest("format must be webp, gif or apng for an animation, got \(word)", parameter: "format")
+                    let name = BlurUpOperation.format.parameter.flag
+                    throw .badRequest("\(name) must be webp, gif or apng for an animation, got \(word)", parameter: name)
                 }
                 return (format.rawValue, BlurService.contentType(animation: format))
             }
@@ -482,7 +483,8 @@ public final class BlurService: Sendable {
         }
         if let word {
             guard let format = try? ImageFormat.spec.parse(word) else {
-                throw .badRequest("format must be one of \(ImageFormat.spec.words.joined(separator: ", ")), got \(word)", parameter: "format")
+                let name = StillOutput.format.parameter.flag
+                throw .badRequest("\(name) must be one of \(ImageFormat.spec.words.joined(separator: ", ")), got \(word)", parameter: name)
             }
             return (format.rawValue, BlurService.contentType(format))
         }
