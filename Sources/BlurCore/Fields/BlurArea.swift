@@ -43,10 +43,15 @@ public struct BlurArea: Sendable, Hashable {
     public static let featherSpec = ParameterSpec(
         name: "feather", unit: "pt", range: 0...1_000_000, defaultValue: 0, summary: "the band outside an area across which σ falls to 0, in points")
 
+    /// The outline: a rectangle or the ellipse inside it.
     public var shape: Shape
+    /// The left edge of the rectangle (points, or a fraction of the image's width).
     public var x: Coordinate
+    /// The top edge (points, or a fraction of the image's height).
     public var y: Coordinate
+    /// The width (points, or a fraction of the image's width), positive.
     public var width: Coordinate
+    /// The height (points, or a fraction of the image's height), positive.
     public var height: Coordinate
     /// A rectangle's corner radius, points (0: square; at most half the shorter side).
     public var cornerRadius: Double
