@@ -27,6 +27,7 @@ function type(p) {
     case 'number': return 'number';
     case 'flag': return 'boolean';
     case 'region': return 'Region | string';
+    case 'areas': return 'string | string[]';
     case 'choice': {
       // Any case is taken; the literal types list the canonical words and aliases as written.
       const words = [...p.words, ...Object.keys(p.aliases)];
@@ -51,6 +52,10 @@ function doc(p) {
   return '  /**\n' + lines.map((l) => `   * ${l}`).join('\n') + '\n   */';
 }
 
+/// An option the operation cannot go without: no default, no words for its absence, and in no
+/// set of which one stands in for another (blur's sigma or radius).
+const required = (o, p) => p.default === undefined && p.defaultText === undefined && !(o.exclusive ?? []).flat().includes(p.name);
+
 /// One method per operation, after the `leading` parameters (the image, for BlurKit's own).
 // A surface keeps its size: no operation that only resizes, and no resize option on the others.
 const resizesOnly = (o) => o.parameters.length > 0 && o.parameters.every((p) => p.resizes);
@@ -59,7 +64,8 @@ const methods = (leading) => kit.operations
   .filter((o) => leading !== '' || !resizesOnly(o))
   .map((o) => {
     const options = leading === '' && resizing(o).length ? `Omit<${pascal(o.name)}Options, ${resizing(o).join(' | ')}>` : `${pascal(o.name)}Options`;
-    return `  /** ${pascal(o.summary)}. */\n  ${o.name}(${leading}options${(o.exclusive ?? []).length ? '' : '?'}: ${options}): Result;`;
+    const needed = (o.exclusive ?? []).length || o.parameters.some((p) => required(o, p));
+    return `  /** ${pascal(o.summary)}. */\n  ${o.name}(${leading}options${needed ? '' : '?'}: ${options}): Result;`;
   })
   .join('\n');
 
@@ -100,7 +106,7 @@ export interface ParameterDescription {
   name: string;
   canonical: string;
   flag: string;
-  kind: 'number' | 'choice' | 'color' | 'region' | 'length' | 'size' | 'flag';
+  kind: 'number' | 'choice' | 'color' | 'region' | 'length' | 'size' | 'flag' | 'list' | 'areas';
   summary: string;
   help: string;
   placeholder: string;
@@ -128,7 +134,7 @@ export interface OperationDescription {
 
 for (const operation of kit.operations) {
   out += `\n/** Options of \`${operation.name}\`: ${operation.summary}. */\nexport interface ${pascal(operation.name)}Options {\n`;
-  out += operation.parameters.map((p) => `${doc(p)}\n  ${p.name}?: ${type(p)};`).join('\n');
+  out += operation.parameters.map((p) => `${doc(p)}\n  ${p.name}${required(operation, p) ? '' : '?'}: ${type(p)};`).join('\n');
   out += '\n}\n';
 }
 

@@ -59,10 +59,14 @@ export async function load(source = new URL('./blurkit.wasm', import.meta.url)) 
   return new BlurKit(exports, JSON.parse(await new Response(json).text()));
 }
 
+/// The most bytes of options one call takes (its name included).
+const MOST_OPTION_BYTES = 4 << 20;
+
 export class BlurKit {
   #e;
   #pixels = { pointer: 0, bytes: 0 };
   #words = 0;
+  #wordBytes = 4096;
   #hash = 0;
   #blurHash = 0;
   #size = 0;
@@ -217,7 +221,16 @@ export class BlurKit {
     }
     const bytes = encoder.encode(words.map((w) => w + '\0').join(''));
     const nameBytes = encoder.encode(name);
-    if (nameBytes.length + bytes.length > 4096) throw new Error(`${name}: options too long`);
+    const needed = nameBytes.length + bytes.length;
+    if (needed > MOST_OPTION_BYTES) throw new Error(`${name}: the options are ${needed} bytes; at most ${MOST_OPTION_BYTES} are taken`);
+    // The module's buffer for the options grows to what they need (ten thousand areas are a few hundred KB).
+    if (needed > this.#wordBytes) {
+      const bigger = this.#e.bk_alloc(needed);
+      if (!bigger) throw new Error(`${name}: no memory for ${needed} bytes of options`);
+      this.#e.bk_free(this.#words);
+      this.#words = bigger;
+      this.#wordBytes = needed;
+    }
     return { nameBytes, bytes };
   }
 
@@ -267,6 +280,12 @@ function text(name, key, kind, value) {
     throw new Error(`${name}: ${key} must be a colour as a string ('#RRGGBB', '#RRGGBBAA', 'white', …), got ${shown()}`);
   }
   if (kind === 'region' && Array.isArray(value) && value.length === 4 && value.every((f) => typeof f === 'number')) return value.join(',');
+  // Areas as an array, one area a string (as a scene gives them): joined as the command line writes them.
+  if (kind === 'areas' && Array.isArray(value)) {
+    const bad = value.findIndex((a) => typeof a !== 'string' || a.trim() === '' || a.includes(';'));
+    if (bad >= 0) throw new Error(`${name}: ${key}[${bad}] must be one area as a string (no ';'), got ${JSON.stringify(value[bad]) ?? String(value[bad])}`);
+    return value.join(';');
+  }
   if (typeof value === 'object') {
     const fields = [value.x ?? 0, value.y ?? 0, value.width, value.height];
     if (kind !== 'region' || Array.isArray(value) || !fields.every((f) => typeof f === 'number')) {

@@ -73,8 +73,16 @@ public struct CommandEntry: Sendable {
     /// command-line parameters and ``StandardOptions/work`` as options, its exclusive sets in the
     /// usage line. `run` draws it from IN to OUT with the arguments scanned.
     public static func effect(_ operation: BlurOperation, run: @escaping @Sendable (ParsedArguments, BlurOperation) throws -> Void) -> CommandEntry {
-        let choices = operation.exclusive.map { set in
-            "(" + set.compactMap { operation.parameter($0) }.map { "--\($0.flag) \($0.placeholder)" }.joined(separator: " | ") + ")"
+        // A set one of which must be given in parentheses (blur's σ or radius); one whose members
+        // all may be left out (progressive's direction or angle) in brackets.
+        let choices = operation.exclusive.map { set -> String in
+            let members = set.compactMap { operation.parameter($0) }
+            let optional = members.contains { p in
+                if case .absent(nil) = p.defaultValue { return false }
+                return true
+            }
+            let listed = members.map { "--\($0.flag) \($0.placeholder)" }.joined(separator: " | ")
+            return optional ? "[" + listed + "]" : "(" + listed + ")"
         }
         let usage = (["blurkit \(operation.flag) IN OUT"] + choices + ["[options]"]).joined(separator: " ")
         let files = """
@@ -160,9 +168,25 @@ public struct CommandLineTool: Sendable {
             return 0
         } catch {
             let (message, status) = CommandLineTool.describe(error)
-            _ = try? AtomicFile.writeStandardError(Array("blurkit: \(message)\n".utf8))
+            _ = try? AtomicFile.writeStandardError(Array("blurkit: \(CommandLineTool.printable(message))\n".utf8))
             return status
         }
+    }
+
+    /// `message` with its control characters written out (`\u001b`, `\u000a`), as the HTTP errors'
+    /// JSON writes them: the error stays one line, and a value given on the command line or in a
+    /// scene cannot move the terminal's cursor or clear its screen.
+    public static func printable(_ message: String) -> String {
+        var out = ""
+        for scalar in message.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                let digits = Array("0123456789abcdef")
+                out += "\\u00" + String(digits[Int(scalar.value >> 4)]) + String(digits[Int(scalar.value & 15)])
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// The text a command line prints, or the error it ends with.

@@ -55,6 +55,17 @@ import Testing
         #expect(try CLI.run(["--help"]).stdout.count > 0)
     }
 
+    // Before: a newline or an escape sequence in a value came out raw, splitting the error line
+    // or reaching the terminal; and the usage line showed progressive's optional pair as required.
+    @Test func errorsWriteControlCharactersOut() throws {
+        expectOneLine(try CLI.run(["progressive", "in.png", "out.png", "--angle", "1\n2"]), status: 2, mentioning: ["\\u000a"])
+        expectOneLine(try CLI.run(["blur-areas", "in.png", "out.png", "--areas", "\u{1B}[2J"]), status: 2, mentioning: ["\\u001b[2J"])
+        let progressive = String(decoding: try CLI.run(["progressive", "--help"]).stdout, as: UTF8.self)
+        #expect(progressive.hasPrefix("usage: blurkit progressive IN OUT [--direction DIR | --angle DEG] [options]"), "\(progressive.prefix(80))")
+        let blur = String(decoding: try CLI.run(["blur", "--help"]).stdout, as: UTF8.self)
+        #expect(blur.hasPrefix("usage: blurkit blur IN OUT (--sigma S | --radius R) [options]"), "\(blur.prefix(80))")
+    }
+
     @Test func helpNamesACommand() throws {
         let help = String(decoding: try CLI.run(["help", "blur"]).stdout, as: UTF8.self)
         #expect(help.hasPrefix("usage: blurkit blur IN OUT"))

@@ -61,6 +61,21 @@ import Testing
         }
     }
 
+    /// A ramp over a frame partly outside the image is measured across the frame (the view), not
+    /// the part of it inside the image: its σ at a pixel is the whole frame's.
+    @Test func rampIsMeasuredAcrossTheFrame() throws {
+        let whole = PixelRect(x: 0, y: 0, width: 200, height: 100), inside = PixelRect(x: 50, y: 20, width: 100, height: 60)
+        let frame = Rect(x: 0, y: 0, width: 200, height: 100)
+        let clipped = LinearRamp(degrees: 37, start: 0.1, stop: 0.9, minimum: 0, maximum: 12, region: inside, frame: frame)
+        let full = LinearRamp(degrees: 37, start: 0.1, stop: 0.9, minimum: 0, maximum: 12, region: whole)
+        var a = [Double](repeating: 0, count: 100), b = [Double](repeating: 0, count: 100)
+        for y in inside.rows {
+            a.withUnsafeMutableBufferPointer { clipped.sigmas(row: y, columns: inside.columns, into: $0.baseAddress!) }
+            b.withUnsafeMutableBufferPointer { full.sigmas(row: y, columns: inside.columns, into: $0.baseAddress!) }
+            #expect(a == b, "row \(y)")
+        }
+    }
+
     static func areas(_ text: String, sigma: Double = 8, feather: Double = 0) throws -> BlurAreasEffect {
         let operation = BlurOperation(BlurAreasOperation.self)
         let arguments = try operation.read(
@@ -77,7 +92,8 @@ import Testing
         let effect = try Self.areas(text)
         let run = BlurOperation(BlurAreasOperation.self).image!
         let prepared = try run.prepare(try BlurOperation(BlurAreasOperation.self).read([("areas", text), ("sigma", "8")], as: .key, in: .javascript))
-        let fast = try prepared.draw(image, EffectContext(frame: .init(x: 0, y: 0, width: 1, height: 1), appearance: .light))
+        let whole = Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
+        let fast = try prepared.draw(image, EffectContext(frame: whole, appearance: .light))
         let reference = FieldBlur.reference(image, field: effect.fieldForTests(width: image.width, height: image.height, scale: image.scale))
         let d = ImageDifference(reference, fast)
         #expect(d.psnr >= Self.bar.psnr && d.maximum <= Self.bar.maximum, "\(text): \(d)")
@@ -113,6 +129,23 @@ import Testing
         }
     }
 
+    /// The checkpoint is asked inside a band (every few rows), so a deadline stops a row-heavy field
+    /// (ten thousand areas over the whole image, no pyramid step) before the band ends.
+    @Test func checkpointIsAskedInsideABand() throws {
+        let image = TestImages.noise(width: 64, height: 64, seed: 5)
+        let effect = try Self.areas((0..<10_000).map { _ in "0,0,100%,100%:3" }.joined(separator: ";"))
+        final class Count: @unchecked Sendable { var n = 0 }
+        let count = Count()
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            _ = try BlurAreasOperation.stages(effect, width: 64, height: 64, scale: 1, in: EffectContext(frame: Rect(x: 0, y: 0, width: 64, height: 64), appearance: .light))[0]
+                .run(image, parts: 1, bandRows: 64) {
+                    count.n += 1
+                    if count.n > 1 { throw Stop() }
+                }
+        }
+    }
+
     /// Every area form reads back from its text; bad ones are named.
     @Test func areaForms() throws {
         let read = try Self.areas("Ellipse:10%,20,30,40.5:3:2; rect:1,2,3,4,1.5 ;rectangle:0,0,5,5::7")
@@ -124,6 +157,9 @@ import Testing
         for bad in ["", "circle:1,2,3,4", "1,2,3", "1,2,0,4", "ellipse:1,2,3,4,5", "1,2,3,4:-1", "1,2,3,4:1:2:3", "1,2,x,4", "1,2,3,4:3000"] {
             #expect(throws: ParameterError.self, "\(bad)") { try Self.areas(bad) }
         }
+        // A coordinate past the range says the range.
+        #expect(throws: ParameterError.self) { try Self.areas("1000001,0,5,5") }
+        do { _ = try Self.areas("1000001,0,5,5") } catch { #expect("\(error)".contains("1000000"), "\(error)") }
         let tooMany = (0...BlurArea.most).map { _ in "1,1,1,1" }.joined(separator: ";")
         #expect(throws: ParameterError.self) { try Self.areas(tooMany) }
     }

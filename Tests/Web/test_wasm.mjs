@@ -101,6 +101,11 @@ for (const [image, label] of [[photo, 'opaque'], [clear, 'translucent']]) {
     same(`blur areas ${areas} ${label}`, kit.blurAreas(image, { areas, sigma: 8, feather: 4, scale: 2 }),
       native(image, ['blur-areas', '--areas', areas, '--sigma', '8', '--feather', '4', '--scale', '2']));
   }
+  // Ten thousand areas (past the 4 KB the options once had room for), and areas as an array.
+  const many = Array.from({ length: 10000 }, (_, i) => `${i % 100 * 2},${Math.floor(i / 100) * 2},3,3:${1 + i % 5}`);
+  same(`ten thousand areas ${label}`, kit.blurAreas(image, { areas: many.join(';') }), native(image, ['blur-areas', '--areas', many.join(';')]));
+  same(`areas as an array ${label}`, kit.blurAreas(image, { areas: ['ellipse:10,10,60,40:6:4', 'rect:80,60,50,50,9'] }),
+    native(image, ['blur-areas', '--areas', 'ellipse:10,10,60,40:6:4;rect:80,60,50,50,9']));
   same(`progressive defaults dark ${label}`, kit.progressive(image, { appearance: 'dark' }),
     native(image, ['progressive', '--appearance', 'dark']));
   same(`progressive no tint ${label}`, kit.progressive(image, { maximumBlurRadius: 30, minimumBlurRadius: 2, dimmingTintColor: 'none' }),
@@ -243,13 +248,23 @@ for (const operation of kit.operations) {
   const block = declarations.split(`export interface ${name} {`)[1]?.split('\n}\n')[0] ?? '';
   check(block !== '', `blurkit.d.ts: no ${name}`);
   for (const p of operation.parameters) {
-    const at = block.indexOf(`  ${p.name}?: `);
+    const at = Math.max(block.indexOf(`  ${p.name}?: `), block.indexOf(`  ${p.name}: `));
     const doc = block.slice(block.lastIndexOf('/**', at), at);
     check(at >= 0, `blurkit.d.ts: ${name}.${p.name} missing`);
     if (p.defaultText !== undefined) check(doc.includes(`@defaultValue ${p.defaultText}`), `blurkit.d.ts: ${name}.${p.name} default`);
     if (p.kind === 'number') check(doc.includes(`@minimum ${p.minimum}`) && doc.includes(`@maximum ${p.maximum}`), `blurkit.d.ts: ${name}.${p.name} range`);
   }
 }
+
+// An array element that is not one area is named; blurAreas' areas are required in the types.
+for (const [areas, start] of [[['1,1,5,5;2,2,5,5'], "blurAreas: areas[0] must be one area"], [['1,1,5,5', ''], 'blurAreas: areas[1] must be one area'],
+  [['1,1,5,5', 3], 'blurAreas: areas[1] must be one area']]) {
+  let message = '';
+  try { kit.blurAreas(photo, { areas }); } catch (error) { message = error.message; }
+  check(message.startsWith(start), `blurAreas(${JSON.stringify(areas)}): '${message}'`);
+}
+check(/\n  areas: string \| string\[\];/.test(declarations) && /blurAreas\(image: Image, options: BlurAreasOptions\)/.test(declarations),
+  'blurkit.d.ts: blurAreas needs its areas');
 
 // Messages name the JavaScript option, never a command-line flag, and NaN names its option.
 for (const [call, start] of [

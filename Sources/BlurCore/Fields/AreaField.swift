@@ -69,12 +69,19 @@ package final class AreaField: SigmaField {
 
     package let region: PixelRect
     package let shapes: [Shape]
+    /// The frame's rounded corners (a scene layer's): pixels outside them keep σ 0; nil: square.
+    private let corners: Shape?
     package let maximumSigma: Double
     /// Per shape, the pixels it may touch, clipped to the region (nil: none).
     private let reaches: [PixelRect?]
 
-    package init(shapes: [Shape], region: PixelRect) {
+    /// The union of `shapes` over `region`, whose corners are rounded by `cornerRadius` pixels.
+    package init(shapes: [Shape], region: PixelRect, frame: Rect? = nil, cornerRadius: Double = 0) {
         self.region = region
+        corners =
+            cornerRadius > 0
+            ? frame.map { Shape(kind: .rectangle(radius: cornerRadius), minX: $0.minX, minY: $0.minY, maxX: $0.maxX, maxY: $0.maxY, sigma: 0, feather: 0) }
+            : nil
         let kept = shapes.filter { $0.sigma > 0 && $0.maxX > $0.minX && $0.maxY > $0.minY }
         self.shapes = kept
         maximumSigma = kept.reduce(0) { max($0, $1.sigma) }
@@ -87,8 +94,18 @@ package final class AreaField: SigmaField {
     package func sigmas(row y: Int, columns: Range<Int>, into out: UnsafeMutablePointer<Double>) {
         for i in 0..<columns.count { out[i] = 0 }
         let cy = Double(y) + 0.5
+        // The σ every pixel of the row has reached: a square-cornered rectangle across the whole row
+        // lifts it, and a shape of no more σ than that changes nothing (ten thousand areas over the
+        // whole image cost one).
+        var floor = 0.0
+        let left = Double(columns.lowerBound) + 0.5, right = Double(columns.upperBound) - 0.5
         for (shape, reach) in zip(shapes, reaches) {
-            guard let reach, reach.rows.contains(y) else { continue }
+            guard let reach, reach.rows.contains(y), shape.sigma > floor else { continue }
+            if case let .rectangle(radius) = shape.kind, radius <= 0, shape.minX <= left, shape.maxX >= right, shape.minY <= cy, shape.maxY >= cy {
+                for i in 0..<columns.count where out[i] < shape.sigma { out[i] = shape.sigma }
+                floor = shape.sigma
+                continue
+            }
             let lo = max(reach.x, columns.lowerBound), hi = min(reach.x + reach.width, columns.upperBound)
             guard hi > lo else { continue }
             for x in lo..<hi {
@@ -97,6 +114,9 @@ package final class AreaField: SigmaField {
                 let s = shape.sigma * c, i = x - columns.lowerBound
                 if s > out[i] { out[i] = s }
             }
+        }
+        if let corners {
+            for x in columns where out[x - columns.lowerBound] > 0 && corners.distance(Double(x) + 0.5, cy) > 0 { out[x - columns.lowerBound] = 0 }
         }
     }
 

@@ -135,7 +135,7 @@ public struct BlurArea: Sendable, Hashable {
             let percent = part.endsWithBytes(of: "%")
             let digits = String(decoding: part.utf8.dropLast(percent ? 1 : 0), as: UTF8.self)
             guard let value = parseDecimal(digits), value.isFinite, Rect.coordinateSpec.range.contains(value) else {
-                throw fail("numbers or percentages for X,Y,W,H")
+                throw fail("numbers from \(formatNumber(Rect.coordinateSpec.range.lowerBound)) to \(formatNumber(Rect.coordinateSpec.range.upperBound)) (points) or percentages for X,Y,W,H")
             }
             if i >= 2 && !(value > 0) { throw fail("a positive width and height") }
             coordinates.append(percent ? .fraction(value / 100) : .points(value))
@@ -172,19 +172,22 @@ public struct BlurAreasEffect: Sendable, Hashable {
     /// Areas with the default σ and feather.
     public init(areas: [BlurArea]) { self.areas = areas }
 
-    /// The σ field over a `width × height` image at `scale` pixels per point: each area in pixels,
-    /// σ capped at the largest a blur takes.
-    func field(width: Int, height: Int, scale: Double) -> AreaField {
-        let w = Double(width) / scale, h = Double(height) / scale, cap = GaussianBlur.sigmaSpec.range.upperBound
-        let shapes = areas.map { area -> AreaField.Shape in
-            let x = area.x.points(along: w), y = area.y.points(along: h)
+    /// The σ field over `frame` (points; the whole image when nil) of a `width × height` image at
+    /// `scale` pixels per point, its corners rounded by `cornerRadius` points: each area placed in
+    /// the frame (percentages of the frame's sides) in pixels, σ capped at the largest a blur takes.
+    func field(width: Int, height: Int, scale: Double, frame: Rect? = nil, cornerRadius: Double = 0) -> AreaField {
+        let box = frame ?? Rect(x: 0, y: 0, width: Double(width) / scale, height: Double(height) / scale)
+        let w = box.width, h = box.height, cap = GaussianBlur.sigmaSpec.range.upperBound
+        let region = box.pixelRect(scale: scale, clippedTo: width, height) ?? PixelRect(x: 0, y: 0, width: 1, height: 1)
+        let shapes = (box.pixelRect(scale: scale, clippedTo: width, height) == nil ? [] : areas).map { area -> AreaField.Shape in
+            let x = box.x + area.x.points(along: w), y = box.y + area.y.points(along: h)
             let kind: AreaField.Shape.Kind = area.shape == .ellipse ? .ellipse : .rectangle(radius: area.cornerRadius * scale)
             return AreaField.Shape(
                 kind: kind, minX: x * scale, minY: y * scale, maxX: (x + area.width.points(along: w)) * scale,
                 maxY: (y + area.height.points(along: h)) * scale, sigma: min(cap, (area.sigma ?? sigma) * scale),
                 feather: (area.feather ?? feather) * scale)
         }
-        return AreaField(shapes: shapes, region: PixelRect(x: 0, y: 0, width: width, height: height))
+        return AreaField(shapes: shapes, region: region, frame: box.scaled(by: scale), cornerRadius: max(0, cornerRadius) * scale)
     }
 
     /// Bytes a draw over `width × height` needs besides the image: the output, and each step's rows.
@@ -193,10 +196,13 @@ public struct BlurAreasEffect: Sendable, Hashable {
         return pixels.overflow || pixels.partialValue > Int.max / 16 ? .max : pixels.partialValue * 16
     }
 
-    /// `image` with the areas blurred.
-    package func render(_ image: Bitmap, threads: Int?, checkpoint: @escaping () throws -> Void) throws -> Bitmap {
-        try FieldBlur.render(
-            image, field: field(width: image.width, height: image.height, scale: image.scale), threads: threads, checkpoint: checkpoint)
+    /// `image` with the areas blurred inside `frame` (points; the whole image when nil), its corners
+    /// rounded by `cornerRadius` points.
+    package func render(
+        _ image: Bitmap, frame: Rect? = nil, cornerRadius: Double = 0, threads: Int?, checkpoint: @escaping () throws -> Void
+    ) throws -> Bitmap {
+        let field = field(width: image.width, height: image.height, scale: image.scale, frame: frame, cornerRadius: cornerRadius)
+        return try FieldBlur.render(image, field: field, threads: threads, checkpoint: checkpoint)
     }
 }
 

@@ -29,6 +29,9 @@ final class FieldBlurStage: RowStage {
     /// Rows above a band that some step may read.
     private let reach: Int
 
+    /// Rows made between two checkpoints.
+    static let rowsPerCheck = 16
+
     /// Pixels between two runs of a step's users that are computed rather than start a new run.
     static let runGap = 24
 
@@ -98,7 +101,9 @@ final class FieldBlurStage: RowStage {
         }
         let view = try input.rows(wanted)!
         let field = field, levels = levels, ladder = ladder, dimming = dimming, width = width, coarsest = coarsest
-        Parallel.forEachBand(count: rows.count, parts: parts) { part in
+        // A few rows at a time, the checkpoint asked between them: a row over ten thousand areas
+        // that cover it may take a while, and a deadline holds inside the band.
+        try Parallel.forEachBand(count: rows.count, parts: parts, rowsPerStep: FieldBlurStage.rowsPerCheck, checkpoint: input.checkpoint) { part in
             let scratch = FieldScratch(
                 width: region.width, steps: ladder.count, line: region.width + 2 * directReach + coarsest, radius: directReach)
             for y in (rows.lowerBound + part.lowerBound)..<(rows.lowerBound + part.upperBound) {

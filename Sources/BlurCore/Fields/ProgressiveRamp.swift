@@ -65,7 +65,8 @@ extension VariableBlurEffect {
         let cap = GaussianBlur.sigmaSpec.range.upperBound
         let top = min(cap, effectiveMaximumRadius * scale)
         let field = LinearRamp(
-            degrees: ramp.angle, start: ramp.start, stop: ramp.stop, minimum: minimumAlpha * top, maximum: top, region: region)
+            degrees: ramp.angle, start: ramp.start, stop: ramp.stop, minimum: minimumAlpha * top, maximum: top, region: region,
+            frame: frame.scaled(by: scale))
         let alpha = dimmingAlpha?.alpha(for: appearance) ?? 0
         guard let tint = dimmingTintColor?.resolved(for: appearance), alpha > 0, tint.alpha > 0 else { return (field, nil) }
         let dimming = FieldDimming(color: tint) { y, columns, coverage in

@@ -40,9 +40,9 @@ extension PixelRect {
     }
 
     /// The rows it covers.
-    var rows: Range<Int> { y..<(y + height) }
+    package var rows: Range<Int> { y..<(y + height) }
     /// The columns it covers.
-    var columns: Range<Int> { x..<(x + width) }
+    package var columns: Range<Int> { x..<(x + width) }
 }
 
 /// A progressive blur along any direction: σ = minimum + (maximum − minimum) × r, where
@@ -65,8 +65,10 @@ package final class LinearRamp: SigmaField {
     let lowest: Double
     let inverse: Double
 
-    /// The ramp at `degrees` over `region`, σ from `minimum` to `maximum` pixels.
-    package init(degrees: Double, start: Double, stop: Double, minimum: Double, maximum: Double, region: PixelRect) {
+    /// The ramp at `degrees` over `region`, σ from `minimum` to `maximum` pixels, t measured across
+    /// `frame` (pixels; the region when nil) — the view's frame, of which the region is the part
+    /// inside the image.
+    package init(degrees: Double, start: Double, stop: Double, minimum: Double, maximum: Double, region: PixelRect, frame: Rect? = nil) {
         self.region = region
         maximumSigma = max(0, maximum)
         minimumSigma = min(max(0, minimum), maximumSigma)
@@ -74,10 +76,8 @@ package final class LinearRamp: SigmaField {
         self.stop = stop
         let (dx, dy) = LinearRamp.direction(degrees)
         (ux, uy) = (dx, dy)
-        let corners = [
-            (region.x, region.y), (region.x + region.width, region.y), (region.x, region.y + region.height),
-            (region.x + region.width, region.y + region.height),
-        ].map { Double($0.0) * dx + Double($0.1) * dy }
+        let box = frame ?? Rect(x: Double(region.x), y: Double(region.y), width: Double(region.width), height: Double(region.height))
+        let corners = [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)].map { $0.0 * dx + $0.1 * dy }
         lowest = corners.min()!
         let span = corners.max()! - lowest
         inverse = span > 0 ? 1 / span : 0

@@ -36,9 +36,10 @@ public enum BlurAreasOperation: StreamingImageOperation {
         return effect
     }
 
-    /// The areas blurred (the context's frame is not used: areas place themselves).
+    /// The areas blurred, placed in the context's frame (the whole image on the command line and
+    /// HTTP, a scene layer's frame and corners in a scene).
     public static func draw(_ effect: BlurAreasEffect, over image: Bitmap, in context: EffectContext) throws -> Bitmap {
-        try effect.render(image, threads: context.threads, checkpoint: context.checkpoint)
+        try effect.render(image, frame: context.frame, cornerRadius: context.cornerRadius, threads: context.threads, checkpoint: context.checkpoint)
     }
 
     /// ``BlurAreasEffect/estimatedBytes(width:height:)``.
@@ -46,6 +47,7 @@ public enum BlurAreasOperation: StreamingImageOperation {
 
     /// The field's stage.
     package static func stages(_ effect: BlurAreasEffect, width: Int, height: Int, scale: Double, in context: EffectContext) -> [any RowStage] {
-        [FieldBlurStage(field: effect.field(width: width, height: height, scale: scale), width: width, height: height)]
+        let field = effect.field(width: width, height: height, scale: scale, frame: context.frame, cornerRadius: context.cornerRadius)
+        return [FieldBlurStage(field: field, width: width, height: height)]
     }
 }

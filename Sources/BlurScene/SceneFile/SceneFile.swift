@@ -431,11 +431,22 @@ private struct Reader {
             case (.areas, .array):
                 // One area a string: the command line's text, each in its own element.
                 var texts: [String] = []
-                for item in try v.array() { texts.append(try item.string()) }
+                for item in try v.array() {
+                    let text = try item.string()
+                    guard text.utf8.contains(where: { $0 != UInt8(ascii: " ") }), !text.utf8.contains(UInt8(ascii: ";")) else {
+                        throw .type(path: item.path, expected: "one area as a string (no ;)", got: item.value.summary)
+                    }
+                    texts.append(text)
+                }
                 values[parameter.name] = try Node(value: .string(texts.joined(separator: ";")), path: v.path).parsed(parameter)
             default:
                 throw Reader.mismatch(v, for: parameter)
             }
+        }
+        // At most one of each exclusive set, as every front end reads it (direction or angle).
+        for set in operation.exclusive {
+            let given = set.filter { values[$0] != nil }
+            if given.count > 1 { throw .invalid(path: node.path, message: ParameterError.conflict(names: given).description) }
         }
         return OperationArguments(operation: operation, values: values, spelling: .key)
     }
