@@ -23,7 +23,8 @@ import Testing
         return effect
     }
 
-    @Test(arguments: [0.0, 1, 30, 45, 89, 90, 91, 135, 179, 180, 200, 269, 270, 333, -45])
+    // Before: 1e-300° (a step across the row far beyond any Int) trapped the server.
+    @Test(arguments: [0.0, 1, 30, 45, 89, 90, 91, 135, 179, 180, 200, 269, 270, 333, -45, 1e-300, -5e-324, 90 + 1e-13, 359.999_999_999_9, 1e-9])
     func rampAtAnyAngleMeetsTheBar(_ angle: Double) throws {
         let image = Self.piece
         let frame = Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
@@ -138,7 +139,8 @@ import Testing
         let count = Count()
         struct Stop: Error {}
         #expect(throws: Stop.self) {
-            _ = try BlurAreasOperation.stages(effect, width: 64, height: 64, scale: 1, in: EffectContext(frame: Rect(x: 0, y: 0, width: 64, height: 64), appearance: .light))[0]
+            _ = try BlurAreasOperation.stages(
+                effect, width: 64, height: 64, scale: 1, in: EffectContext(frame: Rect(x: 0, y: 0, width: 64, height: 64), appearance: .light))[0]
                 .run(image, parts: 1, bandRows: 64) {
                     count.n += 1
                     if count.n > 1 { throw Stop() }

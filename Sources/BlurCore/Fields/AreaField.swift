@@ -80,7 +80,9 @@ package final class AreaField: SigmaField {
         self.region = region
         corners =
             cornerRadius > 0
-            ? frame.map { Shape(kind: .rectangle(radius: cornerRadius), minX: $0.minX, minY: $0.minY, maxX: $0.maxX, maxY: $0.maxY, sigma: 0, feather: 0) }
+            ? frame.map {
+                Shape(kind: .rectangle(radius: cornerRadius), minX: $0.minX, minY: $0.minY, maxX: $0.maxX, maxY: $0.maxY, sigma: 0, feather: 0)
+            }
             : nil
         let kept = shapes.filter { $0.sigma > 0 && $0.maxX > $0.minX && $0.maxY > $0.minY }
         self.shapes = kept

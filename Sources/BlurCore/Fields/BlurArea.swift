@@ -135,7 +135,9 @@ public struct BlurArea: Sendable, Hashable {
             let percent = part.endsWithBytes(of: "%")
             let digits = String(decoding: part.utf8.dropLast(percent ? 1 : 0), as: UTF8.self)
             guard let value = parseDecimal(digits), value.isFinite, Rect.coordinateSpec.range.contains(value) else {
-                throw fail("numbers from \(formatNumber(Rect.coordinateSpec.range.lowerBound)) to \(formatNumber(Rect.coordinateSpec.range.upperBound)) (points) or percentages for X,Y,W,H")
+                throw fail(
+                    "numbers from \(formatNumber(Rect.coordinateSpec.range.lowerBound)) to \(formatNumber(Rect.coordinateSpec.range.upperBound)) (points) or percentages for X,Y,W,H"
+                )
             }
             if i >= 2 && !(value > 0) { throw fail("a positive width and height") }
             coordinates.append(percent ? .fraction(value / 100) : .points(value))

@@ -156,11 +156,13 @@ package final class LinearRamp: SigmaField {
             let v = t(a)
             return v >= from && v <= to ? a..<b : nil
         }
-        // x where t = from and t = to, widened by a pixel for rounding.
+        // x where t = from and t = to, widened by a pixel for rounding, and held to the row's
+        // columns before they become integers: an angle a hair off an axis (1e-300°) makes a step so
+        // small that they lie far beyond any Int.
         let xa = (from - base) / step - 0.5, xb = (to - base) / step - 0.5
-        let lo = min(xa, xb), hi = max(xa, xb)
-        let first = lo.isFinite ? max(a, Int(max(Double(a - 1), lo).rounded(.down)) - 1) : a
-        let last = hi.isFinite ? min(b, Int(min(Double(b + 1), hi).rounded(.up)) + 2) : b
+        let lo = xa.isNaN || xb.isNaN ? -Double.infinity : min(xa, xb), hi = xa.isNaN || xb.isNaN ? Double.infinity : max(xa, xb)
+        let first = max(a, Int(min(max(lo, Double(a - 1)), Double(b + 1)).rounded(.down)) - 1)
+        let last = min(b, Int(min(max(hi, Double(a - 1)), Double(b + 1)).rounded(.up)) + 2)
         return last > first ? first..<last : nil
     }
 }
