@@ -141,8 +141,10 @@ final class FieldBlurStage: RowStage {
                 for i in span where lower[i] == 0 { sum[i] += (1 - weight[i]) * FieldBlurStage.pixel(source, i) }
                 return
             }
-            // Every step a pixel uses has a level: the bounds are conservative.
-            levels[k]!.values(row: y, columns: (region.x + span.lowerBound)..<(region.x + span.upperBound), view: view, scratch: scratch)
+            // Every step a pixel uses has a level (the bounds are conservative); were one missing, its
+            // pixels would lack that share rather than stop the process.
+            guard let level = levels[k] else { return }
+            level.values(row: y, columns: (region.x + span.lowerBound)..<(region.x + span.upperBound), view: view, scratch: scratch)
             let at = values - span.lowerBound
             for i in span {
                 let l = Int(lower[i])
