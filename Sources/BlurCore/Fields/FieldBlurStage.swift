@@ -8,14 +8,15 @@
 /// and b that matches σ's variance, `(1 − w) · Gₐ + w · G_b` with `w = (σ² − a²) ÷ (b² − a²)`: on
 /// photographs 64–70 dB from the float64 reference at a ratio of 2^¼…2^⅛ (a hard checkerboard,
 /// the worst case, 53–59 dB), so the steps are 2^⅙ apart. Where the field is flat at its maximum,
-/// the pixel is the uniform blur itself.
+/// the pixel is the top step alone: the uniform blur of the maximum.
 ///
 /// **Schedules.** Each step is computed only where a pixel uses it (``SigmaField/bounds(sigmaFrom:through:)``),
-/// and on a row only across the columns that use it: below ``GaussianFastPath/pyramidThreshold`` by
-/// the direct kernel (±3σ, clamped to the region), from it on by a ``PyramidLevel`` over the step's
-/// rectangle grown by its reach (decimated, blurred at the coarse level, B-spline upsampled) whose
-/// coarse rows are made once, in order, as the bands come. Every pixel is summed in float32 in
-/// one fixed order and rounded once, so the bytes do not depend on threads, bands or instruction set.
+/// and on a row only over the runs of pixels that use it: below ``GaussianFastPath/pyramidThreshold``
+/// by the direct kernel (±3σ, clamped to the region), from it on by a ``PyramidLevel`` over each
+/// group of the step's rectangles grown by its reach (decimated, blurred at the coarse level,
+/// B-spline upsampled) whose coarse rows are made once, in order, as the bands come. The
+/// checkpoint is asked every ``rowsPerCheck`` rows. Every pixel is summed in float32 in one fixed
+/// order and rounded once, so the bytes do not depend on threads, bands or instruction set.
 final class FieldBlurStage: RowStage {
     let width: Int
     let height: Int
