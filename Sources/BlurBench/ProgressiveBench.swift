@@ -108,9 +108,10 @@ import Foundation
             return try image.cropped(x: max(0, x), y: max(0, y), width: Int(0.12 * Double(w)) + 26, height: Int(0.15 * Double(h)) + 26)
         }
         let u = median(runs: runs) { for crop in crops { blackHole(uniform.apply(to: crop)) } }
-        let a = median(runs: runs) { blackHole(try! effect.renderForTests(image)) }
+        let a = median(runs: runs) { blackHole(try! effect.render(image, threads: nil, checkpoint: {})) }
         let d = ImageDifference(
-            try effect.renderForTests(piece), FieldBlur.reference(piece, field: effect.fieldForTests(width: 160, height: 120, scale: 1)))
+            try effect.render(piece, threads: nil, checkpoint: {}), FieldBlur.reference(piece, field: effect.field(width: 160, height: 120, scale: 1))
+        )
         emit("| \(w)×\(h) | \(fmt(u)) | \(fmt(a)) | \(fmt(a / u, 2))× | \(fmt(d.psnr)) dB, ≤ \(d.maximum) |")
         Targets.atMost("blur areas \(w)×\(h) ÷ uniform σ 24 of their boxes", a / u, 1.2)
         if w == images[0].0 { Targets.accuracy("blur areas against their reference", psnr: d.psnr, maximum: d.maximum) }

@@ -95,7 +95,7 @@ import Testing
         let prepared = try run.prepare(try BlurOperation(BlurAreasOperation.self).read([("areas", text), ("sigma", "8")], as: .key, in: .javascript))
         let whole = Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
         let fast = try prepared.draw(image, EffectContext(frame: whole, appearance: .light))
-        let reference = FieldBlur.reference(image, field: effect.fieldForTests(width: image.width, height: image.height, scale: image.scale))
+        let reference = FieldBlur.reference(image, field: effect.field(width: image.width, height: image.height, scale: image.scale))
         let d = ImageDifference(reference, fast)
         #expect(d.psnr >= Self.bar.psnr && d.maximum <= Self.bar.maximum, "\(text): \(d)")
         #expect(fast != image, "\(text) changed nothing")
@@ -105,11 +105,11 @@ import Testing
     @Test func areasOutsideAndMany() throws {
         let image = Self.piece
         let outside = try Self.areas("rect:500,500,20,20:10:5;ellipse:-100,-100,50,50")
-        #expect(try outside.renderForTests(image) == image)
+        #expect(try outside.render(image, threads: nil, checkpoint: {}) == image)
         let many = (0..<1000).map { i in "ellipse:\(i % 40 * 3),\(i / 40 * 3),4,4:\(1 + i % 7)" }.joined(separator: ";")
         let effect = try Self.areas(many)
         let d = ImageDifference(
-            FieldBlur.reference(image, field: effect.fieldForTests(width: 120, height: 84, scale: 1)), try effect.renderForTests(image))
+            FieldBlur.reference(image, field: effect.field(width: 120, height: 84, scale: 1)), try effect.render(image, threads: nil, checkpoint: {}))
         #expect(d.psnr >= Self.bar.psnr && d.maximum <= Self.bar.maximum, "1000 areas: \(d)")
     }
 
@@ -123,7 +123,7 @@ import Testing
         let stage = effect.stage(width: 211, height: 157, scale: 1, frame: frame)
         #expect(stage.run(image, parts: 3, bandRows: 7) == one)
         let areas = try Self.areas("ellipse:20,20,90,60:9:12;rect:100,80,60,60,10:20")
-        let whole = try areas.renderForTests(image)
+        let whole = try areas.render(image, threads: nil, checkpoint: {})
         for bands in [5, 16, 64] {
             let staged = BlurAreasOperation.stages(areas, width: 211, height: 157, scale: 1, in: EffectContext(frame: frame, appearance: .light))
             #expect(staged[0].run(image, parts: 2, bandRows: bands) == whole, "bands of \(bands)")

@@ -2,6 +2,22 @@
 // see a pointer; code inside the package reaches pixels only through these views (``PixelView``,
 // ``MutablePixelView``), so a row's address is computed in one place.
 extension Bitmap {
+    /// The pixels of `region` as float64 values 0…255, row by row: what the float64 references
+    /// compute from.
+    func doublePixels(in region: PixelRect) -> [SIMD4<Double>] {
+        let (w, h) = (region.width, region.height)
+        var pixels = [SIMD4<Double>](repeating: .zero, count: w * h)
+        withPixels { source in
+            for y in 0..<h {
+                let row = source.row(region.y + y) + region.x * 4
+                for x in 0..<w {
+                    pixels[y * w + x] = SIMD4(Double(row[x * 4]), Double(row[x * 4 + 1]), Double(row[x * 4 + 2]), Double(row[x * 4 + 3]))
+                }
+            }
+        }
+        return pixels
+    }
+
     /// Calls `body` with a read-only view of every pixel (tightly packed).
     package func withPixels<R>(_ body: (PixelView) throws -> R) rethrows -> R {
         try storage.withUnsafeBufferPointer { buffer in

@@ -27,15 +27,7 @@ extension VariableBlurEffect {
         if lines.blurs {
             let region = lines.region, vertical = direction.isVertical
             let (w, h) = (region.width, region.height)
-            var pixels = [SIMD4<Double>](repeating: .zero, count: w * h)
-            backdrop.withPixels { source in
-                for y in 0..<h {
-                    let row = source.row(region.y + y) + region.x * 4
-                    for x in 0..<w {
-                        pixels[y * w + x] = SIMD4(Double(row[x * 4]), Double(row[x * 4 + 1]), Double(row[x * 4 + 2]), Double(row[x * 4 + 3]))
-                    }
-                }
-            }
+            let pixels = backdrop.doublePixels(in: region)
             func pixel(_ x: Int, _ y: Int) -> SIMD4<Double> { pixels[min(max(y, 0), h - 1) * w + min(max(x, 0), w - 1)] }
             var blurred = pixels
             for (line, sigma) in lines.sigmas.enumerated() where sigma > GaussianBlur.identityThreshold {

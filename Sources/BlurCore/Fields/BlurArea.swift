@@ -38,7 +38,7 @@ public struct BlurArea: Sendable, Hashable {
     public static let most = 10_000
     /// σ of an area, points (the operation's `sigma` when an area gives none).
     public static let sigmaSpec = ParameterSpec(
-        name: "sigma", unit: "pt", range: 0...2000, defaultValue: 12, summary: "σ inside an area, in points (× scale for pixels)")
+        name: "sigma", unit: "pt", range: GaussianBlur.sigmaSpec.range, defaultValue: 12, summary: "σ inside an area, in points (× scale for pixels)")
     /// An area's feather, points.
     public static let featherSpec = ParameterSpec(
         name: "feather", unit: "pt", range: 0...1_000_000, defaultValue: 0, summary: "the band outside an area across which σ falls to 0, in points")
@@ -177,7 +177,7 @@ public struct BlurAreasEffect: Sendable, Hashable {
     /// The σ field over `frame` (points; the whole image when nil) of a `width × height` image at
     /// `scale` pixels per point, its corners rounded by `cornerRadius` points: each area placed in
     /// the frame (percentages of the frame's sides) in pixels, σ capped at the largest a blur takes.
-    func field(width: Int, height: Int, scale: Double, frame: Rect? = nil, cornerRadius: Double = 0) -> AreaField {
+    package func field(width: Int, height: Int, scale: Double, frame: Rect? = nil, cornerRadius: Double = 0) -> AreaField {
         let box = frame ?? Rect(x: 0, y: 0, width: Double(width) / scale, height: Double(height) / scale)
         let w = box.width, h = box.height, cap = GaussianBlur.sigmaSpec.range.upperBound
         let region = box.pixelRect(scale: scale, clippedTo: width, height) ?? PixelRect(x: 0, y: 0, width: 1, height: 1)
@@ -192,12 +192,6 @@ public struct BlurAreasEffect: Sendable, Hashable {
         return AreaField(shapes: shapes, region: region, frame: box.scaled(by: scale), cornerRadius: max(0, cornerRadius) * scale)
     }
 
-    /// Bytes a draw over `width × height` needs besides the image: the output, and each step's rows.
-    public static func estimatedBytes(width: Int, height: Int) -> Int {
-        let pixels = width.multipliedReportingOverflow(by: height)
-        return pixels.overflow || pixels.partialValue > Int.max / 16 ? .max : pixels.partialValue * 16
-    }
-
     /// `image` with the areas blurred inside `frame` (points; the whole image when nil), its corners
     /// rounded by `cornerRadius` points.
     package func render(
@@ -206,11 +200,4 @@ public struct BlurAreasEffect: Sendable, Hashable {
         let field = field(width: image.width, height: image.height, scale: image.scale, frame: frame, cornerRadius: cornerRadius)
         return try FieldBlur.render(image, field: field, threads: threads, checkpoint: checkpoint)
     }
-}
-
-extension BlurAreasEffect {
-    /// The field, for tests that hold the render to ``FieldBlur/reference(_:field:dimming:)``.
-    package func fieldForTests(width: Int, height: Int, scale: Double) -> AreaField { field(width: width, height: height, scale: scale) }
-    /// The render, never stopped.
-    package func renderForTests(_ image: Bitmap) throws -> Bitmap { try render(image, threads: nil, checkpoint: {}) }
 }

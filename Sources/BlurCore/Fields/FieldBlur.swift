@@ -20,15 +20,7 @@ package enum FieldBlur {
     /// pixel): for tests.
     package static func reference(_ image: Bitmap, field: any SigmaField, dimming: FieldDimming? = nil) -> Bitmap {
         let region = field.region, (w, h) = (region.width, region.height)
-        var pixels = [SIMD4<Double>](repeating: .zero, count: w * h)
-        image.withPixels { source in
-            for y in 0..<h {
-                let row = source.row(region.y + y) + region.x * 4
-                for x in 0..<w {
-                    pixels[y * w + x] = SIMD4(Double(row[x * 4]), Double(row[x * 4 + 1]), Double(row[x * 4 + 2]), Double(row[x * 4 + 3]))
-                }
-            }
-        }
+        let pixels = image.doublePixels(in: region)
         var out = image
         var sigmas = [Double](repeating: 0, count: w)
         var coverage = [Float](repeating: 0, count: w)

@@ -210,7 +210,8 @@ final class FieldBlurStage: RowStage {
             return pyramids.reduce(total) { total, pair in
                 let (pyramid, plan) = (pair.level, pair.level.plan)
                 let coarse = bandRows / plan.factor + plan.y.upsample.width + 2 * plan.coarseRadius + pyramid.decimationBatch + 2
-                return total + max(pyramid.heldBytes, coarse * plan.x.blurredCount * 32)
+                // Its plan's tables too: a step holds one pyramid a group of areas.
+                return total + max(pyramid.heldBytes, coarse * plan.x.blurredCount * 32) + plan.bytes
             }
         } + (parallelParts * region.width * 64)
     }

@@ -35,15 +35,7 @@ extension GlassPlan {
     /// The reference render over `backdrop`.
     func reference(over backdrop: Bitmap) -> Bitmap {
         let (w, h) = (region.width, region.height)
-        var sharp = [SIMD4<Double>](repeating: .zero, count: w * h)
-        backdrop.withPixels { source in
-            for y in 0..<h {
-                let row = source.row(region.y + y) + region.x * 4
-                for x in 0..<w {
-                    sharp[y * w + x] = SIMD4(Double(row[x * 4]), Double(row[x * 4 + 1]), Double(row[x * 4 + 2]), Double(row[x * 4 + 3]))
-                }
-            }
-        }
+        let sharp = backdrop.doublePixels(in: region)
         var blurred = sharp
         if sigma > GaussianBlur.identityThreshold {
             let radius = Int((6 * sigma).rounded(.up))

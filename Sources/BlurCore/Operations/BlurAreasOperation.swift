@@ -42,9 +42,6 @@ public enum BlurAreasOperation: StreamingImageOperation {
         try effect.render(image, frame: context.frame, cornerRadius: context.cornerRadius, threads: context.threads, checkpoint: context.checkpoint)
     }
 
-    /// ``BlurAreasEffect/estimatedBytes(width:height:)``.
-    public static func estimatedBytes(width: Int, height: Int) -> Int { BlurAreasEffect.estimatedBytes(width: width, height: height) }
-
     /// The field's stage.
     package static func stages(_ effect: BlurAreasEffect, width: Int, height: Int, scale: Double, in context: EffectContext) -> [any RowStage] {
         let field = effect.field(width: width, height: height, scale: scale, frame: context.frame, cornerRadius: context.cornerRadius)
