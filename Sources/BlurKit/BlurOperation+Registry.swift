@@ -115,7 +115,7 @@ public enum PlaceholderOperation: OperationDefinition {
     public static let noThumbHash = OperationParameter.flag(
         "noThumbHash", flag: "no-thumbhash", summary: "leave the ThumbHash and the BlurHash out", in: [.commandLine, .http])
     /// The BlurHash's components, across and down.
-    public static let blurHash = OperationParameter<ParameterValue.Dimensions>(
+    public static let blurHash = DefaultedParameter<ParameterValue.Dimensions>(
         Parameter(
             "blurHash", flag: "blurhash", kind: .size(BlurHash.componentSpec),
             default: .value(.size(width: Double(BlurHash.defaultComponents.x), height: Double(BlurHash.defaultComponents.y))),
@@ -138,8 +138,8 @@ public enum PlaceholderOperation: OperationDefinition {
     public static var parameters: [Parameter] { [size.parameter, noThumbHash.parameter, blurHash.parameter, widths.parameter, format.parameter] }
 
     /// The components `arguments` ask for.
-    public static func components(_ arguments: OperationArguments) throws -> BlurHash.Components {
-        let given = try arguments.required(blurHash)
+    public static func components(_ arguments: OperationArguments) -> BlurHash.Components {
+        let given = arguments[blurHash]
         return BlurHash.Components(x: Int(given.width), y: Int(given.height))
     }
 }
@@ -155,17 +155,17 @@ public enum RenderOperation: OperationDefinition {
     public static let time = OperationParameter.number(
         "time", SceneRecording.startSpec, default: .value(.number(0)), placeholder: "T", in: [.commandLine, .http])
     /// The animation's length.
-    public static let duration = OperationParameter.number(
-        "duration", SceneRecording.durationSpec, default: .absent("the file's \"duration\", else until its last animation ends"),
+    public static let duration = OperationParameter.optionalNumber(
+        "duration", SceneRecording.durationSpec, absent: "the file's \"duration\", else until its last animation ends",
         placeholder: "D", in: [.commandLine, .http])
     /// Frames a second.
-    public static let fps = OperationParameter.number(
+    public static let fps = OperationParameter.optionalNumber(
         "fps", SceneRecording.frameRateSpec,
-        default: .absent("the file's \"fps\", else \(formatNumber(SceneRecording.frameRateSpec.defaultValue ?? 30))"), placeholder: "F",
+        absent: "the file's \"fps\", else \(formatNumber(SceneRecording.frameRateSpec.defaultValue ?? 30))", placeholder: "F",
         in: [.commandLine, .http])
     /// Pixels per point.
-    public static let scale = OperationParameter.number(
-        "scale", Scene.scaleSpec, default: .absent("the file's \"scale\", else \(formatNumber(Scene.scaleSpec.defaultValue ?? 1))"),
+    public static let scale = OperationParameter.optionalNumber(
+        "scale", Scene.scaleSpec, absent: "the file's \"scale\", else \(formatNumber(Scene.scaleSpec.defaultValue ?? 1))",
         placeholder: "K", in: [.commandLine, .http])
     /// A still's format or an animation's (or a folder of PNG frames); the two specs' words are parsed apart by the front ends.
     /// `apng` is a word of its own here (for a still an alias of `png`), so that an animation asked for as `apng` is one.

@@ -44,10 +44,10 @@ import Testing
         let arguments = try operation.read(pairs, as: .query, in: .http)
         let prepared = try GlassOperation.effect(arguments)
         var glass = prepared.glass
-        glass.appearance = arguments[GlassOperation.appearance] ?? .light
-        let scale = arguments[BlurOperation.scale] ?? 1
+        glass.appearance = arguments[GlassOperation.appearance]
+        let scale = arguments[BlurOperation.scale]
         let photo = try ImageFile.decode(Array(try Data(contentsOf: URL(fileURLWithPath: Workspace.fixture))))
-        let drawn = glass.render(over: photo, frame: arguments[GlassOperation.region]!, scale: scale)
+        let drawn = glass.render(over: photo, frame: arguments.given(GlassOperation.region)!, scale: scale)
         #expect(try ImageFile.decode(cli) == drawn, "the command line's glass is not GlassEffect's")
         // The service: the same bytes.
         let service = BlurService(.init(root: try ServeRoot(folder)))

@@ -20,9 +20,9 @@ enum VeilOperation: ImageOperation {
     static var parameters: [Parameter] { [strength.parameter, color.parameter, region.parameter] }
 
     static func effect(_ arguments: OperationArguments) throws(ParameterError) -> Color {
-        let tint = arguments[color] ?? .color(.black)
+        let tint = arguments[color]
         let base = tint.color(for: .light)
-        return Color(red: base.red, green: base.green, blue: base.blue, alpha: base.alpha * (arguments[strength] ?? 0.5))
+        return Color(red: base.red, green: base.green, blue: base.blue, alpha: base.alpha * arguments[strength])
     }
 
     static func draw(_ effect: Color, over image: Bitmap, in context: EffectContext) throws -> Bitmap {

@@ -31,8 +31,8 @@ public enum BlurAreasOperation: StreamingImageOperation {
     /// - Throws: when no areas are given.
     public static func effect(_ arguments: OperationArguments) throws(ParameterError) -> BlurAreasEffect {
         var effect = BlurAreasEffect(areas: try arguments.required(areas))
-        effect.sigma = try arguments.required(sigma)
-        effect.feather = try arguments.required(feather)
+        effect.sigma = arguments[sigma]
+        effect.feather = arguments[feather]
         return effect
     }
 

@@ -40,7 +40,7 @@ extension BlurOperation {
 
     /// `appearance` with `summary` (not a scene key: a scene has its own).
     @inline(never)
-    public static func appearance(summary: String) -> OperationParameter<Appearance> {
+    public static func appearance(summary: String) -> DefaultedParameter<Appearance> {
         OperationParameter.choice("appearance", Appearance.spec.with(summary: summary), placeholder: "MODE", in: [.commandLine, .http, .javascript])
     }
 
@@ -58,6 +58,6 @@ extension BlurOperation {
     ) throws(ParameterError) -> EffectContext {
         EffectContext(
             frame: try arguments.frame(regionParameter, width: width, height: height, scale: scale),
-            appearance: arguments[appearanceParameter] ?? .light, threads: threads, checkpoint: checkpoint)
+            appearance: arguments[appearanceParameter], threads: threads, checkpoint: checkpoint)
     }
 }

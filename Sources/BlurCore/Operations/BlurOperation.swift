@@ -185,25 +185,34 @@ public struct OperationArguments: Sendable {
     @inline(never)
     public func given<V>(_ p: OperationParameter<V>) -> V? { given(p.name).flatMap(p.read) }
 
+    /// The value given for `p`, nil when it was not given (its default left out).
+    @inline(never)
+    public func given<V>(_ p: DefaultedParameter<V>) -> V? { given(p.name).flatMap(p.read) }
+
     /// True when `p` was given.
     @inline(never)
     public func has<V>(_ p: OperationParameter<V>) -> Bool { given(p.name) != nil }
 
-    /// The value given for `p`, else its default (for `appearance` when it has one per
-    /// appearance); nil when absent without a default.
+    /// True when `p` was given.
     @inline(never)
-    public subscript<V>(_ p: OperationParameter<V>, appearance appearance: Appearance = .light) -> V? {
-        value(p.name, appearance: appearance).flatMap(p.read)
+    public func has<V>(_ p: DefaultedParameter<V>) -> Bool { given(p.name) != nil }
+
+    /// The value given for `p`, else its default (for `appearance` when it has one per appearance).
+    @inline(never)
+    public subscript<V>(_ p: DefaultedParameter<V>, appearance appearance: Appearance = .light) -> V {
+        given(p) ?? p.defaultValue(for: appearance)
     }
 
     /// `p` as the front end that gave the arguments spells it (`--max-radius`, `max-radius`,
     /// `maximumBlurRadius`), for messages.
     public func spelled<V>(_ p: OperationParameter<V>) -> String { p.parameter.spelled(spelling) }
 
-    /// The value of `p`, for a caller that needs one: the table's default where the parameter has
-    /// one, else an error naming it (arguments of another operation).
+    /// `p` as the front end that gave the arguments spells it, for messages.
+    public func spelled<V>(_ p: DefaultedParameter<V>) -> String { p.parameter.spelled(spelling) }
+
+    /// The value given for `p`, for a caller that needs one: else an error naming it.
     public func required<V>(_ p: OperationParameter<V>) throws(ParameterError) -> V {
-        guard let v = self[p] else { throw .missing(names: [spelled(p)], operation: operation.spelled(spelling)) }
+        guard let v = given(p) else { throw .missing(names: [spelled(p)], operation: operation.spelled(spelling)) }
         return v
     }
 
@@ -213,7 +222,7 @@ public struct OperationArguments: Sendable {
     ///   region lies wholly outside the image or covers less than a pixel of it.
     public func frame(_ p: OperationParameter<Rect>, width: Int, height: Int, scale: Double) throws(ParameterError) -> Rect {
         let whole = Rect(x: 0, y: 0, width: Double(width) / scale, height: Double(height) / scale)
-        guard let region = self[p] else { return whole }
+        guard let region = given(p) else { return whole }
         guard region.pixelRect(scale: scale, clippedTo: width, height) != nil else {
             let inside = region.x < whole.width && region.y < whole.height && region.x + region.width > 0 && region.y + region.height > 0
             let why = inside ? "this one covers less than a pixel of it" : "this one lies outside it"
@@ -263,7 +272,7 @@ public struct PreparedEffect: Sendable {
     ) throws(ParameterError) -> (context: EffectContext, scale: Double) {
         let own = sourceSize ?? (width, height)
         let measured: (width: Int, height: Int, scale: Double) =
-            measure?(own.width, own.height) ?? (width, height, arguments[BlurOperation.scale] ?? 1)
+            measure?(own.width, own.height) ?? (width, height, arguments[BlurOperation.scale])
         var context = try BlurOperation.context(arguments, width: measured.width, height: measured.height, scale: measured.scale, threads: threads)
         context.sourceSize = sourceSize
         return (context, measured.scale)

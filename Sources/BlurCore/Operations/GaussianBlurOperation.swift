@@ -8,20 +8,20 @@ public enum GaussianBlurOperation: StreamingImageOperation {
     public static let details = "Blurs the whole image with a Gaussian of σ pixels, or of --radius points at --scale pixels per point."
 
     /// σ in pixels (``GaussianBlur/sigmaSpec``); a control starts at 8.
-    public static let sigma = OperationParameter.number("sigma", GaussianBlur.sigmaSpec, default: .absent(nil), placeholder: "S", in: sceneless)
+    public static let sigma = OperationParameter.optionalNumber("sigma", GaussianBlur.sigmaSpec, absent: nil, placeholder: "S", in: sceneless)
         .suggesting(.number(8))
     /// The radius in points, as the components take it (σ in points): σ = radius × scale.
-    public static let radius = OperationParameter.number(
+    public static let radius = OperationParameter.optionalNumber(
         "radius",
         ParameterSpec(
-            name: "radius", unit: "pt", range: 0...2000, defaultValue: nil,
+            name: "radius", unit: "pt", range: GaussianBlur.sigmaSpec.range, defaultValue: nil,
             summary: "blur radius in points, as the components take it (σ in points); σ = radius × scale, itself at most "
                 + "\(formatNumber(GaussianBlur.sigmaSpec.range.upperBound)) px"),
-        placeholder: "R", in: sceneless)
+        absent: nil, placeholder: "R", in: sceneless)
     /// Pixels per point, with ``radius``.
     public static let scale = OperationParameter.number(
         "scale", BlurOperation.pointScaleSpec.named("scale", summary: "pixels per point of the image; with radius"), placeholder: "K", in: sceneless
-    ).going(with: radius)
+    ).going(with: radius.parameter)
     /// What lies beyond the image's edges (``EdgeMode/spec``).
     public static let edges = OperationParameter.choice("edges", EdgeMode.spec, placeholder: "MODE", in: sceneless)
 
@@ -45,12 +45,12 @@ public enum GaussianBlurOperation: StreamingImageOperation {
             }
             s = given
         } else if let r = arguments.given(radius) {
-            let k = arguments[scale] ?? 1
+            let k = arguments[scale]
             s = try GaussianBlur.sigmaSpec.named("\(arguments.spelled(radius)) × \(arguments.spelled(scale))").validate(r * k)
         } else {
             throw .missing(names: [arguments.spelled(sigma), arguments.spelled(radius)], operation: name)
         }
-        return try GaussianBlur(sigma: s, edges: arguments[edges] ?? .clamp)
+        return try GaussianBlur(sigma: s, edges: arguments[edges])
     }
 
     /// The whole image blurred (the context's frame is the image's).

@@ -26,7 +26,7 @@ public enum GlassOperation: ImageOperation {
     public static let shape = OperationParameter.choice("shape", GlassShape.Kind.spec, placeholder: "SHAPE")
     /// The rounded rectangle's corner radius (``GlassShape/cornerRadiusSpec``).
     public static let cornerRadius = OperationParameter.number("cornerRadius", flag: "corner-radius", GlassShape.cornerRadiusSpec, placeholder: "R")
-        .going(with: shape)
+        .going(with: shape.parameter)
     /// ``GlassEffect/reduceTransparency``.
     public static let reduceTransparency = OperationParameter.flag(
         "reduceTransparency", summary: "Reduce Transparency: a frosted, opaque glass that bends the backdrop a third as far")
@@ -60,15 +60,15 @@ public enum GlassOperation: ImageOperation {
     @_optimize(size)
     public static func effect(_ arguments: OperationArguments) throws(ParameterError) -> Prepared {
         var glass = standard
-        glass.variant = arguments[variant] ?? glass.variant
-        switch arguments[shape] ?? .capsule {
+        glass.variant = arguments[variant]
+        switch arguments[shape] {
         case .capsule: glass.shape = .capsule
-        case .roundedRectangle: glass.shape = .roundedRectangle(cornerRadius: arguments[cornerRadius] ?? GlassShape.cornerRadiusSpec.defaultValue!)
+        case .roundedRectangle: glass.shape = .roundedRectangle(cornerRadius: arguments[cornerRadius])
         }
-        glass.reduceTransparency = arguments[reduceTransparency] ?? glass.reduceTransparency
-        glass.increaseContrast = arguments[increaseContrast] ?? glass.increaseContrast
-        glass.dispersion = arguments[dispersion] ?? glass.dispersion
-        let given = arguments[tint] ?? .none
+        glass.reduceTransparency = arguments[reduceTransparency]
+        glass.increaseContrast = arguments[increaseContrast]
+        glass.dispersion = arguments[dispersion]
+        let given = arguments[tint]
         if case let .color(c) = given { glass.tint = c }
         return Prepared(glass: try glass.validated(), tint: given)
     }

@@ -73,10 +73,10 @@ public enum MaterialOperation: StreamingImageOperation {
     /// The material the arguments describe, checked.
     @_optimize(size)
     public static func effect(_ arguments: OperationArguments) throws(ParameterError) -> Material {
-        var material = Material(style: arguments[style] ?? .systemMaterial)
+        var material = Material(style: arguments[style])
         material.blurEffectRadius = arguments.given(blurEffectRadius)
-        material.dimmingAlpha = arguments[dimmingAlpha] ?? material.dimmingAlpha
-        material.cornerRadius = arguments[cornerRadius] ?? material.cornerRadius
+        material.dimmingAlpha = arguments[dimmingAlpha]
+        material.cornerRadius = arguments[cornerRadius]
         return try material.validated()
     }
 

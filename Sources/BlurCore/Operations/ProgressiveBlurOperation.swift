@@ -19,8 +19,8 @@ public enum ProgressiveBlurOperation: StreamingImageOperation {
     /// Where the blur is full (``GradientDirection/spec``).
     public static let direction = OperationParameter.choice("direction", GradientDirection.spec, placeholder: "DIR")
     /// ``ProgressiveRamp/angle``: any direction, instead of a word.
-    public static let angle = OperationParameter.number(
-        "angle", ProgressiveRamp.angleSpec, default: .absent("the direction's: down 0, right 90, up 180, left 270"), placeholder: "DEG")
+    public static let angle = OperationParameter.optionalNumber(
+        "angle", ProgressiveRamp.angleSpec, absent: "the direction's: down 0, right 90, up 180, left 270", placeholder: "DEG")
     /// ``ProgressiveRamp/start``.
     public static let start = OperationParameter.number("start", ProgressiveRamp.startSpec, placeholder: "T")
     /// ``ProgressiveRamp/stop``.
@@ -76,27 +76,27 @@ public enum ProgressiveBlurOperation: StreamingImageOperation {
     /// The effect the arguments describe, checked.
     @_optimize(size)
     public static func effect(_ arguments: OperationArguments) throws(ParameterError) -> VariableBlurEffect {
-        var effect = VariableBlurEffect(direction: arguments[direction] ?? standard.direction)
-        effect.maximumBlurRadius = arguments[maximumBlurRadius] ?? effect.maximumBlurRadius
-        effect.minimumBlurRadius = arguments[minimumBlurRadius] ?? effect.minimumBlurRadius
-        effect.blurMaximumRadiusInset = arguments[blurMaximumRadiusInset] ?? effect.blurMaximumRadiusInset
-        effect.dimmingFullColorInset = arguments[dimmingFullColorInset] ?? effect.dimmingFullColorInset
-        effect.dimmingClearExtension = arguments[dimmingClearExtension] ?? effect.dimmingClearExtension
+        var effect = VariableBlurEffect(direction: arguments[direction])
+        effect.maximumBlurRadius = arguments[maximumBlurRadius]
+        effect.minimumBlurRadius = arguments[minimumBlurRadius]
+        effect.blurMaximumRadiusInset = arguments[blurMaximumRadiusInset]
+        effect.dimmingFullColorInset = arguments[dimmingFullColorInset]
+        effect.dimmingClearExtension = arguments[dimmingClearExtension]
         if let alpha = arguments.given(dimmingAlpha) { effect.dimmingAlpha = .constant(alpha: alpha) }
         if let tint = arguments.given(dimmingTintColor) { effect.dimmingTintColor = tint.dynamicColor }
         // An angle, or a start or stop other than the ends: the ramp, along the word's angle when no
         // angle is given (a start of 0 and a stop of 1 given mean what they mean left out: the word's gradient).
         let ramped = [
-            arguments.has(angle), arguments.given(start).map { $0 != ProgressiveRamp.startSpec.defaultValue } ?? false,
-            arguments.given(stop).map { $0 != ProgressiveRamp.stopSpec.defaultValue } ?? false,
+            arguments.has(angle), arguments.given(start).map { $0 != start.defaultValue() } ?? false,
+            arguments.given(stop).map { $0 != stop.defaultValue() } ?? false,
         ]
         if let given = ramped.firstIndex(of: true) {
-            let rampName = arguments.spelled([angle, start, stop][given])
+            let rampName = [angle.parameter, start.parameter, stop.parameter][given].spelled(arguments.spelling)
             for length in [blurMaximumRadiusInset, dimmingFullColorInset, dimmingClearExtension] where arguments.has(length) {
                 throw .conflict(names: [arguments.spelled(length), rampName])
             }
             let ramp = ProgressiveRamp(
-                angle: arguments[angle] ?? effect.direction.angle, start: try arguments.required(start), stop: try arguments.required(stop))
+                angle: arguments.given(angle) ?? effect.direction.angle, start: arguments[start], stop: arguments[stop])
             guard ramp.start <= ramp.stop else {
                 throw .invalidForm(
                     name: arguments.spelled(start), text: formatNumber(ramp.start),

@@ -68,7 +68,7 @@ extension BlurOperation {
             arguments.pairs.append((scale.name, .number(resize.dpr)))
         }
         let second = try effectRun.prepare(arguments)
-        let effectScale = arguments[BlurOperation.scale] ?? 1
+        let effectScale = arguments[BlurOperation.scale]
         let output = { @Sendable (width: Int, height: Int) -> (width: Int, height: Int) in
             let plan = resize.plan(sourceWidth: width, sourceHeight: height)
             return (plan.width, plan.height)

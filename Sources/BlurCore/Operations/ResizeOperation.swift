@@ -15,13 +15,13 @@ public enum ResizeOperation: StreamingImageOperation {
     private static let frontEnds: Parameter.FrontEnds = [.commandLine, .http, .javascript]
 
     /// The width asked for, in CSS pixels (times ``dpr``); a control starts at 640.
-    public static let width = OperationParameter.number(
-        "width", Resize.sideSpec.named("width", summary: "the output's width before dpr"), default: .absent("from height and the image's aspect"),
+    public static let width = OperationParameter.optionalNumber(
+        "width", Resize.sideSpec.named("width", summary: "the output's width before dpr"), absent: "from height and the image's aspect",
         placeholder: "W", in: frontEnds
     ).suggesting(.number(640))
     /// The height asked for, in CSS pixels (times ``dpr``).
-    public static let height = OperationParameter.number(
-        "height", Resize.sideSpec.named("height", summary: "the output's height before dpr"), default: .absent("from width and the image's aspect"),
+    public static let height = OperationParameter.optionalNumber(
+        "height", Resize.sideSpec.named("height", summary: "the output's height before dpr"), absent: "from width and the image's aspect",
         placeholder: "H", in: frontEnds)
     /// How the image meets the box (``ResizeFit/spec``).
     public static let fit = OperationParameter.choice("fit", ResizeFit.spec, placeholder: "FIT", in: frontEnds)
@@ -49,8 +49,8 @@ public enum ResizeOperation: StreamingImageOperation {
         let w = arguments.given(width), h = arguments.given(height)
         guard w != nil || h != nil else { throw .missing(names: [arguments.spelled(width), arguments.spelled(height)], operation: name) }
         return Resize(
-            width: w.map { Int($0) }, height: h.map { Int($0) }, fit: try arguments.required(fit), gravity: try arguments.required(gravity),
-            dpr: try arguments.required(dpr), enlarge: try arguments.required(enlarge))
+            width: w.map { Int($0) }, height: h.map { Int($0) }, fit: arguments[fit], gravity: arguments[gravity],
+            dpr: arguments[dpr], enlarge: arguments[enlarge])
     }
 
     /// The image resized (the context's frame is not used: a resize covers the whole image).

@@ -58,10 +58,10 @@ public enum ScrollEdgeOperation: StreamingImageOperation {
     @_optimize(size)
     public static func effect(_ arguments: OperationArguments) throws(ParameterError) -> ScrollEdgeEffect {
         var effect = standard
-        effect.style = arguments[style] ?? effect.style
-        effect.edge = arguments[edge] ?? effect.edge
-        effect.height = arguments[height] ?? effect.height
-        effect.maximumBlurRadius = arguments[maximumBlurRadius] ?? effect.maximumBlurRadius
+        effect.style = arguments[style]
+        effect.edge = arguments[edge]
+        effect.height = arguments[height]
+        effect.maximumBlurRadius = arguments[maximumBlurRadius]
         if let given = arguments.given(tint) { effect.tint = given.dynamicColor ?? DynamicColor(.clear) }
         return try effect.validated()
     }

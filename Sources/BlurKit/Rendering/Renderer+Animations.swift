@@ -10,15 +10,14 @@ extension Renderer {
         options: RenderOptions = RenderOptions()
     ) throws -> [UInt8] {
         try options.heapGuarded {
-            let size = arguments[BlurUpOperation.size]
-            let reduceMotion = arguments[BlurUpOperation.reduceMotion] ?? false
-            // Every one of these has a default in the table.
-            let arrival = try arguments.required(BlurUpOperation.wait), ending = try arguments.required(BlurUpOperation.hold)
+            let size = arguments.given(BlurUpOperation.size)
+            let reduceMotion = arguments[BlurUpOperation.reduceMotion]
+            let arrival = arguments[BlurUpOperation.wait], ending = arguments[BlurUpOperation.hold]
             let duration = arrival + (reduceMotion ? BlurUpImage.reducedMotionDuration : BlurUpImage.transitionDuration) + ending
-            let scale = try arguments.required(BlurUpOperation.scale)
-            let recording = try SceneRecording(duration: max(0.001, duration), frameRate: try arguments.required(BlurUpOperation.fps), scale: scale)
-            let longest = try arguments.required(BlurUpOperation.previewSize), blur = try arguments.required(BlurUpOperation.blurRadius)
-            let quality = try arguments.required(BlurUpOperation.quality)
+            let scale = arguments[BlurUpOperation.scale]
+            let recording = try SceneRecording(duration: max(0.001, duration), frameRate: arguments[BlurUpOperation.fps], scale: scale)
+            let longest = arguments[BlurUpOperation.previewSize], blur = arguments[BlurUpOperation.blurRadius]
+            let quality = arguments[BlurUpOperation.quality]
 
             let image = try decode(source, options: options)
             try options.checkpoint()
@@ -52,8 +51,8 @@ extension Renderer {
         options: RenderOptions = RenderOptions()
     ) throws -> [UInt8] {
         try options.heapGuarded {
-            let start = try arguments.required(RenderOperation.time)
-            let quality = try arguments.required(RenderOperation.quality)
+            let start = arguments[RenderOperation.time]
+            let quality = arguments[RenderOperation.quality]
             let scale = arguments.given(RenderOperation.scale) ?? file.scale ?? 1
             let (w, h) = try pixelSize(file.scene.width, file.scene.height, scale: scale, spelled: arguments.spelled(RenderOperation.scale))
             let frameBytes = w * h * 4
@@ -68,7 +67,7 @@ extension Renderer {
                 { throw RenderError.cancelled(framesWritten: 0) }
                 // Under the deadline: AVIF and HEIC at the setting that fits the time left, or refused.
                 let bytes = try ImageFile.encode(
-                    image, as: still, quality: quality, compression: arguments[StillOutput.compression] ?? ImageFile.defaultCompression,
+                    image, as: still, quality: quality, compression: arguments[StillOutput.compression],
                     profile: nil, cancellation: options.cancellation)
                 if let path { path == "-" ? try AtomicFile.writeStandardOutput(bytes) : try AtomicFile.write(bytes, to: path) }
                 return path == nil ? bytes : []
@@ -84,7 +83,7 @@ extension Renderer {
             let rate = arguments.given(RenderOperation.fps) ?? file.frameRate ?? SceneRecording.frameRateSpec.defaultValue!
             let recording = try SceneRecording(start: start, duration: duration, frameRate: rate, scale: scale)
             let parallel = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
-            let opaque = file.scene.backgroundColor.alpha >= 1, loops = try arguments.required(RenderOperation.loop)
+            let opaque = file.scene.backgroundColor.alpha >= 1, loops = arguments[RenderOperation.loop]
             // Frames in flight, each with its offscreen surfaces and blur buffers, plus the encoder's copy.
             let writer = try animationWriter(
                 to: path, format: animation, width: w, height: h, frameRate: recording.frameRate, quality: quality, opaque: opaque, loopCount: loops,
@@ -100,12 +99,12 @@ extension Renderer {
         _ arguments: OperationArguments, from source: ImageSource, options: RenderOptions = RenderOptions()
     ) throws -> Placeholder {
         try options.heapGuarded {
-            let size = try arguments.required(PlaceholderOperation.size)
+            let size = arguments[PlaceholderOperation.size]
             do {
                 return try Placeholder.make(
                     from: try source.open(options.cancellation), longestSide: size,
-                    thumbHash: !(arguments[PlaceholderOperation.noThumbHash] ?? false),
-                    blurHash: try PlaceholderOperation.components(arguments), checkpoint: options.checkpoint)
+                    thumbHash: !arguments[PlaceholderOperation.noThumbHash],
+                    blurHash: PlaceholderOperation.components(arguments), checkpoint: options.checkpoint)
             } catch PipelineError.cancelled {
                 throw RenderError.cancelled(framesWritten: 0)
             } catch let error as DecodingError {

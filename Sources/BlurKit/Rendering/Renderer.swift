@@ -37,7 +37,7 @@ public enum Renderer {
                     if reduction > 1 { sourceSize = own }
                 }
                 (input, opaque, profile) = try ImagePipeline.open(
-                    file, reduction: reduction, keepProfile: arguments[StillOutput.keepProfile] ?? false)
+                    file, reduction: reduction, keepProfile: arguments[StillOutput.keepProfile])
             } catch let PipelineError.input(_, error) {
                 throw RenderError.input(name: name, error)
             } catch PipelineError.cancelled {
@@ -63,8 +63,8 @@ public enum Renderer {
                     "\(format.name) cannot hold a \(chain.width)×\(chain.height) image (at most \(format.largestSide) pixels a side); ask for PNG")
             }
             var encoding = ImagePipeline.Encoding(
-                format: format, quality: arguments[StillOutput.quality] ?? JPEGCodec.defaultQuality,
-                compression: arguments[StillOutput.compression] ?? ImageFile.defaultCompression, profile: profile)
+                format: format, quality: arguments[StillOutput.quality],
+                compression: arguments[StillOutput.compression], profile: profile)
             encoding.cancellation = options.cancellation
             let file: OutputFile
             switch destination {

@@ -683,7 +683,7 @@ public final class BlurService: Sendable {
                 let placeholder = try Renderer.placeholder(given, from: source, options: options)
                 if let format { return try ImageFile.encode(placeholder.preview, as: try ImageFormat.spec.parse(format)) }
                 let png = try ImageFile.encode(placeholder.preview, as: .png)
-                let widths = (given[PlaceholderOperation.widths] ?? []).map { Int($0) }
+                let widths = (given.given(PlaceholderOperation.widths) ?? []).map { Int($0) }
                 guard widths.isEmpty || relative != nil else {
                     let name = PlaceholderOperation.widths.parameter.flag
                     throw ServeError.badRequest("\(name) lists URLs of an image under the root: GET it, not POST", parameter: name)

@@ -22,7 +22,7 @@ enum ImageFiles {
     static func still(_ arguments: ParsedArguments, _ operation: BlurOperation) throws {
         let (input, output) = arguments.inputAndOutput
         let given = try arguments.arguments(for: operation)
-        let format = try arguments.stillFormat(for: output, asked: given[StillOutput.format])
+        let format = try arguments.stillFormat(for: output, asked: given.given(StillOutput.format))
         let threads = try arguments.integer(StandardOptions.threads)
         Interruption.install()
         do {

@@ -21,7 +21,7 @@ enum BlurUpCommand: Command {
     static func run(_ arguments: ParsedArguments) throws -> String? {
         let (input, output) = arguments.inputAndOutput
         let given = try arguments.arguments(for: operation)
-        let format = try arguments.animationFormat(for: output, asked: given[BlurUpOperation.format])
+        let format = try arguments.animationFormat(for: output, asked: given.given(BlurUpOperation.format))
         let threads = try arguments.integer(StandardOptions.threads)
         try Recording.run(into: output, format: format, threads: threads, quiet: arguments.has(StandardOptions.quiet.name)) { options in
             try Renderer.blurUp(given, from: .file(input), to: output, format: format, options: options)

@@ -48,8 +48,8 @@ enum PlaceholderCommand: Command {
         guard let out = arguments.values["out"] else { throw CLIError.usage("placeholder needs --out DIR") }
         let given = try arguments.arguments(for: operation)
         let settings = PlaceholderBatch.Settings(
-            size: try given.required(PlaceholderOperation.size), thumbHash: !(given[PlaceholderOperation.noThumbHash] ?? false),
-            blurHash: try PlaceholderOperation.components(given), force: arguments.has("force"))
+            size: given[PlaceholderOperation.size], thumbHash: !given[PlaceholderOperation.noThumbHash],
+            blurHash: PlaceholderOperation.components(given), force: arguments.has("force"))
         let parallel = try arguments.integer(jobs) ?? ProcessInfo.processInfo.activeProcessorCount
         let quiet = arguments.has("quiet")
         var batch: PlaceholderBatch
@@ -101,7 +101,7 @@ enum PlaceholderCommand: Command {
     /// same environment — `BLURKIT_ORIGIN` before each (none: from the server's root) and, with
     /// `BLURKIT_KEY` (hex, as `serve --key`), signed.
     static func variants(_ given: OperationArguments) throws -> (widths: [Int], url: (String, Int) -> String)? {
-        guard let widths = given[PlaceholderOperation.widths]?.map({ Int($0) }) else { return nil }
+        guard let widths = given.given(PlaceholderOperation.widths)?.map({ Int($0) }) else { return nil }
         let environment = ProcessInfo.processInfo.environment
         var signer: URLSigner?
         if let key = environment["BLURKIT_KEY"], !key.isEmpty {

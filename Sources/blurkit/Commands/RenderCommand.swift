@@ -25,11 +25,11 @@ enum RenderCommand: Command {
         let threads = try arguments.integer(StandardOptions.threads)
         // A scene has no input image to take the format from: OUT or --format must say it.
         let stillFormat =
-            still ? try arguments.stillFormat(for: output, asked: given[RenderOperation.format].flatMap { try? ImageFormat.spec.parse($0) }) : nil
+            still ? try arguments.stillFormat(for: output, asked: given.given(RenderOperation.format).flatMap { try? ImageFormat.spec.parse($0) }) : nil
         if still, stillFormat == nil { throw CLIError.usage(FileError.unknownOutputFormat(path: output).description) }
         let animationFormat =
             still
-            ? nil : try arguments.animationFormat(for: output, asked: try given[RenderOperation.format].map { try AnimationFormat.spec.parse($0) })
+            ? nil : try arguments.animationFormat(for: output, asked: try given.given(RenderOperation.format).map { try AnimationFormat.spec.parse($0) })
         // The images are counted together against the memory budget as they are read; none of
         // them, nor the scene, may be written over.
         let file: SceneFile
