@@ -21,8 +21,8 @@ func benchScene(tile: Bitmap, runs: Int, emit: (String) -> Void) throws {
     emit("| time s | frame ms | effect alone ms | ratio |")
     emit("|---|---|---|---|")
     for t in [0.0, 0.75] {
-        let shown = backdrop.presentation(at: t)
-        let radius = shown.blurEffectRadius, dimming = shown.dimmingAlpha
+        let radius = backdrop.backdropValue(MaterialOperation.blurEffectRadius, at: t)
+        let dimming = backdrop.backdropValue(MaterialOperation.dimmingAlpha, at: t) ?? Material.dimmingSpec.defaultValue!
         let f = median(runs: runs) { blackHole(try! scene.render(at: t, scale: 3)) }
         let e = median(runs: runs) {
             blackHole(

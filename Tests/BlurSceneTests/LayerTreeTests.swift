@@ -110,9 +110,10 @@ import Testing
         let glass = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))
         glass.backdropFilter = .material(Material(style: .systemMaterial))
         scene.addLayer(glass)
-        scene.animate(at: 1, duration: 1, curve: .linear) { glass.blurEffectRadius = 0 }
-        #expect(glass.presentation(at: 0).blurEffectRadius == Material(style: .systemMaterial).effectiveRadius)
-        #expect(glass.presentation(at: 1.5).blurEffectRadius == Material(style: .systemMaterial).effectiveRadius / 2)
-        #expect(glass.presentation(at: 2).blurEffectRadius == 0)
+        scene.animate(at: 1, duration: 1, curve: .linear) { glass.setBackdropParameter(MaterialOperation.blurEffectRadius, to: 0) }
+        let radius = MaterialOperation.blurEffectRadius
+        #expect(glass.backdropValue(radius, at: 0) == Material(style: .systemMaterial).effectiveRadius)
+        #expect(glass.backdropValue(radius, at: 1.5) == Material(style: .systemMaterial).effectiveRadius / 2)
+        #expect(glass.backdropValue(radius, at: 2) == 0)
     }
 }

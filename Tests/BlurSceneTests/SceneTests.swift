@@ -116,17 +116,15 @@ import Testing
         let content = Layer(frame: Rect(x: 0, y: 0, width: 80, height: 60), content: .bitmap(Self.checker(80, 60), mode: .stretch))
         s.addLayer(content)
         let backdrop = Layer(frame: Rect(x: 0, y: 0, width: 80, height: 60))
-        backdrop.backdropFilter = .material(Material(style: .systemMaterial))
-        backdrop.blurEffectRadius = 6
-        backdrop.dimmingAlpha = 0.5
+        backdrop.backdropFilter = .material(Material(style: .systemMaterial, blurEffectRadius: 6, dimmingAlpha: 0.5))
         s.addLayer(backdrop)
         let dialog = Layer(frame: Rect(x: 20, y: 20, width: 40, height: 20), content: .color(.white))
         dialog.cornerRadius = 6
         s.addLayer(dialog)
         s.animate(at: 1, duration: 0.5) {
             dialog.opacity = 0
-            backdrop.blurEffectRadius = 0
-            backdrop.dimmingAlpha = 0
+            backdrop.setBackdropParameter(MaterialOperation.blurEffectRadius, to: 0)
+            backdrop.setBackdropParameter(MaterialOperation.dimmingAlpha, to: 0)
         }
         let before = try s.render(at: 0.5), during = try s.render(at: 1.25), after = try s.render(at: 2)
         let plain = try {

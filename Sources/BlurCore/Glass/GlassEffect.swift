@@ -51,8 +51,9 @@ public struct GlassEffect: Sendable, Hashable {
     /// Glass of `variant` in `shape`; every other setting at its default unless given. Nothing is
     /// checked here (see ``validated()``).
     public init(
-        _ variant: GlassVariant = .regular, tint: Color? = nil, shape: GlassShape = .capsule, appearance: Appearance = .light,
-        reduceTransparency: Bool = false, increaseContrast: Bool = false, dispersion: Double = 0
+        _ variant: GlassVariant = GlassVariant.spec.defaultValue!, tint: Color? = nil, shape: GlassShape = .capsule,
+        appearance: Appearance = Appearance.spec.defaultValue!, reduceTransparency: Bool = false, increaseContrast: Bool = false,
+        dispersion: Double = GlassEffect.dispersionSpec.defaultValue!
     ) {
         self.variant = variant
         self.tint = tint

@@ -35,7 +35,10 @@ public struct Material: Sendable, Hashable {
     public var cornerRadius: Double = Material.cornerRadiusSpec.defaultValue!
 
     /// Defaults: the style's own radius (24 pt) and full tint, square corners. Nothing is checked here (see ``validated()``).
-    public init(style: MaterialStyle, blurEffectRadius: Double? = nil, dimmingAlpha: Double = 1, cornerRadius: Double = 0) {
+    public init(
+        style: MaterialStyle, blurEffectRadius: Double? = nil, dimmingAlpha: Double = Material.dimmingSpec.defaultValue!,
+        cornerRadius: Double = Material.cornerRadiusSpec.defaultValue!
+    ) {
         self.style = style
         self.blurEffectRadius = blurEffectRadius
         self.dimmingAlpha = dimmingAlpha

@@ -54,6 +54,21 @@ public enum GlassOperation: ImageOperation {
         public var glass: GlassEffect
         /// The tint as given.
         public var tint: ParameterValue.Tint
+        /// Several shapes drawn as one material instead of one shape over the frame (SwiftUI's
+        /// `GlassEffectContainer`), their frames in points from the context frame's origin; nil: one.
+        public var container: GlassContainer?
+
+        /// The glass with its tint as given; one shape unless `container` says several.
+        public init(glass: GlassEffect, tint: ParameterValue.Tint, container: GlassContainer? = nil) {
+            self.glass = glass
+            self.tint = tint
+            self.container = container
+        }
+
+        /// A glass container's shapes, drawn as its material in the context's appearance.
+        public init(_ container: GlassContainer) {
+            self.init(glass: container.effect, tint: container.effect.tint.map { .color($0) } ?? .none, container: container)
+        }
     }
 
     /// The glass the arguments describe, checked.
@@ -75,6 +90,12 @@ public enum GlassOperation: ImageOperation {
 
     /// The glass in the context's frame, in the context's appearance.
     public static func draw(_ effect: Prepared, over image: Bitmap, in context: EffectContext) throws -> Bitmap {
+        if var container = effect.container {
+            container.effect.appearance = context.appearance
+            let origin = context.frame
+            container.members = container.members.map { GlassContainer.Member($0.shape, frame: $0.frame.offsetBy(origin.x, origin.y)) }
+            return try container.render(over: image, scale: image.scale, threads: context.threads, checkpoint: context.checkpoint)
+        }
         var glass = effect.glass
         glass.appearance = context.appearance
         if case .background = effect.tint { glass.tint = context.appearance.backgroundColor }

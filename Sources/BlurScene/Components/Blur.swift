@@ -30,9 +30,9 @@ public final class VisualEffectView {
     /// Points; nil (default) = the style's default, 24 pt. NaN and negative values count as 0.
     public var blurEffectRadius: Double?
     /// The opacity of the style's tint, 0…1: 1 (default) = the style's own, 0 = blur only. NaN counts as 0.
-    public var dimmingAlpha: Double = 1
+    public var dimmingAlpha: Double = Material.dimmingSpec.defaultValue!
     /// Points, default 0.
-    public var cornerRadius: Double = 0
+    public var cornerRadius: Double = Material.cornerRadiusSpec.defaultValue!
 
     /// A view of `style` (default `.systemMaterial`) at `frame` (points), with the style's own radius and tint.
     public init(style: MaterialStyle = .systemMaterial, frame: Rect) {

@@ -131,48 +131,23 @@ struct Compositor {
         }
         let blur = max(0, layer.blurRadiusValue.value(at: time)) * scale
         if blur > GaussianBlur.identityThreshold, !layer.masksToBounds {
-            let r = GaussianBlur.reach(sigma: min(2000, blur))
+            let r = GaussianBlur.reach(sigma: min(GaussianBlur.sigmaSpec.range.upperBound, blur))
             box = Rect(x: box.x - r, y: box.y - r, width: box.width + 2 * r, height: box.height + 2 * r)
         }
         return box.outerPixelRect
     }
 
-    private func backdrop(_ filter: Layer.BackdropFilter, of layer: Layer, over canvas: Bitmap, frame: Rect, corner: Double) throws -> Bitmap {
-        // The effect's own working memory over this canvas comes from the share the surfaces take
-        // theirs from: several frames rendered at once each hold their effects' buffers.
+    /// The layer's backdrop effect, its parameters as animated at ``time``, over `canvas` in
+    /// `frame`; its working memory counted first against the share the surfaces take theirs from
+    /// (several frames rendered at once each hold their effects' buffers).
+    private func backdrop(_ effect: BackdropEffect, of layer: Layer, over canvas: Bitmap, frame: Rect, corner: Double) throws -> Bitmap {
         let (w, h) = (canvas.width, canvas.height)
         let context = EffectContext(frame: frame, appearance: appearance, cornerRadius: corner, threads: threads, checkpoint: checkpoint)
-        var animated: BackdropEffect?
-        if case let .effect(effect) = filter { animated = layer.effect(effect, at: time) }
-        let working: Int
-        switch filter {
-        case .blur: working = GaussianBlur.estimatedBytes(width: w, height: h)
-        case .material: working = Material.estimatedBytes(width: w, height: h)
-        case let .progressive(effect):
-            working = StreamingDefaults.workingBytes(of: [
-                effect.stage(width: w, height: h, scale: canvas.scale, frame: frame, appearance: appearance, cache: .shared)
-            ])
-        case .glass: working = GlassEffect.estimatedBytes(width: w, height: h)
-        case .effect: working = animated!.prepared.workingBytes(width: w, height: h, scale: canvas.scale, context: context)
-        }
-        try checkWorking(working, for: "the scene's backdrop effect over \(w)×\(h)")
-        switch filter {
-        case let .blur(radius):
-            let r = layer.backdropRadiusValue?.value(at: time) ?? radius
-            return try canvas.blurring(frame, radius: r, cornerRadius: corner, threads: threads, checkpoint: checkpoint)
-        case var .material(material):
-            material.blurEffectRadius = layer.backdropRadiusValue?.value(at: time) ?? material.blurEffectRadius
-            material.dimmingAlpha = layer.dimmingAlphaValue.value(at: time)
-            material.cornerRadius = corner
-            return try material.render(over: canvas, frame: frame, appearance: appearance, threads: threads, checkpoint: checkpoint)
-        case let .progressive(effect):
-            return try effect.render(over: canvas, frame: frame, appearance: appearance, threads: threads, checkpoint: checkpoint)
-        case var .glass(container):
-            container.effect.appearance = appearance
-            container.members = container.members.map { GlassContainer.Member($0.shape, frame: $0.frame.offsetBy(frame.x, frame.y)) }
-            return try container.render(over: canvas, scale: scale, threads: threads, checkpoint: checkpoint)
-        case .effect: return try animated!.prepared.draw(canvas, context)
-        }
+        let animated = layer.effect(effect, at: time)
+        try checkWorking(
+            animated.prepared.workingBytes(width: w, height: h, scale: canvas.scale, context: context),
+            for: "the scene's backdrop effect over \(w)×\(h)")
+        return try animated.prepared.draw(canvas, context)
     }
 
     /// The layer's own content at `opacity`, clipped to its rounded bounds (shapes only when

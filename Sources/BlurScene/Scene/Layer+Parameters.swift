@@ -7,9 +7,10 @@ extension Layer {
         name: "opacity", unit: "", range: 0...1, defaultValue: 1, summary: "opacity of the layer and its sublayers, as a group")
     /// The same table as a material's corner radius.
     public static let cornerRadiusSpec = Material.cornerRadiusSpec
-    /// The parameter table entry of ``Layer/blurRadius``: `blur-radius`, 0…1000 pt, default 0.
+    /// The parameter table entry of ``Layer/blurRadius``: `blur-radius`, in points over the
+    /// Gaussian's range (a σ past its largest in pixels, after the scale, is drawn at the largest), default 0.
     public static let blurRadiusSpec = ParameterSpec(
-        name: "blur-radius", unit: "pt", range: 0...1000, defaultValue: 0, summary: "the layer's own blur (σ in points)")
+        name: "blur-radius", unit: "pt", range: GaussianBlur.sigmaSpec.range, defaultValue: 0, summary: "the layer's own blur (σ in points)")
     /// A backdrop blur's radius, and the animatable `blurEffectRadius` of a blur backdrop.
     public static let backdropRadiusSpec = blurRadiusSpec.named("blur", summary: "the backdrop's blur (σ in points)")
     /// A frame's origin, points.

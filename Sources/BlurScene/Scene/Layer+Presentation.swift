@@ -14,17 +14,12 @@ extension Layer {
         public var backgroundColor: Color
         /// The layer's own blur, σ in points.
         public var blurRadius: Double
-        /// nil: the material's default radius.
-        public var blurEffectRadius: Double?
-        /// The material backdrop's tint opacity: 1 = the style's own, 0 = blur only.
-        public var dimmingAlpha: Double
     }
 
     /// The values showing at `time` (seconds on the scene's clock), as `CALayer.presentation()` gives them.
     public func presentation(at time: Double) -> Presentation {
         Presentation(
             frame: frameValue.value(at: time), opacity: opacityValue.value(at: time), cornerRadius: cornerRadiusValue.value(at: time),
-            backgroundColor: backgroundColorValue.value(at: time), blurRadius: blurRadiusValue.value(at: time),
-            blurEffectRadius: backdropRadiusValue?.value(at: time), dimmingAlpha: dimmingAlphaValue.value(at: time))
+            backgroundColor: backgroundColorValue.value(at: time), blurRadius: blurRadiusValue.value(at: time))
     }
 }

@@ -36,22 +36,6 @@ public final class Layer {
     /// How a bitmap fits the bounds.
     public typealias ContentMode = BlurCore.ContentMode
 
-    /// A filter applied to what is already drawn beneath the layer, within its bounds.
-    public enum BackdropFilter: Sendable, Hashable {
-        /// Gaussian blur, radius (σ) in points, edges clamped to the bounds.
-        case blur(radius: Double)
-        /// A blur material; its dimming alpha and corner radius come from the layer, and so does its
-        /// radius while ``Layer/blurEffectRadius`` is set.
-        case material(Material)
-        /// BlurUIKit's progressive blur with its dimming, over the bounds.
-        case progressive(VariableBlurEffect)
-        /// Any image operation of the registry, drawn over the bounds (a scene file's generic backdrop).
-        case effect(BackdropEffect)
-        /// Liquid Glass: the shapes of a glass container, their frames in the layer's coordinates
-        /// (``Layer/glassEffect(_:in:)``, ``GlassEffectContainer``); the scene's appearance picks the tone.
-        case glass(GlassContainer)
-    }
-
     /// A label for finding the layer (a scene file's `name`, ``SceneFile/layers``); never drawn. Default empty.
     public var name: String
     /// What the layer draws inside its bounds, below its sublayers. Default `.none`.
@@ -63,9 +47,9 @@ public final class Layer {
     /// SwiftUI's `blur(radius:opaque: true)`: the own blur clamps at the layer's bounds instead of
     /// fading into transparency, and stays inside them (opaque content stays opaque). Default false.
     public var blurIsOpaque = false
-    /// Applied to what is beneath, within the (rounded) bounds, before the content draws, and mixed in at
-    /// the layer's opacity. Default nil: none.
-    public var backdropFilter: BackdropFilter?
+    /// An image operation of the registry applied to what is beneath, within the (rounded) bounds,
+    /// before the content draws, and mixed in at the layer's opacity (``BackdropEffect``). Default nil: none.
+    public var backdropFilter: BackdropEffect?
     /// A layer whose alpha (its content and sublayers, in this layer's coordinates, at its own
     /// opacity) masks this layer's content, sublayers and own blur, as `CALayer.mask`. Its backdrop
     /// filters are ignored.
@@ -78,10 +62,8 @@ public final class Layer {
     var opacityValue = Animated(Layer.opacitySpec.defaultValue!)
     var cornerRadiusValue = Animated(Layer.cornerRadiusSpec.defaultValue!)
     var blurRadiusValue = Animated(Layer.blurRadiusSpec.defaultValue!)
-    var backdropRadiusValue: Animated<Double>?
-    var dimmingAlphaValue = Animated(1.0)
-    /// The animated number and colour parameters of an ``BackdropFilter/effect(_:)`` backdrop, by
-    /// canonical name (those never set keep the backdrop's own value).
+    /// The animated number and colour parameters of the backdrop, by canonical name (those never
+    /// set keep the backdrop's own value).
     var effectNumbers: [String: Animated<Double>] = [:]
     var effectColors: [String: Animated<Color>] = [:]
 
@@ -123,47 +105,54 @@ public final class Layer {
         get { blurRadiusValue.model }
         set { Layer.record(&blurRadiusValue, newValue) }
     }
-    /// The backdrop's radius in points: a material's `blurEffectRadius` (nil = the style's default)
-    /// or a blur backdrop's radius. *Animatable*: the first animated change starts from the radius
-    /// the backdrop filter has.
-    public var blurEffectRadius: Double? {
-        get { backdropRadiusValue?.model }
-        set {
-            guard let newValue else { backdropRadiusValue = nil; return }
-            if backdropRadiusValue == nil {
-                let initial: Double
-                switch backdropFilter {
-                case let .material(m)?: initial = m.effectiveRadius
-                case let .blur(radius)?: initial = radius
-                default: initial = newValue
-                }
-                backdropRadiusValue = Animated(initial)
-            }
-            Layer.record(&backdropRadiusValue!, newValue)
-        }
-    }
-    /// The material backdrop's `dimmingAlpha`. *Animatable.*
-    public var dimmingAlpha: Double {
-        get { dimmingAlphaValue.model }
-        set { Layer.record(&dimmingAlphaValue, newValue) }
+    /// Sets the backdrop's number parameter `p` (clamped to its range when drawn). *Animatable*:
+    /// the first change starts from the value the backdrop has in `appearance`. Nothing happens
+    /// when the backdrop is not made from values (``BackdropEffect/isAnimatable``) or has no `p`.
+    public func setBackdropParameter(_ p: DefaultedParameter<Double>, to value: Double, appearance: Appearance = .light) {
+        setBackdropParameter(p.name, to: value, appearance: appearance)
     }
 
-    /// Sets the number parameter `name` of the layer's ``BackdropFilter/effect(_:)`` backdrop
-    /// (clamped to its range when drawn). *Animatable*: the first change starts from the value the
-    /// backdrop has in `appearance`.
-    public func setBackdropParameter(_ name: String, to value: Double, appearance: Appearance = .light) {
+    /// Sets the backdrop's number parameter `p`, one without a default (a blur's radius), as
+    /// the overload for a parameter with a default does.
+    public func setBackdropParameter(_ p: OperationParameter<Double>, to value: Double, appearance: Appearance = .light) {
+        setBackdropParameter(p.name, to: value, appearance: appearance)
+    }
+
+    /// Sets the backdrop's colour parameter `p`. *Animatable* (premultiplied): the first change
+    /// starts from the colour the backdrop has in `appearance`.
+    public func setBackdropParameter(_ p: DefaultedParameter<ParameterValue.Tint>, to value: Color, appearance: Appearance = .light) {
+        setBackdropParameter(p.name, to: value, appearance: appearance)
+    }
+
+    /// The backdrop's number parameter `p` showing at `time`: animated, else as given, else its default.
+    public func backdropValue(_ p: DefaultedParameter<Double>, at time: Double) -> Double? { backdropNumber(p.name, at: time) }
+
+    /// The backdrop's number parameter `p` showing at `time`; nil when it has none.
+    public func backdropValue(_ p: OperationParameter<Double>, at time: Double) -> Double? { backdropNumber(p.name, at: time) }
+
+    private func backdropNumber(_ name: String, at time: Double) -> Double? {
+        if let animated = effectNumbers[name] { return animated.value(at: time) }
+        guard case let .number(v)? = backdropFilter?.value(name, appearance: .light) else { return nil }
+        return v
+    }
+
+    /// Sets the number parameter called `name` (the scene reader's, which reads names generically).
+    func setBackdropParameter(_ name: String, to value: Double, appearance: Appearance) {
         if effectNumbers[name] == nil {
-            guard case let .effect(effect)? = backdropFilter, case let .number(initial)? = effect.value(name, appearance: appearance) else { return }
+            guard let effect = backdropFilter, effect.isAnimatable, case let .number(initial)? = effect.value(name, appearance: appearance) else {
+                return
+            }
             effectNumbers[name] = Animated(initial)
         }
         Layer.record(&effectNumbers[name]!, value)
     }
 
-    /// Sets the colour parameter `name` of the layer's ``BackdropFilter/effect(_:)`` backdrop.
-    /// *Animatable* (premultiplied): the first change starts from the colour the backdrop has in `appearance`.
-    public func setBackdropParameter(_ name: String, to value: Color, appearance: Appearance = .light) {
+    /// Sets the colour parameter called `name` (the scene reader's).
+    func setBackdropParameter(_ name: String, to value: Color, appearance: Appearance) {
         if effectColors[name] == nil {
-            guard case let .effect(effect)? = backdropFilter, case let .color(tint)? = effect.value(name, appearance: appearance) else { return }
+            guard let effect = backdropFilter, effect.isAnimatable, case let .color(tint)? = effect.value(name, appearance: appearance) else {
+                return
+            }
             effectColors[name] = Animated(tint.color(for: appearance))
         }
         Layer.record(&effectColors[name]!, value)

@@ -357,7 +357,7 @@ private struct Reader {
             let operation = operations.first { $0.name == name }!
             guard let run = operation.image else { throw .invalid(path: value.path, message: "\(name) does not draw over a backdrop") }
             let arguments = try self.arguments(of: operation, value)
-            do { layer.backdropFilter = .effect(BackdropEffect(arguments: arguments, prepared: try run.prepare(arguments))) } catch {
+            do { layer.backdropFilter = BackdropEffect(arguments: arguments, prepared: try run.prepare(arguments)) } catch {
                 throw .invalid(path: value.path, message: error.description)
             }
             return
@@ -365,12 +365,14 @@ private struct Reader {
         switch value.value {
         case .number where name == GaussianBlurOperation.name:
             try o.forbid([Reader.dimmingKey], because: "with \"\(name)\" (it goes with \"\(MaterialOperation.name)\")")
-            layer.backdropFilter = .blur(radius: try value.number(Layer.backdropRadiusSpec))
-            if let r = o.optional(Reader.radiusKey) { layer.blurEffectRadius = try r.number(Layer.backdropRadiusSpec) }
+            // The radius beside it, when given, is the radius the blur starts from.
+            let radius = try value.number(Layer.backdropRadiusSpec)
+            layer.backdropFilter = .blur(radius: try o.optional(Reader.radiusKey)?.number(Layer.backdropRadiusSpec) ?? radius)
         case .string where name == MaterialOperation.name:
-            layer.backdropFilter = .material(Material(style: try value.choice(MaterialStyle.spec)))
-            if let r = o.optional(Reader.radiusKey) { layer.blurEffectRadius = try r.number(Material.radiusSpec) }
-            if let d = o.optional(Reader.dimmingKey) { layer.dimmingAlpha = try d.number(Material.dimmingSpec) }
+            var material = Material(style: try value.choice(MaterialStyle.spec))
+            if let r = o.optional(Reader.radiusKey) { material.blurEffectRadius = try r.number(Material.radiusSpec) }
+            if let d = o.optional(Reader.dimmingKey) { material.dimmingAlpha = try d.number(Material.dimmingSpec) }
+            layer.backdropFilter = .material(material)
         default:
             throw .type(path: value.path, expected: "an object of \(name)'s parameters", got: value.value.summary)
         }
@@ -483,9 +485,9 @@ private struct Reader {
             let listing = names.isEmpty ? "" : " (layers: \(shown)\(names.count > 10 ? " and \(names.count - 10) more" : ""))"
             throw .invalid(path: nameNode.path, message: "no layer is called \"\(name)\"" + listing)
         }
-        // An effect backdrop's number and colour keys are animatable too.
+        // A backdrop's number and colour keys are animatable too.
         var effectKeys: [Parameter] = []
-        if case let .effect(effect)? = layer.backdropFilter {
+        if let effect = layer.backdropFilter, effect.isAnimatable {
             effectKeys = effect.arguments.operation.parameters(in: .scene).filter {
                 switch $0.kind {
                 case .number, .color: return true
@@ -493,7 +495,8 @@ private struct Reader {
                 }
             }
         }
-        // The short forms' radius and dimming are the layer's; an effect's keys of those names are the effect's.
+        // A backdrop without such keys (the blur's short form, or none) takes the material's radius
+        // and dimming keys: the blur's radius animates by the first; without a backdrop they do nothing.
         let shortFormKeys = effectKeys.isEmpty ? [Reader.radiusKey, Reader.dimmingKey] : []
         let layerKeys = ["opacity", "frame", "backgroundColor", "cornerRadius", "blurRadius"] + shortFormKeys
         let set = try o.required("set").object(layerKeys + effectKeys.map(\.name).filter { !layerKeys.contains($0) })
@@ -505,11 +508,10 @@ private struct Reader {
         if let v = set.optional("cornerRadius") { let x = try v.number(Layer.cornerRadiusSpec); changes.append { $0.cornerRadius = x } }
         if let v = set.optional("blurRadius") { let x = try v.number(Layer.blurRadiusSpec); changes.append { $0.blurRadius = x } }
         if shortFormKeys.contains(Reader.radiusKey), let v = set.optional(Reader.radiusKey) {
-            let x = try v.number(Material.radiusSpec); changes.append { $0.blurEffectRadius = x }
+            let x = try v.number(Layer.backdropRadiusSpec)
+            changes.append { $0.setBackdropParameter(GaussianBlurOperation.radius, to: x) }
         }
-        if shortFormKeys.contains(Reader.dimmingKey), let v = set.optional(Reader.dimmingKey) {
-            let x = try v.number(Material.dimmingSpec); changes.append { $0.dimmingAlpha = x }
-        }
+        if shortFormKeys.contains(Reader.dimmingKey), let v = set.optional(Reader.dimmingKey) { _ = try v.number(Material.dimmingSpec) }
         let appearance = appearance
         for p in effectKeys where !layerKeys.contains(p.name) {
             guard let v = set.optional(p.name) else { continue }

@@ -60,9 +60,7 @@ enum GalleryDemos {
         let scene = Scene(width: w, height: h)
         scene.addLayer(Layer(name: "content", frame: Rect(x: 0, y: 0, width: w, height: h), content: .bitmap(photo, mode: .fill)))
         let backdrop = Layer(name: "backdrop", frame: Rect(x: 0, y: 0, width: w, height: h))
-        backdrop.backdropFilter = .material(Material(style: .systemMaterial))
-        backdrop.blurEffectRadius = 6
-        backdrop.dimmingAlpha = 0.5
+        backdrop.backdropFilter = .material(Material(style: .systemMaterial, blurEffectRadius: 6, dimmingAlpha: 0.5))
         scene.addLayer(backdrop)
         let dialog = Layer(name: "dialog", frame: Rect(x: 55, y: 330, width: 280, height: 184))
         dialog.backgroundColor = .white
@@ -76,8 +74,8 @@ enum GalleryDemos {
         scene.addLayer(dialog)
         scene.animate(at: 0.5, duration: 0.5) {
             dialog.opacity = 0
-            backdrop.blurEffectRadius = 0
-            backdrop.dimmingAlpha = 0
+            backdrop.setBackdropParameter(MaterialOperation.blurEffectRadius, to: 0)
+            backdrop.setBackdropParameter(MaterialOperation.dimmingAlpha, to: 0)
         }
         return scene
     }
