@@ -94,6 +94,7 @@ test: deps test-deps
 	@for t in $(SERVICE_TESTS); do BLURKIT=$(CURDIR)/.build/release/blurkit BLURKIT_WEB=$(CURDIR)/$(WASM_OUT) Scripts/step.sh $$t python3 Tests/Service/$$t.py || exit 1; done
 	@BLURKIT=$(CURDIR)/.build/release/blurkit Scripts/step.sh test_photos python3 Tests/Photos/test_photos.py
 	@Scripts/step.sh architecture python3 Tests/Docs/test_architecture.py
+	@Scripts/step.sh parameter-literals python3 Tests/Docs/test_parameter_literals.py .build/release/blurkit
 
 # Pillow: the decoder and encoder that are not ours, for the tests that hold our files to them
 # (with its own lcms2 and AVIF reader); Playwright and schemathesis (pip), Chromium and nginx (apt)

@@ -47,7 +47,7 @@ for (const [element, { operation: name, described: given, parameters, renamed }]
     const p = described.parameters.find((q) => q.canonical === canonical);
     if (!p) throw new Error(`elements.mjs: ${element} has no parameter ${canonical}`);
     const entry = { attribute: kebab(renamed?.[canonical] ?? canonical), name: canonical, kind: p.kind, summary: p.summary };
-    for (const key of ['minimum', 'maximum', 'integer', 'unit', 'words', 'aliases', 'colors', 'fractions', 'allowsNone', 'default', 'defaults']) {
+    for (const key of ['role', 'minimum', 'maximum', 'integer', 'unit', 'words', 'aliases', 'colors', 'fractions', 'allowsNone', 'default', 'defaults']) {
       if (key in p) entry[key] = p[key];
     }
     return entry;

@@ -99,7 +99,7 @@ import Foundation
         "\(i % 2 == 0 ? "ellipse" : "rect"):\(fmt(box.0 * 100, 1))%,\(fmt(box.1 * 100, 1))%,12%,15%:24:12"
     }.joined(separator: ";")
     let operation = BlurOperation(BlurAreasOperation.self)
-    let effect = try BlurAreasOperation.effect(try operation.read([("areas", text)], as: .key, in: .javascript))
+    let effect = try BlurAreasOperation.effect(try operation.read([(BlurAreasOperation.areas.name, text)], as: .key, in: .javascript))
     let uniform = try GaussianBlur(sigma: 24)
     let piece = try photo(width: 160, height: 120, from: tile)
     for (w, h, image) in images {

@@ -33,6 +33,57 @@ extension Command {
     public static var help: String { helpText(usage: usage, summary: details, options: options) }
 }
 
+/// How the command line runs the operations of one form (``BlurOperation/Form``): the operands,
+/// the options besides the operation's own, a paragraph for `--help`, and the work, given the
+/// arguments scanned and the operation.
+public struct CommandForm: Sendable {
+    /// The operands in the usage line (`IN OUT`).
+    public var operands: String
+    /// How many operands it takes.
+    public var operandCount: ClosedRange<Int>
+    /// True when operand 0 is read and operand 1 written.
+    public var readsFirstWritesSecond: Bool
+    /// Options listed before the operation's (a folder the form needs).
+    public var leadingOptions: [OptionSpec]
+    /// Options listed after the operation's.
+    public var options: [OptionSpec]
+    /// The paragraph of `--help` after the operation's.
+    public var details: String
+    /// Does the work; the text to print on success, if any.
+    public var run: @Sendable (ParsedArguments, BlurOperation) throws -> String?
+
+    /// A form as given.
+    public init(
+        operands: String, operandCount: ClosedRange<Int>, readsFirstWritesSecond: Bool, leadingOptions: [OptionSpec] = [], options: [OptionSpec],
+        details: String, run: @escaping @Sendable (ParsedArguments, BlurOperation) throws -> String?
+    ) {
+        self.operands = operands
+        self.operandCount = operandCount
+        self.readsFirstWritesSecond = readsFirstWritesSecond
+        self.leadingOptions = leadingOptions
+        self.options = options
+        self.details = details
+        self.run = run
+    }
+
+    /// An image in, an image out: `IN OUT`, the work options, and what IN and OUT may be.
+    public static func image(run: @escaping @Sendable (ParsedArguments, BlurOperation) throws -> Void) -> CommandForm {
+        CommandForm(
+            operands: "IN OUT", operandCount: 2...2, readsFirstWritesSecond: true, options: StandardOptions.work,
+            details: """
+                IN and OUT may be - for standard input and output. Reads PNG, JPEG, WebP, AVIF, HEIC (the
+                primary image), GIF (first frame), PAM and PPM/PGM; writes the format --format says (see its
+                line below; OUT's suffixes: \(ImageFormat.suffixes.map { "." + $0 }.joined(separator: " "))). Colours are
+                converted to sRGB from IN's ICC profile and OUT carries none, unless --keep-profile keeps
+                IN's values and embeds its profile.
+                """,
+            run: { arguments, operation in
+                try run(arguments, operation)
+                return nil
+            })
+    }
+}
+
 /// One subcommand as a value: what ``CommandLineTool`` dispatches to. A ``Command`` type becomes
 /// one with ``init(_:)``; an image operation of the registry with ``effect(_:run:)``, which makes
 /// its usage, summary, help and options from the operation alone.
@@ -69,10 +120,11 @@ public struct CommandEntry: Sendable {
         run = { try C.run($0) }
     }
 
-    /// `blurkit NAME IN OUT [options]` for an image operation: its name, summary and paragraph, its
-    /// command-line parameters and ``StandardOptions/work`` as options, its exclusive sets in the
-    /// usage line. `run` draws it from IN to OUT with the arguments scanned.
-    public static func effect(_ operation: BlurOperation, run: @escaping @Sendable (ParsedArguments, BlurOperation) throws -> Void) -> CommandEntry {
+    /// `blurkit NAME OPERANDS [options]` for an operation of the registry run in `form`: its name,
+    /// summary and paragraph, the form's operands and paragraph, the operation's command-line
+    /// parameters among the form's options, its exclusive sets in the usage line. Nothing here
+    /// names an operation: a new one is a command with its help by being in the registry.
+    public static func operation(_ operation: BlurOperation, form: CommandForm) -> CommandEntry {
         // A set one of which must be given in parentheses (blur's σ or radius); one whose members
         // all may be left out (progressive's direction or angle) in brackets.
         let choices = operation.exclusive.map { set -> String in
@@ -84,22 +136,18 @@ public struct CommandEntry: Sendable {
             let listed = members.map { "--\($0.flag) \($0.placeholder)" }.joined(separator: " | ")
             return optional ? "[" + listed + "]" : "(" + listed + ")"
         }
-        let usage = (["blurkit \(operation.flag) IN OUT"] + choices + ["[options]"]).joined(separator: " ")
-        let files = """
-            IN and OUT may be - for standard input and output. Reads PNG, JPEG, WebP, AVIF, HEIC (the
-            primary image), GIF (first frame), PAM and PPM/PGM; writes the format --format says (see its
-            line below; OUT's suffixes: \(ImageFormat.suffixes.map { "." + $0 }.joined(separator: " "))). Colours are
-            converted to sRGB from IN's ICC profile and OUT carries none, unless --keep-profile keeps
-            IN's values and embeds its profile.
-            """
+        let usage = (["blurkit \(operation.flag) \(form.operands)"] + choices + ["[options]"]).joined(separator: " ")
+        let paragraphs = [operation.details, form.details].filter { !$0.isEmpty }
         return CommandEntry(
-            name: operation.flag, summary: operation.summary, usage: usage,
-            details: (operation.details.isEmpty ? "" : operation.details + "\n") + files,
-            options: OptionSpec.options(for: operation) + StandardOptions.work, operandCount: 2...2, readsFirstWritesSecond: true,
-            run: { arguments in
-                try run(arguments, operation)
-                return nil
-            })
+            name: operation.flag, summary: operation.summary, usage: usage, details: paragraphs.joined(separator: "\n"),
+            options: form.leadingOptions + OptionSpec.options(for: operation) + form.options, operandCount: form.operandCount,
+            readsFirstWritesSecond: form.readsFirstWritesSecond, run: { arguments in try form.run(arguments, operation) })
+    }
+
+    /// `blurkit NAME IN OUT [options]` for an image operation (``CommandForm/image(run:)``): `run`
+    /// draws it from IN to OUT with the arguments scanned.
+    public static func effect(_ operation: BlurOperation, run: @escaping @Sendable (ParsedArguments, BlurOperation) throws -> Void) -> CommandEntry {
+        self.operation(operation, form: .image(run: run))
     }
 
     /// A command as given.

@@ -101,7 +101,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for operation in BlurOperation.all {
             guard let given = try? parsed.arguments(for: operation) else { continue }
             _ = try? operation.image?.prepare(given)
-            _ = try? BlurOperation.context(given, width: 64, height: 48, scale: given[BlurOperation.scale])
+            _ = try? BlurOperation.context(given, width: 64, height: 48, scale: given.pointScale)
             if let output = parsed.operands.last { _ = try? parsed.stillFormat(for: output, asked: given.given(StillOutput.format)) }
         }
         _ = helpText(usage: "fuzz", summary: "", options: FuzzTarget.options)

@@ -27,11 +27,14 @@ public enum StillOutput {
                     + Renderer.keptFormats.dropLast().map(\.name).joined(separator: ", ") + " or " + Renderer.keptFormats.last!.name + ", else "
                     + Renderer.fallbackFormat.name),
             summary: ImageFormat.spec.summary, placeholder: "FMT", in: [.commandLine, .http])
-    ) { if case let .word(w) = $0 { try? ImageFormat.spec.parse(w) } else { nil } }
+    ) { if case let .word(w) = $0 { try? ImageFormat.spec.parse(w) } else { nil } }.with(role: .format)
     /// JPEG and WebP quality.
     public static let quality = OperationParameter.integer("quality", ImageFile.qualitySpec, placeholder: "Q", in: [.commandLine, .http])
+        .with(role: .encoding)
     /// PNG zlib level.
-    public static let compression = OperationParameter.integer("compression", ImageFile.compressionSpec, placeholder: "L", in: [.commandLine, .http])
+    public static let compression = OperationParameter.integer(
+        "compression", ImageFile.compressionSpec, placeholder: "L", in: [.commandLine, .http]
+    ).with(role: .encoding)
     /// Keep the input's colour profile.
     public static let keepProfile = OperationParameter.flag(
         "keepProfile", flag: "keep-profile",
@@ -49,6 +52,16 @@ public enum BlurUpOperation: OperationDefinition {
     public static let name = "blurup"
     /// One line about it.
     public static let summary = "an image coming into focus from its blurred preview, as an animation"
+    /// An image in, an animation out.
+    public static let form = BlurOperation.Form.animation
+    /// The paragraph of `blurkit blurup --help`.
+    public static var details: String {
+        """
+        Renders BlurUpImage's sequence for IN: its tiny preview (--preview-size) blurred by --radius with
+        the activity indicator while "loading", then IN arriving and coming into focus (blur → 0 and
+        opacity 0 → 1, ease-out over \(formatNumber(BlurUpImage.transitionDuration)) s; with --reduce-motion a \(formatNumber(BlurUpImage.reducedMotionDuration)) s fade), then the sharp image.
+        """
+    }
     /// The view's width in points when no size is given (the height follows the image's aspect).
     public static let defaultViewWidth = 300.0
 
@@ -89,7 +102,7 @@ public enum BlurUpOperation: OperationDefinition {
         Parameter(
             "format", kind: .choice(AnimationFormat.spec.choices.map(\.words)), default: .absent("from OUT's suffix; webp over HTTP"),
             summary: AnimationFormat.spec.summary, placeholder: "FMT", in: [.commandLine, .http])
-    ) { if case let .word(w) = $0 { try? AnimationFormat.spec.parse(w) } else { nil } }
+    ) { if case let .word(w) = $0 { try? AnimationFormat.spec.parse(w) } else { nil } }.with(role: .format)
     /// WebP quality.
     public static let quality = StillOutput.quality
 
@@ -108,6 +121,13 @@ public enum PlaceholderOperation: OperationDefinition {
     public static let name = "placeholder"
     /// One line about it.
     public static let summary = "tiny blur-up previews, ThumbHashes and a manifest for many images"
+    /// Images in, placeholders out.
+    public static let form = BlurOperation.Form.placeholder
+    /// The paragraph of `blurkit placeholder --help`.
+    public static let details = """
+        Makes the blur-up preview of each image: a PNG whose longest side is at most --size pixels (aspect
+        kept, area-averaged), its ThumbHash and BlurHash, and its average colour.
+        """
 
     /// The preview's longest side.
     public static let size = OperationParameter.integer("size", Placeholder.sizeSpec, placeholder: "N", in: [.commandLine, .http])
@@ -126,7 +146,7 @@ public enum PlaceholderOperation: OperationDefinition {
         Parameter(
             "format", kind: .choice(ImageFormat.spec.choices.map(\.words)), default: .absent("the placeholder as JSON"),
             summary: "the preview itself in this format, instead of the JSON", placeholder: "FMT", in: [.http])
-    ) { if case let .word(w) = $0 { try? ImageFormat.spec.parse(w) } else { nil } }
+    ) { if case let .word(w) = $0 { try? ImageFormat.spec.parse(w) } else { nil } }.with(role: .format)
 
     /// The widths of the resized variants whose URLs the entries list for `srcset`.
     public static let widths = OperationParameter.list(
@@ -150,6 +170,17 @@ public enum RenderOperation: OperationDefinition {
     public static let name = "render"
     /// One line about it.
     public static let summary = "render a scene file (JSON) to a still or an animation"
+    /// A scene file in, a still or an animation out.
+    public static let form = BlurOperation.Form.scene
+    /// The paragraph of `blurkit render --help`.
+    public static var details: String {
+        """
+        Renders a scene file (docs/scene-format.md). With --time alone, OUT is the still frame at that
+        time (\(ImageFormat.suffixes.map { "." + $0 }.joined(separator: " "))). Otherwise OUT is an animation from --time
+        (default 0): .webp (animated WebP), .gif, .png/.apng (APNG), or a folder (a path ending in / or
+        without a suffix) of numbered PNGs. Frames render in parallel and are written in order.
+        """
+    }
 
     /// The scene time of the first frame.
     public static let time = OperationParameter.number(
@@ -175,11 +206,12 @@ public enum RenderOperation: OperationDefinition {
             default: .absent("from OUT"),
             summary: "output format: a still's, or an animation's (webp, gif, apng; frames: a folder of PNGs)", placeholder: "FMT",
             in: [.commandLine, .http])
-    ) { if case let .word(w) = $0 { w } else { nil } }
+    ) { if case let .word(w) = $0 { w } else { nil } }.with(role: .format)
     /// Quality of lossy stills and animations.
     public static let quality = StillOutput.quality
     /// Times the animation plays.
     public static let loop = OperationParameter.integer("loop", AnimationFormat.loopSpec, placeholder: "N", in: [.commandLine, .http])
+        .with(role: .encoding)
 
     /// In the order help texts list them.
     public static var parameters: [Parameter] {

@@ -2,12 +2,22 @@ import BlurCommandLine
 import BlurKit
 import Foundation
 
-/// The commands, in the order `blurkit --help` lists them: one generic command per image
-/// operation of the registry, then the others.
+/// How the command line runs the operations of each form: an image's through the streaming
+/// pipeline, the others through the library's renderers; nil for an image form that draws nothing.
+func commandForm(_ operation: BlurOperation) -> CommandForm? {
+    switch operation.form {
+    case .image: return operation.image == nil ? nil : .image(run: ImageFiles.still)
+    case .animation: return AnimationForm.form
+    case .scene: return SceneForm.form
+    case .placeholder: return PlaceholderForm.form
+    }
+}
+
+/// The commands, in the order `blurkit --help` lists them: one per operation of the registry, made
+/// from it by its form, then the server and the demo.
 let tool = CommandLineTool(
-    commands: BlurOperation.all.filter { $0.image != nil }.map { CommandEntry.effect($0, run: ImageFiles.still) } + [
-        CommandEntry(BlurUpCommand.self), CommandEntry(PlaceholderCommand.self), CommandEntry(RenderCommand.self), CommandEntry(ServeCommand.self),
-        CommandEntry(DemoCommand.self),
+    commands: BlurOperation.all.compactMap { operation in commandForm(operation).map { CommandEntry.operation(operation, form: $0) } } + [
+        CommandEntry(ServeCommand.self), CommandEntry(DemoCommand.self),
     ],
     operations: BlurOperation.all,
     about: "The blur effects of Apple interfaces for image files.",

@@ -96,7 +96,7 @@ export function read(element, table, appearance = 'light') {
     if (text === null) continue;
     const value = parse(entry, text);
     if (value instanceof Error) {
-      const fallback = entry.name === 'appearance'
+      const fallback = entry.role === 'appearance'
         ? `the page's colour scheme (${appearance})`
         : `its default, ${JSON.stringify(entry.defaults?.[appearance] ?? entry.default ?? 'none')}`;
       reportOnce(element, entry.attribute, text, `${value.message}; drawn with ${fallback}`);
@@ -107,10 +107,12 @@ export function read(element, table, appearance = 'light') {
   return values;
 }
 
-/// The appearance an element draws: its `appearance` attribute when it is light or dark, else the
-/// page's colour scheme (`scheme`: the `prefers-color-scheme: dark` media query).
-export function appearanceOf(element, scheme) {
-  const own = element.getAttribute('appearance')?.trim().toLowerCase();
+/// The appearance an element draws: the attribute of its table's appearance (the entry whose role is
+/// `appearance`) when it is light or dark, else the page's colour scheme (`scheme`: the
+/// `prefers-color-scheme: dark` media query).
+export function appearanceOf(element, scheme, table) {
+  const entry = table.find((e) => e.role === 'appearance');
+  const own = entry ? element.getAttribute(entry.attribute)?.trim().toLowerCase() : undefined;
   return own === 'light' || own === 'dark' ? own : (scheme?.matches ? 'dark' : 'light');
 }
 

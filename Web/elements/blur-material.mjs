@@ -84,7 +84,7 @@ export class BlurMaterialElement extends ElementBase {
 
   /// The appearance drawn: the attribute's, else the page's colour scheme.
   get resolvedAppearance() {
-    return appearanceOf(this, this.#scheme);
+    return appearanceOf(this, this.#scheme, table);
   }
 
   #draw() {

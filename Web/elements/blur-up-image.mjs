@@ -20,7 +20,7 @@ import { attributes, blurUp } from './registry.mjs';
 import { ElementBase, define, parse, read, reportOnce } from './attributes.mjs';
 
 const table = attributes['blur-up-image'];
-const radiusEntry = table.find((entry) => entry.name === 'blurRadius');
+const radiusEntry = table.find((entry) => entry.name === blurUp.radius);
 const curve = `cubic-bezier(${blurUp.curve.join(', ')})`;
 
 /// A ThumbHash's bytes from its base64 (or base64url) text; null if it is not base64.

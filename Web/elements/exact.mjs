@@ -43,7 +43,7 @@ function options(element, table, appearance) {
   const out = { appearance };
   for (const entry of table) {
     const text = element.getAttribute(entry.attribute);
-    if (text !== null && entry.name !== 'appearance' && !(parse(entry, text) instanceof Error)) out[entry.name] = text;
+    if (text !== null && entry.role !== 'appearance' && !(parse(entry, text) instanceof Error)) out[entry.name] = text;
   }
   return out;
 }

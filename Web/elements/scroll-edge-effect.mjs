@@ -16,8 +16,10 @@ import { drawExact, readMode } from './exact.mjs';
 import { ProgressiveElement } from './variable-blur-view.mjs';
 
 const table = attributes['scroll-edge-effect'];
+const edgeEntry = table.find((entry) => entry.name === scrollEdge.edgeParameter);
 
 export class ScrollEdgeEffectElement extends ProgressiveElement {
+  static attributeTable = table;
   static observedAttributes = [...table.map((entry) => entry.attribute), ...ProgressiveElement.ownAttributes];
 
   draw() {
@@ -26,7 +28,7 @@ export class ScrollEdgeEffectElement extends ProgressiveElement {
     const { width, height } = this.getBoundingClientRect();
     // Leading and trailing are the element's writing direction's: right and left in right-to-left text.
     // (A physical word the engine takes as an alias, left or right, stays where it says.)
-    const typed = this.getAttribute('edge')?.trim().toLowerCase();
+    const typed = this.getAttribute(edgeEntry.attribute)?.trim().toLowerCase();
     const rtl = globalThis.getComputedStyle?.(this).direction === 'rtl' && (typed === undefined || typed === values.edge);
     const edge = rtl ? ({ leading: 'trailing', trailing: 'leading' }[values.edge] ?? values.edge) : values.edge;
     const direction = scrollEdge.directions[edge];

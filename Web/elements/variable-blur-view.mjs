@@ -69,7 +69,7 @@ export class ProgressiveElement extends ElementBase {
 
   /// The appearance drawn: the attribute's, else the page's colour scheme.
   get resolvedAppearance() {
-    return appearanceOf(this, this.#scheme);
+    return appearanceOf(this, this.#scheme, this.constructor.attributeTable);
   }
 
   /// Watches `image` (an exact element's backdrop): a new picture, a failed one, a move or its
@@ -121,6 +121,7 @@ export class ProgressiveElement extends ElementBase {
 }
 
 export class VariableBlurViewElement extends ProgressiveElement {
+  static attributeTable = table;
   static observedAttributes = [...table.map((entry) => entry.attribute), ...ProgressiveElement.ownAttributes];
 
   draw() {

@@ -31,6 +31,7 @@ extension BlurOperation {
 
     /// `scale`, as the effects that draw over an image take it (not a scene key: a scene has its own).
     public static let scale = OperationParameter.number("scale", pointScaleSpec, placeholder: "K", in: [.commandLine, .http, .javascript])
+        .with(role: .pointScale)
 
     /// The `appearance` an effect's front ends read for ``EffectContext/appearance`` (a scene has its own).
     public static let appearanceParameter = appearance(summary: "the interface style")
@@ -42,6 +43,7 @@ extension BlurOperation {
     @inline(never)
     public static func appearance(summary: String) -> DefaultedParameter<Appearance> {
         OperationParameter.choice("appearance", Appearance.spec.with(summary: summary), placeholder: "MODE", in: [.commandLine, .http, .javascript])
+            .with(role: .appearance)
     }
 
     /// `region` in points with `summary`, the whole image when absent (a scene layer's frame is its region).
@@ -57,7 +59,7 @@ extension BlurOperation {
         _ arguments: OperationArguments, width: Int, height: Int, scale: Double, threads: Int? = nil, checkpoint: @escaping () throws -> Void = {}
     ) throws(ParameterError) -> EffectContext {
         EffectContext(
-            frame: try arguments.frame(regionParameter, width: width, height: height, scale: scale),
-            appearance: arguments[appearanceParameter], threads: threads, checkpoint: checkpoint)
+            frame: try arguments.frame(width: width, height: height, scale: scale), appearance: arguments.appearance, threads: threads,
+            checkpoint: checkpoint)
     }
 }

@@ -21,6 +21,23 @@ public struct BlurOperation: Sendable {
     public let image: ImageRun?
     /// Its tables as a JSON object (``OperationDefinition/data``), for a front end that draws it itself.
     public var data: String?
+    /// What it takes and what it makes (``OperationDefinition/form``).
+    public var form = Form.image
+
+    /// What an operation takes and what it makes: the front ends derive its command's operands,
+    /// its route's methods and answers, and its help from this, never from its name.
+    public enum Form: String, Sendable, Hashable {
+        /// An image in, an image out (`blurkit NAME IN OUT`; a still over HTTP).
+        case image
+        /// An image in, an animation out (`blurkit NAME IN OUT`; an animation over HTTP).
+        case animation
+        /// A scene file in, a still or an animation out (`blurkit NAME SCENE.json OUT`; over HTTP a
+        /// scene under the root, never a body).
+        case scene
+        /// Images in, their placeholders out (`blurkit NAME INPUT… --out DIR`; over HTTP the JSON,
+        /// or with a format the preview).
+        case placeholder
+    }
 
     /// An operation as given.
     public init(name: String, summary: String, details: String = "", parameters: [Parameter], exclusive: [[String]] = [], image: ImageRun? = nil) {
@@ -31,6 +48,7 @@ public struct BlurOperation: Sendable {
         self.exclusive = exclusive
         self.image = image
         self.data = nil
+        self.form = .image
     }
 
     /// The operation `definition` declares.
@@ -67,6 +85,7 @@ public struct BlurOperation: Sendable {
             name: Definition.name, summary: Definition.summary, details: Definition.details, parameters: Definition.parameters,
             exclusive: Definition.exclusive.map { $0.map { $0.name } }, image: image)
         self.data = Definition.data
+        self.form = Definition.form
     }
 
     /// `definition`'s run: its effect from the arguments, drawn whole, and staged by `stages` when given.
@@ -93,11 +112,15 @@ public struct BlurOperation: Sendable {
     public func adding(_ more: [Parameter]) -> BlurOperation {
         var added = BlurOperation(name: name, summary: summary, details: details, parameters: parameters + more, exclusive: exclusive, image: image)
         added.data = data
+        added.form = form
         return added
     }
 
     /// The parameter whose canonical name is `name`.
     public func parameter(_ name: String) -> Parameter? { parameters.first { $0.name.sameBytes(as: name) } }
+
+    /// The first parameter with `role`, if the operation declares one.
+    public func parameter(role: Parameter.Role) -> Parameter? { parameters.first { $0.role == role } }
 
     /// The parameters `frontEnds` takes.
     public func parameters(in frontEnds: Parameter.FrontEnds) -> [Parameter] {
@@ -216,6 +239,32 @@ public struct OperationArguments: Sendable {
         return v
     }
 
+    /// The pixels per point the operation's ``Parameter/Role/pointScale`` parameter gives (or
+    /// defaults to); 1 when it declares none.
+    public var pointScale: Double {
+        guard let p = operation.parameter(role: .pointScale), case let .number(k)? = value(p.name) else { return Bitmap.scaleSpec.defaultValue! }
+        return k
+    }
+
+    /// The appearance the operation's ``Parameter/Role/appearance`` parameter gives (or defaults
+    /// to); the default appearance when it declares none.
+    public var appearance: Appearance {
+        guard let p = operation.parameter(role: .appearance), case let .word(w)? = value(p.name), let a = try? Appearance.spec.parse(w) else {
+            return Appearance.spec.defaultValue!
+        }
+        return a
+    }
+
+    /// The operation's region (its parameter of kind region) as a frame in an image of
+    /// `width × height` pixels at `scale` pixels per point, or the whole image when it was not
+    /// given or the operation has none (``frame(_:width:height:scale:)``).
+    public func frame(width: Int, height: Int, scale: Double) throws(ParameterError) -> Rect {
+        guard let p = operation.parameters.first(where: { if case .region = $0.kind { true } else { false } }) else {
+            return Rect(x: 0, y: 0, width: Double(width) / scale, height: Double(height) / scale)
+        }
+        return try frame(OperationParameter(p) { if case let .region(r) = $0 { r } else { nil } }, width: width, height: height, scale: scale)
+    }
+
     /// The region `p` as a frame in an image of `width × height` pixels at `scale` pixels per
     /// point, or the whole image when it was not given.
     /// - Throws: ``ParameterError/invalidForm(name:text:expected:)`` naming the parameter when the
@@ -272,7 +321,7 @@ public struct PreparedEffect: Sendable {
     ) throws(ParameterError) -> (context: EffectContext, scale: Double) {
         let own = sourceSize ?? (width, height)
         let measured: (width: Int, height: Int, scale: Double) =
-            measure?(own.width, own.height) ?? (width, height, arguments[BlurOperation.scale])
+            measure?(own.width, own.height) ?? (width, height, arguments.pointScale)
         var context = try BlurOperation.context(arguments, width: measured.width, height: measured.height, scale: measured.scale, threads: threads)
         context.sourceSize = sourceSize
         return (context, measured.scale)

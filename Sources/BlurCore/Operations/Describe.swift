@@ -2,11 +2,11 @@
 /// TypeScript declarations, the page's controls) and what `blurkit --describe` prints (a flag of
 /// the tool, not a command).
 ///
-/// Each operation is `{"name", "summary", "parameters": […]}`; each parameter has its name as the
+/// Each operation is `{"name", "flag", "form", "summary", "parameters": […]}` (``BlurOperation/Form``); each parameter has its name as the
 /// front end spells it (`name`), its `canonical` name and `flag`, its `kind` (`number`, `choice`,
 /// `color`, `region`, `length`, `size`, `flag`), `summary`, `help` (the help line, with range and
 /// default), `placeholder`, the front ends it appears in, and by kind: `minimum`, `maximum`,
-/// `unit`, `integer`; `words` (canonical) and `aliases` (every other word → its canonical one);
+/// `unit`, `integer`; `role` (``Parameter/Role``) when it is not a plain value; `words` (canonical) and `aliases` (every other word → its canonical one);
 /// `fractions` and `allowsNone`. `default` is the default's value (a number for numbers, else its
 /// text), absent when there is none; `defaults` gives `light` and `dark` when they differ;
 /// `defaultText` says what absence means in words; `suggested` is where a control starts without a
@@ -18,7 +18,8 @@ public enum Describe {
         let exclusive = operation.exclusive.map { set in
             "[" + set.compactMap { operation.parameter($0).map { quoted($0.spelled(spelling)) } }.joined(separator: ",") + "]"
         }
-        return "{\"name\":\(quoted(operation.name)),\"flag\":\(quoted(operation.flag)),\"summary\":\(quoted(operation.summary)),"
+        return "{\"name\":\(quoted(operation.name)),\"flag\":\(quoted(operation.flag)),\"form\":\(quoted(operation.form.rawValue)),"
+            + "\"summary\":\(quoted(operation.summary)),"
             + "\"parameters\":[\(parameters.joined(separator: ","))],\"exclusive\":[\(exclusive.joined(separator: ","))]"
             + (operation.data.map { ",\"data\":" + $0 } ?? "") + "}"
     }
@@ -36,6 +37,7 @@ public enum Describe {
         if p.frontEnds.contains(.scene) { ends.append(quoted("scene")) }
         fields.append(("frontEnds", "[" + ends.joined(separator: ",") + "]"))
         if p.resizes { fields.append(("resizes", "true")) }
+        if p.role != .value { fields.append(("role", quoted(p.role.rawValue))) }
         func range(_ spec: ParameterSpec) {
             fields += [
                 ("minimum", number(spec.range.lowerBound)), ("maximum", number(spec.range.upperBound)), ("unit", quoted(spec.unit)),

@@ -21,7 +21,7 @@ public enum GaussianBlurOperation: StreamingImageOperation {
     /// Pixels per point, with ``radius``.
     public static let scale = OperationParameter.number(
         "scale", BlurOperation.pointScaleSpec.named("scale", summary: "pixels per point of the image; with radius"), placeholder: "K", in: sceneless
-    ).going(with: radius.parameter)
+    ).going(with: radius.parameter).with(role: .pointScale)
     /// What lies beyond the image's edges (``EdgeMode/spec``).
     public static let edges = OperationParameter.choice("edges", EdgeMode.spec, placeholder: "MODE", in: sceneless)
 
@@ -85,6 +85,9 @@ public enum GaussianBlurOperation: StreamingImageOperation {
     /// by the context's radius (a scene layer's backdrop).
     public static func draw(_ effect: Blur, over image: Bitmap, in context: EffectContext) throws -> Bitmap {
         let blur = effect.at(scale: image.scale)
+        #if hasFeature(Embedded)  // the module has no scene: the frame is the image's
+        return try blur.apply(to: image, threads: context.threads, checkpoint: context.checkpoint)
+        #else
         let whole = Rect(x: 0, y: 0, width: Double(image.width) / image.scale, height: Double(image.height) / image.scale)
         if context.frame == whole, context.cornerRadius == 0 {
             return try blur.apply(to: image, threads: context.threads, checkpoint: context.checkpoint)
@@ -92,6 +95,7 @@ public enum GaussianBlurOperation: StreamingImageOperation {
         return try image.blurring(
             context.frame, radius: effect.pointRadius ?? blur.sigma / image.scale, cornerRadius: context.cornerRadius, threads: context.threads,
             checkpoint: context.checkpoint)
+        #endif
     }
 
     /// ``GaussianBlur/estimatedBytes(width:height:)``.

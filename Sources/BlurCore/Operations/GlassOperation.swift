@@ -90,12 +90,14 @@ public enum GlassOperation: ImageOperation {
 
     /// The glass in the context's frame, in the context's appearance.
     public static func draw(_ effect: Prepared, over image: Bitmap, in context: EffectContext) throws -> Bitmap {
+        #if !hasFeature(Embedded)  // the module has no scene, so no container
         if var container = effect.container {
             container.effect.appearance = context.appearance
             let origin = context.frame
             container.members = container.members.map { GlassContainer.Member($0.shape, frame: $0.frame.offsetBy(origin.x, origin.y)) }
             return try container.render(over: image, scale: image.scale, threads: context.threads, checkpoint: context.checkpoint)
         }
+        #endif
         var glass = effect.glass
         glass.appearance = context.appearance
         if case .background = effect.tint { glass.tint = context.appearance.backgroundColor }

@@ -19,6 +19,9 @@ public protocol OperationDefinition {
     /// Tables a front end draws the operation from itself, as a JSON object (a material's recipes,
     /// for the web components over the browser's compositor); nil by default.
     static var data: String? { get }
+    /// What it takes and what it makes, from which the front ends derive its command, route and
+    /// help: ``BlurOperation/Form/image`` by default (an ``ImageOperation``'s).
+    static var form: BlurOperation.Form { get }
 }
 
 extension OperationDefinition {
@@ -28,6 +31,8 @@ extension OperationDefinition {
     public static var exclusive: [[Parameter]] { [] }
     /// No tables.
     public static var data: String? { nil }
+    /// An image in, an image out.
+    public static var form: BlurOperation.Form { .image }
 }
 
 /// What an effect drawn over an image is told besides its own parameters: the frame it covers and

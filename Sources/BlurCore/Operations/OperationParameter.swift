@@ -28,6 +28,10 @@ public struct OperationParameter<Value>: Sendable {
     /// `value` as this parameter's type; nil when it is of another kind.
     public func read(_ value: ParameterValue) -> Value? { convert(value) }
 
+    /// This parameter with `role` (``Parameter/role``).
+    @inline(never)
+    public func with(role: Parameter.Role) -> OperationParameter { OperationParameter(parameter.with(role: role), read: convert) }
+
     /// This parameter with a control's starting value (``Parameter/suggested``).
     @inline(never)
     public func suggesting(_ value: ParameterValue) -> OperationParameter {
@@ -58,16 +62,23 @@ public struct DefaultedParameter<Value>: Sendable {
     public init(_ parameter: Parameter, read convert: @escaping @Sendable (ParameterValue) -> Value?) {
         self.parameter = parameter
         self.convert = convert
+        (light, dark) = DefaultedParameter<Never>.defaults(of: parameter) { convert($0) != nil }
+    }
+
+    /// `parameter`'s default in light and in dark appearance, each of which `reads`.
+    /// - Precondition: it has them (one function for every `Value`: the WebAssembly module holds it once).
+    @inline(never)
+    static func defaults(of parameter: Parameter, reads: (ParameterValue) -> Bool) -> (ParameterValue, ParameterValue) {
         let values: (ParameterValue, ParameterValue)?
         switch parameter.defaultValue {
         case let .value(v): values = (v, v)
         case let .perAppearance(light, dark): values = (light, dark)
         case .absent: values = nil
         }
-        guard let values, convert(values.0) != nil, convert(values.1) != nil else {
-            preconditionFailure("parameter \(parameter.name) is declared with a default its table does not give")
+        guard let values, reads(values.0), reads(values.1) else {
+            preconditionFailure("a parameter is declared with a default its table does not give")
         }
-        (light, dark) = values
+        return values
     }
 
     /// The canonical name (the JavaScript option and scene key).
@@ -81,6 +92,10 @@ public struct DefaultedParameter<Value>: Sendable {
         // Both read when the parameter was declared.
         convert(appearance == .dark ? dark : light)!
     }
+
+    /// This parameter with `role` (``Parameter/role``).
+    @inline(never)
+    public func with(role: Parameter.Role) -> DefaultedParameter { DefaultedParameter(parameter.with(role: role), read: convert) }
 
     /// This parameter, meaningful beside `other` only (``Parameter/goesWith``).
     @inline(never)
@@ -147,7 +162,8 @@ extension OperationParameter where Value == ParameterValue.Tint {
         in frontEnds: Parameter.FrontEnds = .all
     ) -> DefaultedParameter<ParameterValue.Tint> {
         DefaultedParameter(
-            Parameter(name, flag: flag, kind: .color, default: .value(.color(defaultValue)), summary: summary, placeholder: placeholder, in: frontEnds)
+            Parameter(
+                name, flag: flag, kind: .color, default: .value(.color(defaultValue)), summary: summary, placeholder: placeholder, in: frontEnds)
         ) { if case let .color(t) = $0 { t } else { nil } }
     }
 }
@@ -195,7 +211,9 @@ extension OperationParameter where Value == ParameterValue.Dimensions {
 extension OperationParameter where Value == Bool {
     /// A flag: off unless given.
     @inline(never)
-    public static func flag(_ name: String, flag: String? = nil, summary: String, in frontEnds: Parameter.FrontEnds = .all)
+    public static func flag(
+        _ name: String, flag: String? = nil, summary: String, in frontEnds: Parameter.FrontEnds = .all
+    )
         -> DefaultedParameter<Bool>
     {
         DefaultedParameter(

@@ -57,6 +57,23 @@ public struct Parameter: Sendable {
         public static let all: FrontEnds = [.commandLine, .http, .javascript, .scene]
     }
 
+    /// What a parameter is to generic front-end code beyond its kind, so that such code finds it
+    /// by its role and never by its name: the playground hides the encoders' settings, the service
+    /// reads the format it answers in, and every front end reads the point scale and appearance
+    /// an effect is drawn at from the parameters the effect itself declares.
+    public enum Role: String, Sendable, Hashable {
+        /// A value of the operation's own.
+        case value
+        /// Light or dark: ``EffectContext/appearance``.
+        case appearance
+        /// Pixels per point of the image: radii and regions are in points.
+        case pointScale
+        /// The output's format (a still's or an animation's).
+        case format
+        /// A setting of the output's encoder (quality, compression, loop count).
+        case encoding
+    }
+
     /// How a front end spells a parameter's name in its messages.
     public enum Spelling: Sendable, Hashable {
         /// `--max-radius`.
@@ -89,6 +106,8 @@ public struct Parameter: Sendable {
     /// True for the resize's parameters (on `resize` and, resizing first, on every effect): they
     /// change the image's size, which a surface of the WebAssembly module cannot.
     public var resizes = false
+    /// What it is to generic front-end code; ``Role/value`` unless declared.
+    public var role = Role.value
 
     /// A parameter as given; `flag` defaults to the name in kebab-case.
     @inline(never)
@@ -106,6 +125,15 @@ public struct Parameter: Sendable {
         self.suggested = nil
         self.goesWith = nil
         self.resizes = false
+        self.role = .value
+    }
+
+    /// This parameter with `role` (``role``).
+    @inline(never)
+    public func with(role: Role) -> Parameter {
+        var copy = self
+        copy.role = role
+        return copy
     }
 
     /// This parameter, meaningful beside `other` only (``goesWith``).

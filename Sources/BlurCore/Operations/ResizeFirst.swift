@@ -45,13 +45,14 @@ extension BlurOperation {
             let resize = try ResizeOperation.effect(resizeArguments)
             guard let resizeRun = resized.image else { return try effectRun.prepare(effectArguments) }
             return try resizeFirst(
-                resize, try resizeRun.prepare(resizeArguments), then: effectRun, effectArguments, scaleFor: effect.parameter(BlurOperation.scale.name)
+                resize, try resizeRun.prepare(resizeArguments), then: effectRun, effectArguments, scaleFor: effect.parameter(role: .pointScale)
             )
         }
         var first = BlurOperation(
             name: effect.name, summary: effect.summary, details: effect.details, parameters: composite.parameters, exclusive: effect.exclusive,
             image: run)
         first.data = effect.data
+        first.form = effect.form
         return first
     }
 
@@ -68,7 +69,7 @@ extension BlurOperation {
             arguments.pairs.append((scale.name, .number(resize.dpr)))
         }
         let second = try effectRun.prepare(arguments)
-        let effectScale = arguments[BlurOperation.scale]
+        let effectScale = arguments.pointScale
         let output = { @Sendable (width: Int, height: Int) -> (width: Int, height: Int) in
             let plan = resize.plan(sourceWidth: width, sourceHeight: height)
             return (plan.width, plan.height)

@@ -37,7 +37,8 @@ public enum ScrollEdgeOperation: StreamingImageOperation {
     /// cover and its dividing line, per appearance, and the progressive blur's direction per edge.
     public static var data: String? {
         func both(_ f: (Appearance) -> String) -> String { "{\"light\":\(f(.light)),\"dark\":\(f(.dark))}" }
-        return "{\"softOpacity\":" + both { formatNumber(ScrollEdgeEffect.softOpacity.alpha(for: $0)) } + ",\"hardOpacity\":"
+        return "{\"edgeParameter\":" + Describe.quoted(edge.name) + ",\"softOpacity\":"
+            + both { formatNumber(ScrollEdgeEffect.softOpacity.alpha(for: $0)) } + ",\"hardOpacity\":"
             + formatNumber(ScrollEdgeEffect.hardOpacity) + ",\"separator\":"
             + both { Describe.quoted(ScrollEdgeEffect.separator.resolved(for: $0).hexString) } + ",\"directions\":{"
             + ScrollEdge.spec.choices.map { edge in

@@ -22,7 +22,8 @@ public enum BlurUpTransition {
     /// The same as JSON, for the web component (`<blur-up-image>`), with the blur radius's
     /// parameter as the registry describes a parameter.
     public static var data: String {
-        "{\"parameters\":[" + Describe.parameter(blurRadius.parameter, spelling: .key) + "],\"duration\":" + formatNumber(duration)
+        "{\"parameters\":[" + Describe.parameter(blurRadius.parameter, spelling: .key) + "],\"radius\":" + Describe.quoted(blurRadius.name)
+            + ",\"duration\":" + formatNumber(duration)
             + ",\"reducedMotionDuration\":" + formatNumber(reducedMotionDuration) + ",\"curve\":["
             + [curve.x1, curve.y1, curve.x2, curve.y2].map(formatNumber).joined(separator: ",") + "],\"indicatorSize\":"
             + formatNumber(indicatorSize) + "}"

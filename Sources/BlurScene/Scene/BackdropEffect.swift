@@ -5,7 +5,7 @@ import BlurCore
 /// (``Layer/backdropFilter``).
 ///
 /// Made from the values a scene file or a program gives (``init(_:)``), whose number and colour
-/// parameters animate (``Layer/setBackdropParameter(_:to:)``); or from an operation's own typed
+/// parameters animate (`Layer.setBackdropParameter(_:to:appearance:)`); or from an operation's own typed
 /// effect (``init(_:_:)``: a `VariableBlurEffect`, a glass container). Every `ImageOperation` is a
 /// backdrop this way: none is named here, and a new operation needs nothing new in the scene.
 /// ``blur(radius:)``, ``material(_:)``, ``progressive(_:)`` and ``glass(_:)`` are the components'
@@ -60,7 +60,7 @@ public struct BackdropEffect: Sendable {
     }
 
     /// A Gaussian of `radius` points (σ) over the layer's frame, edges clamped to it: the scene
-    /// file's `{"blur": R}`. Its radius animates (``GaussianBlurOperation/radius``).
+    /// file's `{"blur": R}`. Its radius animates (`GaussianBlurOperation.radius`).
     public static func blur(radius: Double) -> BackdropEffect {
         let operation = BlurOperation(GaussianBlurOperation.self)
         let arguments = OperationArguments(
@@ -69,8 +69,8 @@ public struct BackdropEffect: Sendable {
     }
 
     /// `material` over the layer's frame, its corners the layer's where it has none of its own.
-    /// Its radius and dimming animate (``MaterialOperation/blurEffectRadius``,
-    /// ``MaterialOperation/dimmingAlpha``); a material a table refuses is drawn as given, leniently, without.
+    /// Its radius and dimming animate (`MaterialOperation.blurEffectRadius`,
+    /// `MaterialOperation.dimmingAlpha`); a material a table refuses is drawn as given, leniently, without.
     public static func material(_ material: Material) -> BackdropEffect {
         var values: [String: ParameterValue] = [
             MaterialOperation.dimmingAlpha.name: .number(material.dimmingAlpha), MaterialOperation.cornerRadius.name: .number(material.cornerRadius),
@@ -89,7 +89,9 @@ public struct BackdropEffect: Sendable {
 
     /// Liquid Glass: the shapes of a glass container, their frames in the layer's coordinates
     /// (``Layer/glassEffect(_:in:)``, ``GlassEffectContainer``); the scene's appearance picks the tone.
-    public static func glass(_ container: GlassContainer) -> BackdropEffect { BackdropEffect(GlassOperation.self, GlassOperation.Prepared(container)) }
+    public static func glass(_ container: GlassContainer) -> BackdropEffect {
+        BackdropEffect(GlassOperation.self, GlassOperation.Prepared(container))
+    }
 
     /// The value of parameter `name`: given, else its default in `appearance`.
     func value(_ name: String, appearance: Appearance) -> ParameterValue? {

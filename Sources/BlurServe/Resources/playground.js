@@ -2,7 +2,9 @@
 // operation registry's parameters as the routes take them: the kind, range, words, default (per
 // appearance), the starting value of a parameter without one, the JavaScript key the engine in
 // the page takes (x-blurkit-key), the command-line flag (x-blurkit-flag) and the parameter one means
-// something beside (x-blurkit-goes-with: scale beside radius). Nothing about a parameter is declared here.
+// something beside (x-blurkit-goes-with: scale beside radius), its role (x-blurkit-role: the output's
+// format, an encoder's setting, the point scale, the appearance) and the route's form (x-blurkit-form).
+// Nothing about a parameter is declared here, and none is named.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const routes = {};           // route name -> { parameters, exclusive } (from /openapi.json)
@@ -12,7 +14,12 @@ let inflight = null;         // the AbortController of the request in flight
 let timer = 0;
 let lastURL = null;
 let webBuild = false;        // whether the server serves the engine at /web/ (--web)
-const hidden = new Set(["path", "sig", "quality", "compression", "loop"]);
+// Not controls: the encoders' settings and the signature.
+const hidden = new Set(["encoding", "signature"]);
+const role = (p) => p.schema["x-blurkit-role"];
+// The route's parameter with `name` as its role (or, for "region", its kind).
+const withRole = (effect, name) => routes[effect].parameters.find((p) => role(p) === name);
+const regionOf = (effect) => routes[effect].parameters.find((p) => p.schema["x-blurkit-kind"] === "region");
 // The engine in the page (blurkit serve --web): previews while the server renders.
 const live = (window.playgroundPreview = { kit: null, source: null, key: null, renders: 0, ready: false });
 // Under --key the page carries a token the server issued with it; every request sends it back.
@@ -26,9 +33,10 @@ async function start() {
   webBuild = document_.info["x-blurkit-web"] === true;
   for (const [path, item] of Object.entries(document_.paths)) {
     const m = path.match(/^\/([a-z]+)\/\{path\}$/);
-    if (m && item.get) routes[m[1]] = { parameters: item.get.parameters.filter((p) => !hidden.has(p.name) && p.in === "query"), exclusive: item.get["x-blurkit-exclusive"] || [] };
+    if (m && item.get) routes[m[1]] = { parameters: item.get.parameters.filter((p) => !hidden.has(role(p)) && p.in === "query"), exclusive: item.get["x-blurkit-exclusive"] || [], form: item.get["x-blurkit-form"] };
   }
-  for (const name of Object.keys(routes)) if (name !== "render") $("effect").add(new Option(name, name));
+  // Every route but a scene's (which renders a scene file, not the image chosen here).
+  for (const name of Object.keys(routes)) if (routes[name].form !== "scene") $("effect").add(new Option(name, name));
   $("effect").value = "blur";
   const images = await (await api("/images")).json();
   for (const path of images.filter((p) => !p.endsWith(".json"))) $("image").add(new Option(path, path));
@@ -64,7 +72,7 @@ function previewOptions(effect) {
   if (!operation) return null;
   const options = {};
   for (const p of routes[effect].parameters) {
-    if (values[p.name] === undefined || p.name === "format") continue;
+    if (values[p.name] === undefined || role(p) === "format") continue;
     const key = p.schema["x-blurkit-key"];
     if (!operation.parameters.some((o) => o.name === key)) return null;
     options[key] = p.schema.type === "string" ? values[p.name] : Number(values[p.name]);
@@ -106,7 +114,8 @@ function schedulePreview() { cancelAnimationFrame(previewFrame); previewFrame = 
 function shown(p) {
   if (values[p.name] !== undefined) return values[p.name];
   const s = p.schema, defaults = s["x-blurkit-defaults"];
-  if (defaults) return (values.appearance || "").toLowerCase() === "dark" ? defaults.dark : defaults.light;
+  const appearance = withRole($("effect").value, "appearance");
+  if (defaults) return ((appearance && values[appearance.name]) || "").toLowerCase() === "dark" ? defaults.dark : defaults.light;
   return s.default;
 }
 // A slider spanning decades moves along a log scale; others along a straight one.
@@ -203,7 +212,7 @@ function control(p, box) {
     input.addEventListener("change", () => set(p.name, input.checked ? "1" : ""));
   } else {
     input = document.createElement("input"); input.type = "text";
-    input.placeholder = p.name === "region" ? "drag on the image, or x,y,w,h in points" : (s["x-blurkit-default-text"] || "");
+    input.placeholder = s["x-blurkit-kind"] === "region" ? "drag on the image, or x,y,w,h in points" : (s["x-blurkit-default-text"] || "");
     input.addEventListener("input", () => set(p.name, input.value));
   }
   input.name = p.name;
@@ -234,7 +243,9 @@ function query() {
   const effect = $("effect").value, names = new Set(routes[effect].parameters.map((p) => p.name));
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(values)) if (names.has(k)) q.set(k, v);
-  if (effect === "placeholder" && !q.has("format")) q.set("format", "png");
+  // A placeholder shows as its preview, not its JSON.
+  const format = withRole(effect, "format");
+  if (routes[effect].form === "placeholder" && format && !q.has(format.name)) q.set(format.name, "png");
   return q;
 }
 
@@ -244,7 +255,8 @@ function commandLine(q) {
   const effect = $("effect").value, input = dropped ? dropped.name : ($("image").value || "IN");
   const quote = (w) => (/[\s#,'"*?&|;<>()$`\\]/.test(w) ? "'" + w.replace(/'/g, "'\\''") + "'" : w);
   const words = ["blurkit", effect, quote(input)];
-  words.push(effect === "placeholder" ? "--out previews" : "out." + (q.get("format") || (effect === "blurup" ? "webp" : "png")));
+  const form = routes[effect].form, format = withRole(effect, "format");
+  words.push(form === "placeholder" ? "--out previews" : "out." + ((format && q.get(format.name)) || (form === "animation" ? "webp" : "png")));
   for (const [k, v] of q) {
     const p = routes[effect].parameters.find((x) => x.name === k), flag = p && p.schema["x-blurkit-flag"];
     if (!flag) continue;
@@ -303,7 +315,7 @@ function regionDrawing() {
     return [Math.max(0, Math.min(r.width, e.clientX - r.left)), Math.max(0, Math.min(r.height, e.clientY - r.top))];
   };
   img.addEventListener("mousedown", (e) => {
-    if (!routes[$("effect").value].parameters.some((p) => p.name === "region")) return;
+    if (!regionOf($("effect").value)) return;
     e.preventDefault(); origin = point(e);
   });
   window.addEventListener("mousemove", (e) => {
@@ -315,11 +327,12 @@ function regionDrawing() {
   window.addEventListener("mouseup", (e) => {
     if (!origin) return;
     const [x, y] = point(e), r = img.getBoundingClientRect();
-    const k = img.naturalWidth / r.width / Number(values.scale || 1);
+    const scale = withRole($("effect").value, "pointScale");
+    const k = img.naturalWidth / r.width / Number((scale && values[scale.name]) || 1);
     const rect = [Math.min(x, origin[0]), Math.min(y, origin[1]), Math.abs(x - origin[0]), Math.abs(y - origin[1])].map((v) => Math.round(v * k));
     origin = null; box.style.display = "none";
     if (rect[2] > 2 && rect[3] > 2) {
-      set("region", rect.join(","));
+      set(regionOf($("effect").value).name, rect.join(","));
     }
   });
 }
@@ -336,9 +349,11 @@ async function playBlurUp() {
   full.className = "full";
   view.append(preview, full);
   try {
+    // The route of the placeholder form answers the preview's JSON.
+    const route = "/" + Object.keys(routes).find((name) => routes[name].form === "placeholder");
     let placeholder;
-    if (dropped) placeholder = await (await api("/placeholder", { method: "POST", body: dropped })).json();
-    else placeholder = await (await api("/placeholder/" + path.split("/").map(encodeURIComponent).join("/"))).json();
+    if (dropped) placeholder = await (await api(route, { method: "POST", body: dropped })).json();
+    else placeholder = await (await api(route + "/" + path.split("/").map(encodeURIComponent).join("/"))).json();
     // The blurs fade to transparent at the view's edges; over the image's own average colour, not
     // a dark backdrop, that shows no fringe (what --edges clamp does for the library's blur).
     view.style.backgroundColor = placeholder.averageColor;

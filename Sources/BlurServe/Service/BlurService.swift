@@ -330,7 +330,7 @@ public final class BlurService: Sendable {
         let access = try authorize(request)
         if settings.signer != nil { parameters.removeAll { $0.name == "sig" || $0.name == "expires" } }
         let given = try route.arguments(parameters)
-        let formatWord = given.given(ServiceRoute.format)
+        let formatWord = route.formatWord(given)
 
         // The input: a file under the root, opened once (every later step reads that file), or the
         // body (read where it is: no file is written).
@@ -351,7 +351,7 @@ public final class BlurService: Sendable {
             source = .file(file.path)
             let own = try digest(of: file, named: target.rest)
             // A scene's answer is made of its images too: their digests are in its key.
-            inputDigest = route.output == .stillOrAnimation ? sceneDigest(of: file, named: target.rest, own: own) : own
+            inputDigest = route.form == .scene ? sceneDigest(of: file, named: target.rest, own: own) : own
             name = target.rest
         }
 
@@ -360,7 +360,7 @@ public final class BlurService: Sendable {
         // when Accept takes them (format= asked is kept, or refused).
         let accepted = BlurService.acceptable(request.header("accept"))
         let fallbacks: [ImageFormat] =
-            formatWord == nil && route.output == .still
+            formatWord == nil && route.form == .image
             ? [ImageFormat.png, .jpeg].filter { candidate in
                 accepted.map { BlurService.quality(of: BlurService.contentType(candidate), in: $0) > 0 } ?? true
             }
@@ -369,9 +369,9 @@ public final class BlurService: Sendable {
         // forms: however a client orders or spells them, the same result has the same ETag).
         // (`format` is in the key as the format it resolves to, asked for or negotiated.)
         // Numbers in full: values that differ anywhere are different results.
-        let canonical = given.pairs.filter { $0.name != ServiceRoute.format.name }.map { "\($0.name)=\($0.value.exactText)" }.sorted()
+        let canonical = given.pairs.filter { $0.name != route.format?.name }.map { "\($0.name)=\($0.value.exactText)" }.sorted()
         // The placeholder's JSON names its input: the name is part of what was made.
-        let label = route.output == .placeholder && format == nil ? ["file=" + (request.method == "POST" ? "body" : target.rest)] : []
+        let label = route.form == .placeholder && format == nil ? ["file=" + (request.method == "POST" ? "body" : target.rest)] : []
         let key = Digest.hex(
             Digest.sha256(Array(([route.name, inputDigest, format ?? "json"] + canonical + label).joined(separator: "\n").utf8)))
         let etag = "\"" + key.prefix(40) + "\""
@@ -407,7 +407,7 @@ public final class BlurService: Sendable {
             if refusal != .closed { metrics.reject() }
             throw BlurService.busy(refusal, timeout: settings.timeout)
         }
-        if route.output == .stillOrAnimation {
+        if route.form == .scene {
             guard request.method != "POST", target.rest.hasSuffix(".json") else {
                 throw .unsupportedMediaType("/render takes a scene file (.json) under the root")
             }
@@ -468,11 +468,11 @@ public final class BlurService: Sendable {
         _ route: ServiceRoute, word: String?, accept: String?, source: ImageSource, given: OperationArguments
     ) throws(ServeError) -> (String?, String) {
         let accepted = BlurService.acceptable(accept)
-        let animated = route.output == .animation || (route.output == .stillOrAnimation && !RenderOperation.isStill(given))
+        let animated = route.form == .animation || (route.form == .scene && !RenderOperation.isStill(given))
         if animated {
             if let word {
                 guard let format = try? AnimationFormat.spec.parse(word), format != .pngSequence else {
-                    let name = BlurUpOperation.format.parameter.flag
+                    let name = route.format?.flag ?? ""
                     throw .badRequest("\(name) must be webp, gif or apng for an animation, got \(word)", parameter: name)
                 }
                 return (format.rawValue, BlurService.contentType(animation: format))
@@ -483,12 +483,12 @@ public final class BlurService: Sendable {
         }
         if let word {
             guard let format = try? ImageFormat.spec.parse(word) else {
-                let name = StillOutput.format.parameter.flag
+                let name = route.format?.flag ?? ""
                 throw .badRequest("\(name) must be one of \(ImageFormat.spec.words.joined(separator: ", ")), got \(word)", parameter: name)
             }
             return (format.rawValue, BlurService.contentType(format))
         }
-        if route.output == .placeholder {
+        if route.form == .placeholder {
             // The JSON, unless Accept refuses it: then the preview itself, in a format it takes.
             guard let accepted, BlurService.quality(of: "application/json", in: accepted) == 0 else { return (nil, "application/json") }
         }
@@ -649,8 +649,8 @@ public final class BlurService: Sendable {
             return bytes
         }
         do {
-            switch route.output {
-            case .still:
+            switch route.form {
+            case .image:
                 let still = try ImageFormat.spec.parse(format ?? "png")
                 var options = options
                 options.fallbackFormats = fallbacks
@@ -659,7 +659,7 @@ public final class BlurService: Sendable {
                 let animation = try AnimationFormat.spec.parse(format ?? "webp")
                 return try limited(
                     Renderer.blurUp(given, from: source, to: nil, format: animation, label: (name as NSString).lastPathComponent, options: options))
-            case .stillOrAnimation:
+            case .scene:
                 guard case let .file(path) = source else { throw ServeError.unsupportedMediaType("/render takes a scene file under the root") }
                 // A scene's images: relative to the scene's folder (`..` read as it reads), under the
                 // root only, each opened once.

@@ -40,7 +40,7 @@ enum OpenAPIDocument {
                     described["schema"] = schema
                 }
                 // The formats this route answers in, not every word the command line takes.
-                if p.name == AnimationFormat.spec.name, var schema = described["schema"] as? [String: Any] {
+                if p.role == .format, var schema = described["schema"] as? [String: Any] {
                     schema["enum"] = route.formatWords(of: p)
                     described["schema"] = schema
                 }
@@ -48,17 +48,18 @@ enum OpenAPIDocument {
             }
             if signed {
                 parameters.append([
-                    "name": "sig", "in": "query", "required": true, "schema": ["type": "string", "pattern": "^[0-9a-f]{64}$"],
+                    "name": "sig", "in": "query", "required": true,
+                    "schema": ["type": "string", "pattern": "^[0-9a-f]{64}$", "x-blurkit-role": "signature"],
                     "description": "HMAC-SHA256 (hex) of the path and query before it, under the server's key; last in the query",
                 ])
             }
             let stills = ImageFormat.allCases.map(BlurService.contentType)
             let animations = [AnimationFormat.webp, .gif, .apng].map(BlurService.contentType(animation:))
             let types: [String]
-            switch route.output {
-            case .still: types = stills
+            switch route.form {
+            case .image: types = stills
             case .animation: types = animations
-            case .stillOrAnimation: types = Array(Set(stills + animations)).sorted()
+            case .scene: types = Array(Set(stills + animations)).sorted()
             case .placeholder: types = ["application/json"] + stills
             }
             var content: [String: Any] = [:]
@@ -73,13 +74,14 @@ enum OpenAPIDocument {
                 "headers": ["ETag": ["schema": ["type": "string"], "description": "strong: the input's content, the route and its parameters"]],
             ]
             responses["304"] = ["description": "If-None-Match matched the ETag: not modified"]
-            let file = route.output == .stillOrAnimation ? "a scene file (.json)" : "an image"
+            let file = route.form == .scene ? "a scene file (.json)" : "an image"
             paths["/\(route.name)/{path}"] = [
                 "get": [
                     "summary": route.summary, "operationId": "\(route.name)File",
                     "x-blurkit-exclusive": route.operation.exclusive.map { $0.compactMap { route.operation.parameter($0)?.flag } },
+                    "x-blurkit-form": route.form.rawValue,
                     "parameters": [
-                        pathParameter(file, example: route.output == .stillOrAnimation ? examples.scene : examples.image)
+                        pathParameter(file, example: route.form == .scene ? examples.scene : examples.image)
                     ] + parameters,
                     "responses": responses,
                 ]
@@ -216,6 +218,7 @@ enum OpenAPIDocument {
         if let suggested = p.suggested { schema["x-blurkit-suggested"] = suggested.text }
         schema["x-blurkit-kind"] = OpenAPIDocument.kindName(p.kind)
         schema["x-blurkit-key"] = p.name
+        if p.role != .value { schema["x-blurkit-role"] = p.role.rawValue }
         if p.frontEnds.contains(.commandLine) { schema["x-blurkit-flag"] = "--" + p.flag }
         return schema
     }

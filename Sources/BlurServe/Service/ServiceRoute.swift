@@ -3,24 +3,13 @@ import BlurKit
 /// One route of the service that renders: the operation of the registry it runs, whose HTTP
 /// parameters are its query parameters.
 struct ServiceRoute: Sendable {
-    /// What the route makes.
-    enum Output: Sendable {
-        /// One image: `format=` (or `Accept`) picks among the still formats.
-        case still
-        /// An animation: `format=` picks among webp, gif and apng.
-        case animation
-        /// A still with `time=` alone, otherwise an animation (a scene file).
-        case stillOrAnimation
-        /// The placeholder's JSON, or with `format=` its preview as an image.
-        case placeholder
-    }
-
     /// The operation of the registry the route runs; its HTTP parameters are the route's.
     let operation: BlurOperation
-    let output: Output
-    /// Whether a POST body can be the input (a scene file must be under the root).
-    let takesBody: Bool
 
+    /// What the route takes and makes: the operation's form.
+    var form: BlurOperation.Form { operation.form }
+    /// Whether a POST body can be the input (a scene file must be under the root).
+    var takesBody: Bool { form != .scene }
     /// The path's first segment: the operation's name in kebab-case (`/scroll-edge`).
     var name: String { operation.flag }
     /// The methods the route takes: POST too when a body can be the input.
@@ -28,37 +17,26 @@ struct ServiceRoute: Sendable {
     var summary: String { operation.summary }
     /// The query parameters, from the registry.
     var parameters: [Parameter] { operation.parameters(in: .http) }
+    /// The parameter whose word picks the output's format (``Parameter/Role/format``), if any.
+    var format: Parameter? { operation.parameter(role: .format) }
 
-    /// Every route's `format`, read by the registry as the route's own words and then by the
-    /// route's output (an animation's or a still's format): the canonical word.
-    static let format = OperationParameter<String>(StillOutput.format.parameter) { if case let .word(w) = $0 { w } else { nil } }
+    /// The format word `given` asks for, canonical; nil when none.
+    func formatWord(_ given: OperationArguments) -> String? {
+        guard let format, case let .word(w)? = given.values[format.name] else { return nil }
+        return w
+    }
 
     /// Options the server owns: the thread count, the limits, progress lines, and the folder options
     /// of batch commands.
     static let serverOwned: Set<String> = ["threads", "max-pixels", "memory-budget", "quiet", "out", "jobs", "force"]
 
-    init(_ operation: BlurOperation, output: Output, takesBody: Bool = true) {
-        self.operation = operation
-        self.output = output
-        self.takesBody = takesBody
-    }
+    init(_ operation: BlurOperation) { self.operation = operation }
 
-    /// The routes of `operations`, in their order: a still route for each image operation, and
-    /// the outputs of the others as ``special`` declares them (an operation of neither kind has no route).
+    /// The routes of `operations`, in their order: every operation of a form the service answers,
+    /// an image operation when it draws over an image.
     static func routes(_ operations: [BlurOperation]) -> [ServiceRoute] {
-        operations.compactMap { operation in
-            if operation.image != nil { return ServiceRoute(operation, output: .still) }
-            return special.first { $0.name == operation.name }.map {
-                ServiceRoute(operation, output: $0.output, takesBody: $0.takesBody)
-            }
-        }
+        operations.filter { $0.form != .image || $0.image != nil }.map(ServiceRoute.init)
     }
-
-    /// What the operations that are not image operations answer, by their declared names.
-    static let special: [(name: String, output: Output, takesBody: Bool)] = [
-        (BlurUpOperation.name, .animation, true), (RenderOperation.name, .stillOrAnimation, false),
-        (PlaceholderOperation.name, .placeholder, true),
-    ]
 
     /// `parameters` read and checked by the registry.
     /// - Throws: 400 naming the parameter as the query spells it: unknown, owned by the server,
@@ -77,10 +55,10 @@ struct ServiceRoute: Sendable {
     func takes(format word: String) -> Bool {
         let still = (try? ImageFormat.spec.parse(word)) != nil
         let animation = (try? AnimationFormat.spec.parse(word)).map { $0 != .pngSequence } ?? false
-        switch output {
-        case .still, .placeholder: return still
+        switch form {
+        case .image, .placeholder: return still
         case .animation: return animation
-        case .stillOrAnimation: return still || animation
+        case .scene: return still || animation
         }
     }
 

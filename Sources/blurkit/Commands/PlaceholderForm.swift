@@ -3,48 +3,42 @@ import BlurKit
 import BlurServe
 import Foundation
 
-/// `blurkit placeholder INPUT… --out DIR`: the tiny previews of many images, in parallel, with a
-/// manifest; a rerun skips what is up to date.
-enum PlaceholderCommand: Command {
-    static let name = "placeholder"
-    static let summary = PlaceholderOperation.summary
-    static let usage = "blurkit placeholder INPUT… --out DIR [--size N] [--jobs N] [options]"
-    static let operandCount = 1...Int.max
-    static let readsFirstWritesSecond = false
-
-    static let operation = BlurOperation(PlaceholderOperation.self)
+/// `blurkit NAME INPUT… --out DIR` for an operation of the placeholder form (`placeholder`): the
+/// tiny previews of many images, in parallel, with a manifest; a rerun skips what is up to date.
+enum PlaceholderForm {
     static let jobs = ParameterSpec(
         name: "jobs", unit: "", range: 1...256, defaultValue: nil, integer: true,
         summary: "images in flight at once")
-    static let options: [OptionSpec] =
-        [
+    static let form = CommandForm(
+        operands: "INPUT… --out DIR", operandCount: 1...Int.max, readsFirstWritesSecond: false,
+        leadingOptions: [
             OptionSpec(name: "out", value: "DIR", help: "the folder for the previews and manifest.json (created if missing; required)")
-        ] + OptionSpec.options(for: operation) + [
+        ],
+        options: [
             OptionSpec(jobs, value: "N", defaultText: "one per core"),
             OptionSpec(name: "force", value: nil, help: "remake every preview, even those up to date"),
             OptionSpec(
                 name: "shard", value: "K/N",
                 help: "do only shard K of N (a stable partition by path hash), writing manifest.shard-K-of-N.json"
-            ) { (text: String) throws(ParameterError) in _ = try PlaceholderCommand.shard(text) },
+            ) { (text: String) throws(ParameterError) in _ = try PlaceholderForm.shard(text) },
             OptionSpec(name: "merge", value: nil, help: "merge DIR's shard manifests into manifest.json (in one run's order) and stop"),
             OptionSpec(name: "quiet", value: nil, help: "no progress line and no summary"),
-        ] + StandardOptions.limits
+        ] + StandardOptions.limits,
+        details: """
+            Each preview is a PNG named after the input's path relative to the folder given, however it is
+            spelt (photos/2024/p.jpg → DIR/2024/p.jpg.png), and DIR/manifest.json lists for each input that
+            relative path, its size, the preview (file and data URI), its ThumbHash (base64) and average colour. INPUTs are
+            image files or folders (searched recursively for \(PlaceholderBatch.imageSuffixes.sorted().map { "." + $0 }.joined(separator: " "));
+            DIR itself is skipped, and a file given twice is done once). JPEGs decode at reduced size
+            through libjpeg's DCT scaling. Previews and colours are sRGB, converted from each input's ICC profile. An input whose size and
+            SHA-256 are those the manifest records is up to date and skipped, so a rerun resumes (the digest is
+            read again only when size or modification time changed); previews of inputs gone are removed. Failures are listed at the end (exit status 1) and leave the manifest; every other
+            file is still done. Ctrl-C stops after the files in flight, keeping a valid manifest. For more than
+            one machine, run --shard K/N on each (the same INPUTs) and then --merge once (docs/deploy.md).
+            """,
+        run: run)
 
-    static let details = """
-        Makes the blur-up preview of each image: a PNG whose longest side is at most --size pixels (aspect
-        kept, area-averaged), named after the input's path relative to the folder given, however it is
-        spelt (photos/2024/p.jpg → DIR/2024/p.jpg.png), and DIR/manifest.json listing for each input that
-        relative path, its size, the preview (file and data URI), its ThumbHash (base64) and average colour. INPUTs are
-        image files or folders (searched recursively for \(PlaceholderBatch.imageSuffixes.sorted().map { "." + $0 }.joined(separator: " "));
-        DIR itself is skipped, and a file given twice is done once). JPEGs decode at reduced size
-        through libjpeg's DCT scaling. Previews and colours are sRGB, converted from each input's ICC profile. An input whose size and
-        SHA-256 are those the manifest records is up to date and skipped, so a rerun resumes (the digest is
-        read again only when size or modification time changed); previews of inputs gone are removed. Failures are listed at the end (exit status 1) and leave the manifest; every other
-        file is still done. Ctrl-C stops after the files in flight, keeping a valid manifest. For more than
-        one machine, run --shard K/N on each (the same INPUTs) and then --merge once (docs/deploy.md).
-        """
-
-    static func run(_ arguments: ParsedArguments) throws -> String? {
+    static func run(_ arguments: ParsedArguments, _ operation: BlurOperation) throws -> String? {
         guard let out = arguments.values["out"] else { throw CLIError.usage("placeholder needs --out DIR") }
         let given = try arguments.arguments(for: operation)
         let settings = PlaceholderBatch.Settings(
@@ -68,11 +62,11 @@ enum PlaceholderCommand: Command {
             } catch { throw CLIError.failure("\(error)") }
         }
         if let text = arguments.values["shard"] {
-            let (k, n) = try PlaceholderCommand.shard(text)
+            let (k, n) = try PlaceholderForm.shard(text)
             batch = batch.shard(k, of: n)
         }
 
-        let variants = try PlaceholderCommand.variants(given)
+        let variants = try PlaceholderForm.variants(given)
         Interruption.install()
         let progress = Locked(ProgressLine(quiet: quiet))
         let report: PlaceholderBatch.Report
