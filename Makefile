@@ -76,9 +76,10 @@ test: deps test-deps
 	@Scripts/step.sh swift-test $(SWIFT) test -c release $(CPU_FLAGS)
 	@Scripts/step.sh reference python3 Scripts/reference.py .build/release/blurkit docs/reference --check
 	@Scripts/step.sh wasm $(MAKE) --no-print-directory wasm
-	@for f in Sources/BlurServe/Resources/playground.js Web/blurkit.mjs Scripts/dts.mjs Scripts/package.mjs Tests/Web/test_wasm.mjs Web/loader.mjs Tests/Web/test_loader.mjs Scripts/elements.mjs Web/elements/*.mjs Tests/Web/test_thumbhash.mjs Tests/Web/test_snippets.mjs; do node --check $$f || exit 1; done
+	@for f in Sources/BlurServe/Resources/playground.js Web/blurkit.mjs Scripts/dts.mjs Scripts/package.mjs Tests/Web/test_wasm.mjs Web/loader.mjs Tests/Web/test_loader.mjs Scripts/elements.mjs Web/elements/*.mjs Tests/Web/test_thumbhash.mjs Tests/Web/test_snippets.mjs Tests/Web/test_added.mjs; do node --check $$f || exit 1; done
 	@Scripts/step.sh test_wasm node Tests/Web/test_wasm.mjs .build/release/blurkit $(WASM_OUT)
 	@Scripts/step.sh test_loader node Tests/Web/test_loader.mjs .build/release/blurkit $(WASM_OUT)
+	@Scripts/step.sh test_added node Tests/Web/test_added.mjs $(WASM_OUT)
 	@Scripts/step.sh test_thumbhash node Tests/Web/test_thumbhash.mjs $(WASM_OUT)
 	@Scripts/step.sh test_snippets node Tests/Web/test_snippets.mjs .build/release/blurkit
 	@tsc --noEmit --strict --target es2022 --lib es2022,dom $(WASM_OUT)/elements/index.d.ts $(WASM_OUT)/elements/thumbhash.d.ts && echo "the elements' declarations type-check"

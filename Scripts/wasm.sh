@@ -58,6 +58,14 @@ JS
         -o "$dir/$name.wasm.partial"
     mv "$dir/$name.wasm.partial" "$out/$name.wasm"
 }
+# ADD="FILE.swift …": the blurs with operations of one's own, as $out/blurkit-added.wasm, and
+# nothing else. Each file declares its operations (an ImageOperation or RowImageOperation, without
+# `import BlurCore` under Embedded) and, under BLURKIT_WASM_ADDED, `BlurOperation.added` listing them:
+# they join the module's effects, its description, and so blurkit.mjs's functions.
+if [ -n "${ADD:-}" ]; then
+    module blurkit-added -D BLURKIT_WASM_CORE -D BLURKIT_WASM_ADDED $ADD
+    exit 0
+fi
 # The whole engine, and the blurs alone (BLURKIT_WASM_CORE: BlurOperation.effects is the Gaussian,
 # the progressive blur and the scroll edge): what a page that only blurs loads (blurkit.mjs's
 # load({ operations }) picks the smaller module that holds them; the elements' exact mode loads it).

@@ -4,39 +4,10 @@ import BlurServe
 import Foundation
 import Testing
 
-/// A toy image operation declared in this file alone: a veil of one colour over a region. The
-/// tests below find it in every front end that is made from the registry — the command line's
-/// `--help` and `--describe`, the service's routes and `/openapi.json`, the scene reader and the
-/// TypeScript declarations — with no other file knowing it.
-enum VeilOperation: ImageOperation {
-    static let name = "veil"
-    static let summary = "a veil of one colour over a region"
-    static let strength = OperationParameter.number(
-        "strength", ParameterSpec(name: "strength", unit: "", range: 0...1, defaultValue: 0.5, summary: "how opaque the veil is"),
-        placeholder: "A")
-    static let color = OperationParameter.color(
-        "veilColor", flag: "color", default: .color(.black), summary: "the veil's colour", placeholder: "COLOR")
-    static let region = BlurOperation.region(summary: "the veil's frame")
-    static var parameters: [Parameter] { [strength.parameter, color.parameter, region.parameter] }
-
-    static func effect(_ arguments: OperationArguments) throws(ParameterError) -> Color {
-        let tint = arguments[color]
-        let base = tint.color(for: .light)
-        return Color(red: base.red, green: base.green, blue: base.blue, alpha: base.alpha * arguments[strength])
-    }
-
-    static func draw(_ effect: Color, over image: Bitmap, in context: EffectContext) throws -> Bitmap {
-        guard let rect = context.frame.pixelRect(scale: image.scale, clippedTo: image.width, image.height) else { return image }
-        let a = effect.alpha
-        let pixel = [effect.red * a, effect.green * a, effect.blue * a, a].map { UInt8((min(1, max(0, $0)) * 255).rounded()) }
-        let veil = try Bitmap(
-            width: rect.width, height: rect.height, premultipliedRGBA: Array([[UInt8]](repeating: pixel, count: rect.width * rect.height).joined()))
-        var out = image
-        out.composite(veil, at: rect, opacity: 1, mode: .normal)
-        return out
-    }
-}
-
+/// The toy operation (`VeilOperation.swift`, which no other file of the package knows) in every
+/// front end made from the registry — the command line's `--help` and `--describe`, the service's
+/// routes and `/openapi.json`, the scene reader, the streaming pipeline and the TypeScript
+/// declarations; `Tests/Web/test_added.mjs` builds it into a WebAssembly module.
 @Suite struct ToyOperationTests {
     static let toy = BlurOperation(VeilOperation.self)
 
@@ -57,6 +28,27 @@ enum VeilOperation: ImageOperation {
         let veil = try #require(operations.first { $0["name"] as? String == "veil" })
         let names = (veil["parameters"] as! [[String: Any]]).map { $0["name"] as! String }
         #expect(names.starts(with: ["strength", "veilColor", "region"]), "\(names)")
+    }
+
+    @Test func itStreamsThroughThePipelineAsARowStage() throws {
+        let operation = Self.toy.adding(StillOutput.parameters)
+        let given = try operation.read([("strength", "1"), ("color", "#FF0000"), ("region", "0,0,40,30")], as: .query, in: .http)
+        // Its run has a stage of its own (a row stage, holding nothing between bands), not the
+        // whole-image stage an operation without one is run through.
+        let prepared = try #require(operation.image).prepare(given)
+        let context = try BlurOperation.context(given, width: 451, height: 300, scale: 1)
+        let stages = try #require(prepared.stages?(451, 300, 1, context))
+        #expect(stages.count == 1 && stages[0] is RowMapStage)
+        #expect(stages[0].heldBytes(bandRows: 64) == 0 && stages[0].inputBytes(bandRows: 64) == 64 * 451 * 4)
+        // File to file through the library's streaming API: the whole-image draw's bytes.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("blurkit-toy-stream-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Renderer.still(given, from: .file(Workspace.fixture), to: .file(folder + "/out.png"), format: .png)
+        let streamed = try ImageFile.read(folder + "/out.png"), photo = try ImageFile.read(Workspace.fixture)
+        let drawn = try prepared.draw(photo, try BlurOperation.context(given, width: photo.width, height: photo.height, scale: 1))
+        #expect(streamed == drawn)
+        #expect(streamed[10, 10] == RGBA8(r: 255, g: 0, b: 0, a: 255) && streamed[100, 100] == photo[100, 100])
     }
 
     @Test func theServiceRoutesAndDocumentsIt() throws {

@@ -13,17 +13,26 @@ extension BlurOperation {
     #endif
 
     #if BLURKIT_WASM_CORE
-    /// The effects of the smaller WebAssembly module (blurkit-core.wasm, Scripts/wasm.sh): the blurs alone.
-    public static let effects: [BlurOperation] = [
-        BlurOperation(GaussianBlurOperation.self), BlurOperation(ProgressiveBlurOperation.self), BlurOperation(BlurAreasOperation.self),
-        BlurOperation(ScrollEdgeOperation.self),
-    ]
+    /// The effects of the smaller WebAssembly module (blurkit-core.wasm, Scripts/wasm.sh): the blurs
+    /// alone, and those a build adds from sources of its own (``added``).
+    public static let effects: [BlurOperation] =
+        [
+            BlurOperation(GaussianBlurOperation.self), BlurOperation(ProgressiveBlurOperation.self), BlurOperation(BlurAreasOperation.self),
+            BlurOperation(ScrollEdgeOperation.self),
+        ] + added
     #else
     /// The effects drawn over an image at its size: the scene's backdrops too.
-    public static let effects: [BlurOperation] = [
-        BlurOperation(GaussianBlurOperation.self), BlurOperation(ProgressiveBlurOperation.self), BlurOperation(BlurAreasOperation.self),
-        BlurOperation(MaterialOperation.self), BlurOperation(ScrollEdgeOperation.self), BlurOperation(GlassOperation.self),
-    ]
+    public static let effects: [BlurOperation] =
+        [
+            BlurOperation(GaussianBlurOperation.self), BlurOperation(ProgressiveBlurOperation.self), BlurOperation(BlurAreasOperation.self),
+            BlurOperation(MaterialOperation.self), BlurOperation(ScrollEdgeOperation.self), BlurOperation(GlassOperation.self),
+        ] + added
+    #endif
+
+    #if !BLURKIT_WASM_ADDED
+    /// The operations a WebAssembly build adds from sources of its own (`ADD=… Scripts/wasm.sh`,
+    /// which compiles them with `BLURKIT_WASM_ADDED` and a file declaring this list): none here.
+    static var added: [BlurOperation] { [] }
     #endif
 
     /// Pixels per point of the image: radii and regions are in points (0.01…16, default 1).

@@ -73,6 +73,24 @@ public struct BlurOperation: Sendable {
                 reduction: Definition.shrinksOnLoad ? BlurOperation.reduction(definition) : nil))
     }
 
+    /// The row operation `definition` declares: its whole-image run and its one stage, which
+    /// turns each row as it streams by (so a package of its own streams too).
+    public init<Definition: RowImageOperation>(_ definition: Definition.Type) {
+        self.init(
+            definition,
+            image: BlurOperation.run(
+                definition,
+                stages: { effect in
+                    { width, height, scale, context in
+                        [
+                            RowMapStage(width: width, height: height, context: context) { y, row, context in
+                                Definition.transform(effect, row: row, y: y, width: width, height: height, scale: scale, in: context)
+                            }
+                        ]
+                    }
+                }))
+    }
+
     /// `definition`'s JPEG reduction for an effect.
     private static func reduction<Definition: StreamingImageOperation>(
         _ definition: Definition.Type

@@ -114,3 +114,30 @@ extension StreamingImageOperation {
     /// No reduction is asked.
     package static var shrinksOnLoad: Bool { false }
 }
+
+/// An image operation whose output row `y` is made from input row `y` alone (a tint, a curve, a
+/// veil over a region): it streams through the file-to-file pipeline a band at a time with no
+/// stage of its own to write, and its whole-image draw is the same rows. A package of its own can
+/// declare one; ``BlurOperation/init(_:)-(RowImageOperation.Type)`` gives it its run and its stage.
+public protocol RowImageOperation: ImageOperation {
+    /// Turns `row`, input row `y` of a `width × height` image at `scale` pixels per point
+    /// (premultiplied RGBA, 4 bytes a pixel), into the output's row `y`, in place.
+    static func transform(
+        _ effect: Effect, row: UnsafeMutableBufferPointer<UInt8>, y: Int, width: Int, height: Int, scale: Double, in context: EffectContext)
+}
+
+extension RowImageOperation {
+    /// Every row turned, as the stage turns them (the same bytes).
+    public static func draw(_ effect: Effect, over image: Bitmap, in context: EffectContext) throws -> Bitmap {
+        let (width, height, scale) = (image.width, image.height, image.scale)
+        return try RowMapStage(width: width, height: height, context: context) { y, row, context in
+            transform(effect, row: row, y: y, width: width, height: height, scale: scale, in: context)
+        }.run(image, parts: context.threads, checkpoint: context.checkpoint)
+    }
+
+    /// An output and nothing else.
+    public static func estimatedBytes(width: Int, height: Int) -> Int {
+        let pixels = width.multipliedReportingOverflow(by: height)
+        return pixels.overflow || pixels.partialValue > Int.max / 4 ? .max : pixels.partialValue * 4
+    }
+}
