@@ -118,7 +118,7 @@ extension StreamingImageOperation {
 /// An image operation whose output row `y` is made from input row `y` alone (a tint, a curve, a
 /// veil over a region): it streams through the file-to-file pipeline a band at a time with no
 /// stage of its own to write, and its whole-image draw is the same rows. A package of its own can
-/// declare one; ``BlurOperation/init(_:)-(RowImageOperation.Type)`` gives it its run and its stage.
+/// declare one; `BlurOperation.init(_:)` gives it its run and its stage.
 public protocol RowImageOperation: ImageOperation {
     /// Turns `row`, input row `y` of a `width × height` image at `scale` pixels per point
     /// (premultiplied RGBA, 4 bytes a pixel), into the output's row `y`, in place.
