@@ -183,3 +183,46 @@ import Testing
         }
     }
 }
+
+/// BlurUIKit's gradient and the scroll edge's band as σ fields (`LineField`): the ladder over the
+/// field and the direction words' own schedule are both held to the field's float64 reference, so
+/// the two are schedules of one computation (and the words keep their bytes).
+@Suite struct LineFieldTests {
+    static let image = try! TestImages.photo.cropped(x: 180, y: 60, width: 96, height: 72)
+
+    @Test(arguments: GradientDirection.allCases)
+    func theWordsScheduleAndTheLadderComputeTheGradientsField(_ direction: GradientDirection) throws {
+        var effect = VariableBlurEffect(direction: direction)
+        effect.maximumBlurRadius = 9
+        effect.dimmingTintColor = nil
+        let image = Self.image, frame = Rect(x: 4, y: 3, width: 86, height: 64)
+        let field = try #require(effect.lineField(width: image.width, height: image.height, scale: 1, frame: frame))
+        #expect(field.maximumSigma > 8 && field.maximumSigma <= 9)
+        let reference = FieldBlur.reference(image, field: field)
+        let ladder = try FieldBlur.render(image, field: field, threads: 1, checkpoint: {})
+        let words = effect.render(over: image, frame: frame)
+        for (name, fast) in [("ladder", ladder), ("words", words)] {
+            let d = ImageDifference(reference, fast)
+            #expect(d.psnr >= FieldBlurTests.bar.psnr && d.maximum <= FieldBlurTests.bar.maximum, "\(direction) \(name): \(d)")
+        }
+        // The field is the words' own: their float64 reference is the field's.
+        #expect(ImageDifference(reference, effect.reference(over: image, frame: frame)).maximum <= 1)
+    }
+
+    @Test(arguments: [ScrollEdgeStyle.soft, .hard], [ScrollEdge.top, .leading])
+    func theScrollEdgesBandIsAField(_ style: ScrollEdgeStyle, _ edge: ScrollEdge) throws {
+        var effect = ScrollEdgeEffect()
+        effect.style = style
+        effect.edge = edge
+        effect.height = 30
+        effect.maximumBlurRadius = 5
+        let image = Self.image, frame = Rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
+        let field = try #require(effect.field(width: image.width, height: image.height, scale: 1, frame: frame))
+        // Inside the band only, and the whole maximum at the edge.
+        let band = effect.band(in: frame)
+        #expect(field.region == band.pixelRect(scale: 1, clippedTo: image.width, image.height))
+        #expect(abs(field.maximumSigma - 5) < 0.5)
+        let d = ImageDifference(FieldBlur.reference(image, field: field), try FieldBlur.render(image, field: field, threads: 2, checkpoint: {}))
+        #expect(d.psnr >= FieldBlurTests.bar.psnr && d.maximum <= FieldBlurTests.bar.maximum, "\(style) \(edge): \(d)")
+    }
+}

@@ -88,7 +88,7 @@ public struct ScrollEdgeEffect: Sendable, Hashable {
     }
 
     /// The soft style's progressive blur over the band, dimmed to `background`.
-    private func softBlur(background: Color) -> VariableBlurEffect {
+    func softBlur(background: Color) -> VariableBlurEffect {
         var blur = VariableBlurEffect(direction: edge.direction)
         blur.maximumBlurRadius = maximumBlurRadius
         blur.dimmingTintColor = DynamicColor(background)
