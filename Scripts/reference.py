@@ -77,7 +77,11 @@ def page(op, usage):
     header = [label for _, label in FRONT_ENDS] + ["kind and range", "default", "help"]
     lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for p in op["parameters"]:
-        cells = names(p) + [kind_text(p), default_text(p), p["help"]]
+        help_text = p["help"]
+        # A route answers in its own formats (an animation's over HTTP: webp, gif or apng).
+        if p.get("role") == "format" and "http" in p["frontEnds"]:
+            help_text += "; over HTTP the route's own formats, as `/openapi.json` lists them"
+        cells = names(p) + [kind_text(p), default_text(p), help_text]
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     lines += ["", "Front ends: the command line `" + usage + "`; HTTP `/" + op.get("flag", op["name"])
               + "/PATH?…` ([http-api.md](../http-api.md)); JavaScript `blurkit.mjs` ([web.md](../web.md));"

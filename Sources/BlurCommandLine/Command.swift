@@ -265,7 +265,8 @@ public struct CommandLineTool: Sendable {
                 n.lowerBound == n.upperBound
                 ? "\(n.lowerBound)" : n.upperBound == Int.max ? "at least \(n.lowerBound)" : "\(n.lowerBound) to \(n.upperBound)"
             throw CLIError.usage(
-                "\(command.name) takes \(wanted) operand\(n == 1...1 ? "" : "s"), got \(parsed.operands.count); usage: \(command.usage)")
+                "\(command.name) takes \(wanted) operand\(n.lowerBound == 1 && (n.upperBound == 1 || n.upperBound == Int.max) ? "" : "s"), got \(parsed.operands.count); usage: \(command.usage)"
+            )
         }
         // Every value with a table is checked now, before any file is read or written.
         for option in command.options {

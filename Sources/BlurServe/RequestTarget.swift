@@ -49,7 +49,8 @@ public struct RequestTarget: Sendable, Equatable {
                 let name = try RequestTarget.decode(String(pair[0]).replacingOccurrences(of: "+", with: " "), what: "a parameter name")
                 let value =
                     pair.count > 1
-                    ? try RequestTarget.decode(String(pair[1]).replacingOccurrences(of: "+", with: " "), what: "parameter \(name)") : ""
+                    ? try RequestTarget.decode(String(pair[1]).replacingOccurrences(of: "+", with: " "), what: "parameter \(name)", parameter: name)
+                    : ""
                 guard !name.isEmpty else { throw .badRequest("a query parameter has no name") }
                 guard !parameters.contains(where: { $0.name == name }) else { throw .badRequest("\(name) is given twice", parameter: name) }
                 parameters.append(Parameter(name: name, value: value))
@@ -61,10 +62,11 @@ public struct RequestTarget: Sendable, Equatable {
     /// A parameter's value, nil when absent.
     public subscript(_ name: String) -> String? { parameters.first { $0.name == name }?.value }
 
-    private static func decode(_ text: String, what: String) throws(ServeError) -> String {
-        guard let decoded = text.removingPercentEncoding else { throw .badRequest("\(what) has malformed percent-encoding") }
+    /// `text` percent-decoded; `parameter`, the name of the parameter it is the value of, for the error's field.
+    private static func decode(_ text: String, what: String, parameter: String? = nil) throws(ServeError) -> String {
+        guard let decoded = text.removingPercentEncoding else { throw .badRequest("\(what) has malformed percent-encoding", parameter: parameter) }
         guard !decoded.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw .badRequest("\(what) holds a control character")
+            throw .badRequest("\(what) holds a control character", parameter: parameter)
         }
         return decoded
     }

@@ -262,6 +262,16 @@ struct Workspace {
             try CLI.run(["progressive", Workspace.fixture, folder + "/o.png", "--direction", "left", "--memory-budget", "1"]), status: 1,
             mentioning: ["progressive needs about", "memory budget of 1 MB"])
         #expect(try CLI.run(["blur", Workspace.fixture, folder + "/ok.pam", "--sigma", "2", "--memory-budget", "3"]).status == 0)
+        // An image inside placeholder's output folder is skipped, and the error says so (before: "no images found" alone).
+        try FileManager.default.createDirectory(atPath: folder + "/previews", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Workspace.fixture, toPath: folder + "/previews/in.png")
+        expectFailure(
+            try CLI.run(["placeholder", folder + "/previews/in.png", "--out", folder + "/previews"]), status: 1,
+            mentioning: ["lies inside the output folder", "which is skipped"])
+        expectFailure(
+            try CLI.run(["placeholder", Workspace.fixture, "--out", folder + "/previews/in.png"]), status: 1,
+            mentioning: ["it is a file, not a folder"])
+        try FileManager.default.removeItem(atPath: folder + "/previews")
         try FileManager.default.removeItem(atPath: folder + "/ok.pam")
         let left = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(left == ["cut.png", "in.png", "text.png"])

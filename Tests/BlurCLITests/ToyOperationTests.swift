@@ -77,6 +77,10 @@ import Testing
         #expect(image[2, 2] == RGBA8(r: 0, g: 0, b: 0, a: 255))
         #expect(image[20, 20] == photo[20, 20])
         #expect(answer("/veil/photo.png?strength=3").status == 400)
+        // A value with a control character names its parameter in the error's field (before: none).
+        let control = answer("/veil/photo.png?strength=%01")
+        let error = try JSONSerialization.jsonObject(with: Data(control.body)) as? [String: Any]
+        #expect(control.status == 400 && error?["parameter"] as? String == "strength", "\(String(decoding: control.body, as: UTF8.self))")
     }
 
     @Test func theSceneReaderTakesItAsABackdrop() throws {

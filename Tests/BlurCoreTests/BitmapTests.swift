@@ -286,6 +286,14 @@ import Testing
         } catch {
             #expect(error.description == "material needs about 5120 MB, over the memory budget of 4096 MB")
         }
+        // A share of the budget (a frame's, several rendered at once) is said as one: before, it read
+        // as the whole budget ("memory budget of 750 MB" under --memory-budget 1500).
+        do {
+            try ImageLimits.checkBudget(3 << 30, within: 2 << 30, for: "frames")
+            Issue.record("3 GiB passed a 2-GiB share")
+        } catch {
+            #expect(error.description == "frames needs about 3072 MB, over its share of the memory budget, 2048 of 4096 MB")
+        }
         #expect(GaussianBlur.estimatedBytes(width: .max, height: 2) == .max)
         #expect(VariableBlurEffect.estimatedBytes(width: 100, height: 100) > GaussianBlur.estimatedBytes(width: 100, height: 100))
         #expect(Material.estimatedBytes(width: 10, height: 10) > 0)

@@ -30,12 +30,26 @@ import Testing
         }
     }
 
-    /// An offscreen surface that a blur's reach widens past the pixel limit is an error, not a trap.
-    @Test func anOffscreenSurfaceOverThePixelLimitIsAnError() throws {
+    /// A blurred layer's offscreen surface holds what the canvas needs: the canvas's pixels its blur
+    /// reaches and the content within reach of those, not the blur's whole reach around the content
+    /// (before: the 94×4 canvas below needed a surface of about 1,300×1,270 pixels, an error past
+    /// 100,000; and a 200×150-pt scene at 3× with a blur of 2,000 pt one of 16,484×16,334).
+    @Test func aBlurredLayersSurfaceIsWhatTheCanvasNeeds() throws {
         let file = try SceneFile.parse(AtomicFile.read(Self.regressions.appendingPathComponent("scene-blur-reach-over-limit.json").path))
-        ImageLimits.withMaximumPixelCount(100_000) {
-            #expect(throws: BitmapError.self) { try file.scene.render(at: 0) }
-            #expect(throws: Never.self) { try file.scene.render(at: 0, scale: 0.05) }
+        let wide = try SceneFile.parse(
+            Array(
+                ##"{"width": 200, "height": 150, "layers": [{"frame": [0, 0, 200, 150], "content": {"color": "#FF0000"}, "blurRadius": 2000}]}"##.utf8
+            ))
+        ImageLimits.withMaximumPixelCount(1_000_000) {
+            #expect(throws: Never.self) { try file.scene.render(at: 0) }
+            #expect(throws: Never.self) {
+                let frame = try wide.scene.render(at: 0, scale: 3)
+                #expect(frame.width == 600 && frame.height == 450)
+            }
+        }
+        // Past the limit still, it is an error, not a trap.
+        ImageLimits.withMaximumPixelCount(50_000) {
+            #expect(throws: BitmapError.self) { try wide.scene.render(at: 0, scale: 3) }
         }
     }
 
@@ -82,6 +96,20 @@ import Testing
              #"layers[0].backdrop.progressive.maximumBlurRadius: expected a number or null, got an object"#),
             (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "backdrop": {"scrollEdge": {"height": {"light": 20, "dark": 30}}}}]}"#,
              #"layers[0].backdrop.scrollEdge.height: expected a number, got an object"#),
+            // Before: these animations were taken and did nothing, or jumped back (an outsider's finding).
+            (#"{"width": 10, "height": 10, "layers": [{"name": "a", "frame": [0,0,10,10], "backdrop": {"progressive": {"direction": "up"}}}], "animations": [{"layer": "a", "duration": 1, "set": {"angle": 90}}]}"#,
+             #"animations[0].set.angle: the backdrop gives no angle to animate from: give one in its object"#),
+            (#"{"width": 10, "height": 10, "layers": [{"name": "a", "frame": [0,0,10,10], "backdrop": {"progressive": {"start": 0, "stop": 0.2}}}], "animations": [{"layer": "a", "duration": 1, "set": {"start": 0.8}}]}"#,
+             #"animations[0].set: start expects a start at or before the stop"#),
+            (#"{"width": 10, "height": 10, "layers": [{"name": "a", "frame": [0,0,10,10], "backdrop": {"progressive": {"blurMaximumRadiusInset": "40"}}}], "animations": [{"layer": "a", "duration": 1, "set": {"start": 0.5}}]}"#,
+             #"animations[0].set: give blurMaximumRadiusInset or start, not both"#),
+            // The blur's short form is a number; its keys beside it are its radius alone.
+            (#"{"width": 10, "height": 10, "layers": [{"frame": [0,0,1,1], "backdrop": {"blur": {"sigma": 10}}}]}"#,
+             #"layers[0].backdrop.blur: expected a radius in points ({"blur": R}), got an object"#),
+            (#"{"width": 10, "height": 10, "layers": [{"name": "a", "frame": [0,0,1,1], "backdrop": {"blur": 10}}], "animations": [{"layer": "a", "set": {"dimmingAlpha": 0.3}}]}"#,
+             #"animations[0].set.dimmingAlpha: unknown key (known here: opacity, frame, backgroundColor, cornerRadius, blurRadius, blurEffectRadius)"#),
+            (#"{"width": 10, "height": 10, "layers": [{"name": "a", "frame": [0,0,1,1]}], "animations": [{"layer": "a", "set": {"blurEffectRadius": 30}}]}"#,
+             #"animations[0].set.blurEffectRadius: unknown key"#),
         ]
         for (text, expected) in cases {
             let message = Self.error(text)

@@ -190,6 +190,28 @@ def controls(server, browser, root):
         os.remove(os.path.join(root, words[3]))
         check(head[:4] == b"RIFF" and head[8:] == b"WEBP", f"'{command}' writes {head}")
 
+    # Every image route is an effect to pick, hyphenated names too (before: blur-areas and
+    # scroll-edge were missing); and switching the progressive blur's direction for an angle keeps
+    # the angle picked and carries no word into it (before: it snapped back, or sent angle=left).
+    effects = page.eval_on_selector_all("#effect option", "(os) => os.map((o) => o.value)")
+    check("blur-areas" in effects and "scroll-edge" in effects, f"the effects offered: {effects}")
+    page.select_option("#effect", "progressive")
+    page.wait_for_selector('#controls select[name="unit-direction-angle"]')
+    with page.expect_response(lambda r: "/progressive/" in r.url and "direction=left" in r.url) as answer:
+        page.select_option('#controls select[name="direction"]', "left")
+    check(answer.value.status == 200, answer.value.status)
+    with page.expect_response(lambda r: "/progressive/" in r.url and "direction=" not in r.url and "angle=" not in r.url) as answer:
+        page.select_option('#controls select[name="unit-direction-angle"]', "angle")
+    check(answer.value.status == 200, answer.value.status)
+    unit = page.eval_on_selector('#controls select[name="unit-direction-angle"]', "(s) => s.value")
+    check(unit == "angle", f"the menu went back to {unit}")
+    check("left" not in page.text_content("#command"), page.text_content("#command"))
+    with page.expect_response(lambda r: "/progressive/" in r.url and "angle=30" in r.url) as answer:
+        page.eval_on_selector('#controls input[type=number][name="angle"]',
+                              "(el) => { el.value = 30; el.dispatchEvent(new Event('input', { bubbles: true })); }")
+    check(answer.value.status == 200, answer.value.status)
+    check(page.eval_on_selector('#controls select[name="unit-direction-angle"]', "(s) => s.value") == "angle", "the angle stays picked")
+
     # A small result gives its size in bytes, not "0 KB"; and the blur-up of a plain-coloured
     # image shows that colour to its edges while the preview alone is up (the full image held back).
     page.goto(server.url + "/")

@@ -28,9 +28,13 @@ public enum ImageLimits {
         try checkBudget(bytes, within: memoryBudget, for: job)
     }
 
-    /// Throws when `bytes` exceeds `limit` (a share of the budget).
+    /// Throws when `bytes` exceeds `limit` (a share of the budget, which the message says as one
+    /// when it is less than the whole: several frames rendered at once each have theirs).
     package static func checkBudget(_ bytes: Int, within limit: Int, for job: String) throws(BudgetError) {
-        if bytes > limit { throw BudgetError(job: job, needed: bytes, budget: limit) }
+        guard bytes > limit else { return }
+        var error = BudgetError(job: job, needed: bytes, budget: limit)
+        if limit < memoryBudget { error.whole = memoryBudget }
+        throw error
     }
 
     /// The largest `width × height` a ``Bitmap`` may have (and an animation's frames together).
@@ -61,10 +65,16 @@ public struct BudgetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What the budget is, as the message names it: `the memory budget` unless said (a heap
     /// ceiling, which the budget sets but which is not the budget itself).
     public var limit = "the memory budget"
+    /// Bytes, the whole budget when ``budget`` was a share of it (a frame's, when several are
+    /// rendered at once); nil when it was the whole.
+    public var whole: Int?
 
     /// The refusal as one line of text, sizes in MB rounded up.
     public var description: String {
-        "\(job) needs about \(BudgetError.megabytes(needed)) MB, over \(limit) of \(BudgetError.megabytes(budget)) MB"
+        let over =
+            whole.map { "its share of \(limit), \(BudgetError.megabytes(budget)) of \(BudgetError.megabytes($0)) MB" }
+            ?? "\(limit) of \(BudgetError.megabytes(budget)) MB"
+        return "\(job) needs about \(BudgetError.megabytes(needed)) MB, over " + over
     }
 
     /// A refusal of `job`, which needs `needed` bytes against `budget`.

@@ -144,7 +144,9 @@ public struct BlurArea: Sendable, Hashable {
         }
         var corner = 0.0
         if numbers.count == 5 {
-            guard let value = try? featherSpec.named("corner").parse(numbers[4]) else { throw fail("a corner radius from 0 points") }
+            guard let value = try? featherSpec.named("corner").parse(numbers[4]) else {
+                throw fail("a corner radius of \(formatNumber(featherSpec.range.lowerBound))…\(formatNumber(featherSpec.range.upperBound)) points")
+            }
             corner = value
         }
         var sigma: Double?, feather: Double?

@@ -28,7 +28,7 @@ extension PixelRect {
     }
 
     /// The smallest rectangle holding both.
-    func union(_ other: PixelRect) -> PixelRect {
+    package func union(_ other: PixelRect) -> PixelRect {
         let x0 = min(x, other.x), y0 = min(y, other.y)
         let x1 = max(x + width, other.x + other.width), y1 = max(y + height, other.y + other.height)
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)

@@ -131,6 +131,10 @@ public struct PlaceholderBatch: Sendable {
         parallel: Int, progress: @Sendable (Int, Int, Report) -> Void = { _, _, _ in }, cancelled: @Sendable () -> Bool = { false },
         variants: (widths: [Int], url: (String, Int) -> String)? = nil
     ) throws -> Report {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), !isFolder.boolValue {
+            throw FileError.cannotWrite(path: output, reason: "it is a file, not a folder for the previews")
+        }
         do { try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true) } catch {
             throw FileError.cannotWrite(path: output, reason: "cannot create the folder")
         }

@@ -102,6 +102,13 @@ public struct BackdropEffect: Sendable {
     /// animation that overshoots draws); itself when the operation refuses them or the effect is typed.
     func with(_ values: [String: ParameterValue]) -> BackdropEffect {
         guard isAnimatable else { return self }
+        return (try? checked(values)) ?? self
+    }
+
+    /// This effect with `values` in place of its own (numbers clamped to their ranges).
+    /// - Throws: the operation's error when it refuses them (a start past the stop, a ramp beside
+    ///   a gradient's inset): what a scene reader says of an animation that would end there.
+    func checked(_ values: [String: ParameterValue]) throws(ParameterError) -> BackdropEffect {
         var all = arguments.values
         for (name, value) in values {
             if case let .number(v) = value, case let .number(spec)? = arguments.operation.parameter(name)?.kind {
@@ -111,7 +118,6 @@ public struct BackdropEffect: Sendable {
             }
         }
         let changed = OperationArguments(operation: arguments.operation, values: all, spelling: arguments.spelling)
-        guard let run = changed.operation.image, let prepared = try? run.prepare(changed) else { return self }
-        return BackdropEffect(arguments: changed, prepared: prepared)
+        return try BackdropEffect(changed)
     }
 }

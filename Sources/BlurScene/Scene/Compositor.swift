@@ -68,7 +68,8 @@ struct Compositor {
             surface.bitmap = opacity < 1 ? Compositor.mix(surface.bitmap, filtered, by: Float(opacity)) : filtered
         }
 
-        let blur = max(0, layer.blurRadiusValue.value(at: time)) * scale
+        // σ past the Gaussian's largest is drawn at the largest.
+        let blur = min(GaussianBlur.sigmaSpec.range.upperBound, max(0, layer.blurRadiusValue.value(at: time)) * scale)
         let blurs = blur > GaussianBlur.identityThreshold
         // A group fades as one: sublayers, a mask, a reflection, or a background under content.
         let layered = layer.backgroundColorValue.value(at: time).alpha > 0 && !layer.content.isNone
@@ -82,11 +83,25 @@ struct Compositor {
         // Offscreen: the subtree alone on transparency over its visible extent — widened by the blur's
         // reach so that what lies just outside still blurs in — clipped, masked, blurred, then blended.
         let reach = blurs && !layer.blurIsOpaque ? Int((GaussianBlur.reach(sigma: blur)).rounded(.up)) : 0
-        let bounds = layer.blurIsOpaque ? frame.scaled(by: scale).outerPixelRect ?? extent : extent
-        guard let window = bounds.intersection(surface.window.insetBy(-reach)) else { return }
+        let window: PixelRect
+        if reach > 0 {
+            // The pixels of the surface drawn into that the blur can reach, and the content within
+            // reach of those (beyond it the surface is transparent, as the blur's edges take it): not
+            // the content's whole reach, which at σ 2,000 px is 6,000 px of nothing on every side.
+            guard let content = self.extent(of: layer, frame: frame, ownBlur: false),
+                let output = content.insetBy(-reach).intersection(surface.window)
+            else { return }
+            let needed = content.intersection(output.insetBy(-reach)).map { output.union($0) } ?? output
+            window = needed
+        } else {
+            let bounds = layer.blurIsOpaque ? frame.scaled(by: scale).outerPixelRect ?? extent : extent
+            guard let clipped = bounds.intersection(surface.window) else { return }
+            window = clipped
+        }
         // The surface, a mask's, and a blur's output and work rows, counted before they exist.
         let bytes = window.width * window.height * 4 * (1 + (layer.mask != nil ? 1 : 0) + (blurs ? 2 : 0))
-        try ImageLimits.checkBudget(surfaces.held + bytes, within: surfaceBudget, for: "the scene's offscreen surfaces (groups nested in groups)")
+        try ImageLimits.checkBudget(
+            surfaces.held + bytes, within: surfaceBudget, for: "the scene's offscreen surfaces (a layer drawn apart, and those inside it)")
         surfaces.held += bytes
         defer { surfaces.held -= bytes }
         var own = Surface(bitmap: try Bitmap(width: window.width, height: window.height, scale: scale), window: window)
@@ -116,7 +131,8 @@ struct Compositor {
     }
 
     /// Canvas pixels the layer may touch, before clipping to any surface; nil when nothing.
-    func extent(of layer: Layer, frame: Rect) -> PixelRect? {
+    /// `ownBlur` false leaves out the reach of the layer's own blur (its content's pixels alone).
+    func extent(of layer: Layer, frame: Rect, ownBlur: Bool = true) -> PixelRect? {
         var box = frame.scaled(by: scale)
         if case let .shape(path, _) = layer.content, !layer.masksToBounds, let bounds = path.controlBounds {
             box = box.union(Rect(x: frame.x + bounds.x, y: frame.y + bounds.y, width: bounds.width, height: bounds.height).scaled(by: scale))
@@ -130,7 +146,7 @@ struct Compositor {
             }
         }
         let blur = max(0, layer.blurRadiusValue.value(at: time)) * scale
-        if blur > GaussianBlur.identityThreshold, !layer.masksToBounds {
+        if ownBlur, blur > GaussianBlur.identityThreshold, !layer.masksToBounds {
             let r = GaussianBlur.reach(sigma: min(GaussianBlur.sigmaSpec.range.upperBound, blur))
             box = Rect(x: box.x - r, y: box.y - r, width: box.width + 2 * r, height: box.height + 2 * r)
         }

@@ -158,6 +158,14 @@ public final class Layer {
         Layer.record(&effectColors[name]!, value)
     }
 
+    /// The backdrop's parameters as its animations leave them (each one's last value), by name.
+    func backdropEndValues() -> [String: ParameterValue] {
+        var values: [String: ParameterValue] = [:]
+        for (name, value) in effectNumbers { values[name] = .number(value.model) }
+        for (name, value) in effectColors { values[name] = .color(.color(value.model)) }
+        return values
+    }
+
     /// The layer's effect backdrop with its animated parameters at `time`.
     func effect(_ effect: BackdropEffect, at time: Double) -> BackdropEffect {
         guard !effectNumbers.isEmpty || !effectColors.isEmpty else { return effect }

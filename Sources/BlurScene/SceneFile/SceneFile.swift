@@ -352,9 +352,11 @@ private struct Reader {
         let siblings = [Reader.radiusKey, Reader.dimmingKey]
         let o = try node.object(names + siblings)
         let (name, value) = try o.oneOf(names)
-        if case .object = value.value {
+        let operation = operations.first { $0.name == name }!
+        // A short form's operation without scene keys of its own (the blur) takes its number only.
+        let keyless = operation.parameters(in: .scene).isEmpty
+        if case .object = value.value, !keyless {
             try o.forbid(siblings, because: "beside an object (give them inside it)")
-            let operation = operations.first { $0.name == name }!
             guard let run = operation.image else { throw .invalid(path: value.path, message: "\(name) does not draw over a backdrop") }
             let arguments = try self.arguments(of: operation, value)
             do { layer.backdropFilter = BackdropEffect(arguments: arguments, prepared: try run.prepare(arguments)) } catch {
@@ -374,7 +376,11 @@ private struct Reader {
             if let d = o.optional(Reader.dimmingKey) { material.dimmingAlpha = try d.number(Material.dimmingSpec) }
             layer.backdropFilter = .material(material)
         default:
-            throw .type(path: value.path, expected: "an object of \(name)'s parameters", got: value.value.summary)
+            let forms =
+                keyless
+                ? "a radius in points ({\"\(name)\": R})"
+                : name == MaterialOperation.name ? "a style's name or an object of \(name)'s parameters" : "an object of \(name)'s parameters"
+            throw .type(path: value.path, expected: forms, got: value.value.summary)
         }
     }
 
@@ -495,9 +501,9 @@ private struct Reader {
                 }
             }
         }
-        // A backdrop without such keys (the blur's short form, or none) takes the material's radius
-        // and dimming keys: the blur's radius animates by the first; without a backdrop they do nothing.
-        let shortFormKeys = effectKeys.isEmpty ? [Reader.radiusKey, Reader.dimmingKey] : []
+        // The blur's short form (which has no keys of its own) animates its radius by the material's key.
+        let blurShortForm = layer.backdropFilter.map { $0.isAnimatable && $0.arguments.operation.name == GaussianBlurOperation.name } ?? false
+        let shortFormKeys = blurShortForm ? [Reader.radiusKey] : []
         let layerKeys = ["opacity", "frame", "backgroundColor", "cornerRadius", "blurRadius"] + shortFormKeys
         let set = try o.required("set").object(layerKeys + effectKeys.map(\.name).filter { !layerKeys.contains($0) })
         // Read every value first, so an error leaves the scene unchanged.
@@ -511,10 +517,15 @@ private struct Reader {
             let x = try v.number(Layer.backdropRadiusSpec)
             changes.append { $0.setBackdropParameter(GaussianBlurOperation.radius, to: x) }
         }
-        if shortFormKeys.contains(Reader.dimmingKey), let v = set.optional(Reader.dimmingKey) { _ = try v.number(Material.dimmingSpec) }
         let appearance = appearance
         for p in effectKeys where !layerKeys.contains(p.name) {
             guard let v = set.optional(p.name) else { continue }
+            // A key the backdrop neither gives nor defaults (a progressive's angle) has nothing to animate from.
+            if layer.effectNumbers[p.name] == nil, layer.effectColors[p.name] == nil,
+                layer.backdropFilter?.value(p.name, appearance: appearance) == nil
+            {
+                throw .invalid(path: v.path, message: "the backdrop gives no \(p.name) to animate from: give one in its object")
+            }
             switch p.kind {
             case let .number(spec):
                 let x = try v.number(spec)
@@ -528,6 +539,11 @@ private struct Reader {
             scene.animate(at: at, duration: duration, delay: delay, curve: curve) { for change in changes { change(layer) } }
         } else {
             scene.at(at + delay) { for change in changes { change(layer) } }
+        }
+        // Where the animations leave the backdrop, it must be an effect its operation draws (not a
+        // start past the stop, nor a ramp beside a gradient's inset): refused here as it would be given.
+        if let effect = layer.backdropFilter, effect.isAnimatable, !layer.effectNumbers.isEmpty || !layer.effectColors.isEmpty {
+            do { _ = try effect.checked(layer.backdropEndValues()) } catch { throw .invalid(path: set.node.path, message: error.description) }
         }
         return at + Animation(duration: duration, delay: delay, curve: curve).activeDuration + delay
     }

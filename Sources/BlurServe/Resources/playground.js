@@ -9,6 +9,7 @@
 const $ = (id) => document.getElementById(id);
 const routes = {};           // route name -> { parameters, exclusive } (from /openapi.json)
 let values = {};             // query name -> value in use
+const picked = {};           // an exclusive group's names, joined -> the member last picked in its menu
 let dropped = null;          // a File the user dropped, sent as the body
 let inflight = null;         // the AbortController of the request in flight
 let timer = 0;
@@ -32,7 +33,7 @@ async function start() {
   const document_ = await (await api("/openapi.json")).json();
   webBuild = document_.info["x-blurkit-web"] === true;
   for (const [path, item] of Object.entries(document_.paths)) {
-    const m = path.match(/^\/([a-z]+)\/\{path\}$/);
+    const m = path.match(/^\/([a-z][a-z-]*)\/\{path\}$/);
     if (m && item.get) routes[m[1]] = { parameters: item.get.parameters.filter((p) => !hidden.has(role(p)) && p.in === "query"), exclusive: item.get["x-blurkit-exclusive"] || [], form: item.get["x-blurkit-form"] };
   }
   // Every route but a scene's (which renders a scene file, not the image chosen here).
@@ -143,7 +144,9 @@ function build() {
       members = route.parameters.filter((q) => group.includes(q.name));
       members.forEach((q) => grouped.add(q.name));
     }
-    const active = members.find((q) => values[q.name] !== undefined) || members[0];
+    // The member in use: the one with a value, else the one last picked in its menu, else the first.
+    const key = members.map((q) => q.name).join("-");
+    const active = members.find((q) => values[q.name] !== undefined) || members.find((q) => q.name === picked[key]) || members[0];
     // A parameter meaningful beside one member of an exclusive group only (scale turns radius's
     // points into pixels; σ is in pixels already) is off while another member is in use.
     const needs = p.schema["x-blurkit-goes-with"];
@@ -158,10 +161,12 @@ function build() {
       for (const q of members) unit.add(new Option(q.name + (q.schema["x-blurkit-unit"] ? "" : ""), q.name));
       unit.value = active.name;
       unit.addEventListener("change", () => {
-        const from = members.find((q) => values[q.name] !== undefined), to = unit.value;
+        const from = members.find((q) => values[q.name] !== undefined), to = members.find((q) => q.name === unit.value);
         const value = from ? values[from.name] : undefined;
         for (const q of members) delete values[q.name];
-        if (value !== undefined) values[to] = value;
+        picked[key] = to.name;
+        // A value carries over between members of one kind (σ and a radius), not to another (a word to an angle).
+        if (value !== undefined && from.schema["x-blurkit-kind"] === to.schema["x-blurkit-kind"]) values[to.name] = value;
         build(); schedulePreview(); schedule();
       });
       label.append(unit, " ");

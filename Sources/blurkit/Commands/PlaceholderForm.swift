@@ -50,7 +50,16 @@ enum PlaceholderForm {
         do { batch = try PlaceholderBatch(operands: arguments.operands, output: out, settings: settings) } catch {
             throw CLIError.failure("\(error)")
         }
-        guard !batch.jobs.isEmpty else { throw CLIError.failure("no images found in \(arguments.operands.joined(separator: ", "))") }
+        guard !batch.jobs.isEmpty else {
+            // An image inside the output folder is skipped (the previews are images too): say so.
+            let folder = URL(fileURLWithPath: out).standardizedFileURL.path
+            let inside = arguments.operands.filter {
+                let path = URL(fileURLWithPath: $0).standardizedFileURL.path
+                return path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+            }
+            let note = inside.isEmpty ? "" : "; \(inside.joined(separator: ", ")) lies inside the output folder \(out), which is skipped"
+            throw CLIError.failure("no images found in \(arguments.operands.joined(separator: ", "))" + note)
+        }
         if arguments.has("merge") {
             if arguments.has("shard") { throw CLIError.usage("--merge takes every shard: leave out --shard") }
             do {
