@@ -81,6 +81,9 @@ import Testing
         let control = answer("/veil/photo.png?strength=%01")
         let error = try JSONSerialization.jsonObject(with: Data(control.body)) as? [String: Any]
         #expect(control.status == 400 && error?["parameter"] as? String == "strength", "\(String(decoding: control.body, as: UTF8.self))")
+        // A format an animation's route refuses is named as asked (before: "got png" for frames).
+        let frames = answer("/blurup/photo.png?format=frames")
+        #expect(frames.status == 400 && String(decoding: frames.body, as: UTF8.self).contains("got frames"))
     }
 
     @Test func theSceneReaderTakesItAsABackdrop() throws {

@@ -355,7 +355,10 @@ public final class BlurService: Sendable {
             name = target.rest
         }
 
-        let (format, contentType) = try outputFormat(route, word: formatWord, accept: request.header("accept"), source: source, given: given)
+        // The format as the query spelled it, for an error (`frames` is `png`'s alias).
+        let askedFormat = route.format.flatMap { f in parameters.first { $0.name == f.flag }?.value }
+        let (format, contentType) = try outputFormat(
+            route, word: formatWord, asked: askedFormat, accept: request.header("accept"), source: source, given: given)
         // A format chosen from Accept that cannot hold the output's size gives way to PNG or JPEG,
         // when Accept takes them (format= asked is kept, or refused).
         let accepted = BlurService.acceptable(request.header("accept"))
@@ -465,7 +468,7 @@ public final class BlurService: Sendable {
     /// else `Accept`, else the input's own format when BlurKit writes it (PNG otherwise); for
     /// animations WebP unless `Accept` prefers GIF or APNG.
     private func outputFormat(
-        _ route: ServiceRoute, word: String?, accept: String?, source: ImageSource, given: OperationArguments
+        _ route: ServiceRoute, word: String?, asked: String? = nil, accept: String?, source: ImageSource, given: OperationArguments
     ) throws(ServeError) -> (String?, String) {
         let accepted = BlurService.acceptable(accept)
         let animated = route.form == .animation || (route.form == .scene && !RenderOperation.isStill(given))
@@ -473,7 +476,7 @@ public final class BlurService: Sendable {
             if let word {
                 guard let format = try? AnimationFormat.spec.parse(word), format != .pngSequence else {
                     let name = route.format?.flag ?? ""
-                    throw .badRequest("\(name) must be webp, gif or apng for an animation, got \(word)", parameter: name)
+                    throw .badRequest("\(name) must be webp, gif or apng for an animation, got \(asked ?? word)", parameter: name)
                 }
                 return (format.rawValue, BlurService.contentType(animation: format))
             }
